@@ -1,0 +1,73 @@
+/** What the receiver accepts as proof that the provider sent the request. */
+export type TokenOption =
+  | string
+  | readonly string[]
+  | ((token: string) => boolean | Promise<boolean>);
+
+/** "missing": no usable credential; "invalid": a credential that matched no token. */
+export type BearerResult = "ok" | "missing" | "invalid";
+
+export type BearerCheck = (headerValue: string | undefined) => BearerResult | Promise<BearerResult>;
+
+const BEARER = /^Bearer[ \t]+([^ \t]+)[ \t]*$/i;
+
+/**
+ * Compares in time that depends only on the expected token's length, never on where the
+ * strings differ. On a length mismatch it still walks the expected token (against itself).
+ */
+export function timingSafeEqual(actual: string, expected: string): boolean {
+  const sameLength = actual.length === expected.length;
+  const other = sameLength ? actual : expected;
+  let diff = sameLength ? 0 : 1;
+  for (let i = 0; i < expected.length; i++) {
+    diff |= other.charCodeAt(i) ^ expected.charCodeAt(i);
+  }
+  return diff === 0;
+}
+
+/**
+ * Builds the credential check once, at factory time.
+ *
+ * With `header` unset the credential is an `Authorization: Bearer <token>` value (scheme in any
+ * case). With a custom header name the whole header value is the credential. A single
+ * trailing comma is ignored: the provider's own documented curl sample sends one.
+ *
+ * @example
+ * const check = checkBearer(["new-token", "old-token"]);
+ * await check("Bearer old-token"); // "ok"
+ */
+export function checkBearer(token: TokenOption, header?: string): BearerCheck {
+  const extract = header === undefined ? bearerToken : wholeValue;
+  if (typeof token === "function") {
+    return async (value) => {
+      const presented = extract(value);
+      if (presented === undefined) return "missing";
+      return (await token(presented)) === true ? "ok" : "invalid";
+    };
+  }
+  const tokens = typeof token === "string" ? [token] : [...token];
+  return (value) => {
+    const presented = extract(value);
+    if (presented === undefined) return "missing";
+    let match = false;
+    // Every token is compared, so timing does not tell which one (or whether any) matched.
+    for (const expected of tokens) match = timingSafeEqual(presented, expected) || match;
+    return match ? "ok" : "invalid";
+  };
+}
+
+function stripComma(value: string): string {
+  return value.endsWith(",") ? value.slice(0, -1) : value;
+}
+
+function bearerToken(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const m = BEARER.exec(stripComma(value));
+  return m === null ? undefined : m[1];
+}
+
+function wholeValue(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const v = stripComma(value.trim());
+  return v === "" ? undefined : v;
+}

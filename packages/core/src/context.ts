@@ -1,0 +1,44 @@
+import { type ReceiverHeaders, redactedHeaders } from "./headers.js";
+
+/** What a handler (and onError) learns about the request besides the report. */
+export interface ReportContext {
+  /** When reportkit began handling the request. */
+  readonly receivedAt: Date;
+  /** The request method, uppercase. */
+  readonly method: string;
+  /** The request URL as the adapter gave it (path and query, or absolute). */
+  readonly url: string;
+  /** The request headers, without the credential header (never a token in your logs). */
+  readonly headers: Headers;
+}
+
+/** Builds the redacted headers only if a handler reads them: most never do. */
+export class RequestContext implements ReportContext {
+  readonly receivedAt = new Date();
+  readonly method: string;
+  readonly url: string;
+  #raw: ReceiverHeaders;
+  #secretHeader: string;
+  #headers: Headers | undefined;
+
+  constructor(method: string, url: string, headers: ReceiverHeaders, secretHeader: string) {
+    this.method = method;
+    this.url = url;
+    this.#raw = headers;
+    this.#secretHeader = secretHeader;
+  }
+
+  get headers(): Headers {
+    this.#headers ??= redactedHeaders(this.#raw, this.#secretHeader);
+    return this.#headers;
+  }
+
+  toJSON() {
+    return {
+      receivedAt: this.receivedAt,
+      method: this.method,
+      url: this.url,
+      headers: Object.fromEntries(this.headers),
+    };
+  }
+}

@@ -1,0 +1,317 @@
+import {
+  type BearerCheck,
+  type BearerResult,
+  checkBearer,
+  type TokenOption,
+} from "./check-bearer.js";
+import { type ReportContext, RequestContext } from "./context.js";
+import { decodeBody, formatOf, mediaType, unsupportedMediaType } from "./decode-body.js";
+import { ReportkitError } from "./errors.js";
+import { getHeader, type ReceiverHeaders } from "./headers.js";
+import { parseWith } from "./parse-report.js";
+import { type ReceiverBody, readBody, tooLarge } from "./read-body.js";
+import type { CallReport, DeliveryReport, Report } from "./schemas.js";
+import { wallClockReader } from "./wall-clock.js";
+
+/** A request as any adapter can describe it. */
+export interface ReceiverRequest {
+  method: string;
+  /** Path and query ("/webhooks?x=1"), or an absolute URL. */
+  url: string;
+  headers: ReceiverHeaders;
+  body?: ReceiverBody;
+}
+
+/** The reply for the adapter to send as is. */
+export interface ReceiverResponse {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  body: string;
+}
+
+export interface Receiver {
+  /** Framework-neutral: adapters translate to and from this. */
+  handle(request: ReceiverRequest): Promise<ReceiverResponse>;
+  /** Web standard: for Workers, Deno, Bun, Hono and any fetch-style server. */
+  fetch(request: Request): Promise<Response>;
+}
+
+export type Handler<R> = (report: R, ctx: ReportContext) => unknown;
+
+export interface ReceiverOptions {
+  /**
+   * The bearer token the provider sends: one string, several (during a rotation), or a
+   * function that decides. Required unless `auth: false`.
+   */
+  token?: TokenOption;
+  /** Pass `false` to accept requests without any credential. Not recommended. */
+  auth?: false;
+  /**
+   * A header whose whole value is the token (composed webhooks may send e.g. `x-api-key`),
+   * instead of `Authorization: Bearer <token>`.
+   */
+  header?: string;
+  /** Called with each SMS delivery report; the provider gets 200 once it returns/resolves. */
+  onDelivery?: Handler<DeliveryReport>;
+  /** Called with each call report; the provider gets 200 once it returns/resolves. */
+  onCall?: Handler<CallReport>;
+  /** Observes every refused request and failed handler. Cannot change the reply. */
+  onError?: (error: ReportkitError, ctx: ReportContext) => unknown;
+  /** IANA zone for wall-clock times that carry none. Default "UTC". */
+  timeZone?: string;
+  /** Largest body accepted, in bytes. Default 65536. */
+  maxBodyBytes?: number;
+}
+
+const DEFAULT_MAX_BODY_BYTES = 65_536;
+const JSON_HEADERS = Object.freeze({ "content-type": "application/json" });
+const OK: ReceiverResponse = Object.freeze({
+  status: 200,
+  headers: JSON_HEADERS,
+  body: '{"ok":true}',
+});
+const CHALLENGE = 'Bearer realm="reportkit"';
+const CHALLENGE_INVALID = 'Bearer realm="reportkit", error="invalid_token"';
+// Headers an error reply carries besides content-type (a challenge, an Allow list).
+const replyHeaders = new WeakMap<ReportkitError, Readonly<Record<string, string>>>();
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+
+/**
+ * Creates the receiver: one object whose `handle` (or `fetch`) authenticates, reads,
+ * validates and dispatches one pushed report, and answers 200 only once the handler
+ * succeeded, so a failure is always retried by the provider.
+ *
+ * @example
+ * const receiver = createReceiver({
+ *   token: process.env.REPORTKIT_TOKEN,
+ *   onDelivery(report) { console.log(report.id, report.status, report.deliveredAt) },
+ * });
+ * export default { fetch: (request: Request) => receiver.fetch(request) };
+ */
+export function createReceiver(options: ReceiverOptions): Receiver {
+  const config = validateOptions(options);
+  const { onDelivery, onCall, onError, limit, credentialHeader } = config;
+  const readWallClock = wallClockReader(config.timeZone);
+
+  function reply(error: ReportkitError, ctx: ReportContext): ReceiverResponse {
+    if (onError !== undefined) {
+      try {
+        const observed = onError(error, ctx);
+        if (isThenable(observed)) observed.then(undefined, ignore);
+      } catch {
+        // onError is an observer: its failure must not change the reply.
+      }
+    }
+    return errorResponse(error);
+  }
+
+  async function authenticate(request: ReceiverRequest): Promise<void> {
+    if (config.check === undefined) return;
+    let result: BearerResult;
+    try {
+      result = await config.check(getHeader(request.headers, credentialHeader));
+    } catch (cause) {
+      throw new ReportkitError(
+        "token_check_failed",
+        "The token verifier failed; the provider will retry this report.",
+        { cause },
+      );
+    }
+    if (result !== "ok") throw unauthorized(result, credentialHeader);
+  }
+
+  async function receive(request: ReceiverRequest): Promise<Report> {
+    const method = request.method.toUpperCase();
+    if (method !== "POST") throw methodNotAllowed(method, "POST");
+    await authenticate(request);
+    const contentType = getHeader(request.headers, "content-type");
+    const type = mediaType(contentType);
+    const format = formatOf(type);
+    if (format === undefined) throw unsupportedMediaType(type);
+    const declared = getHeader(request.headers, "content-length");
+    if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
+    const content = await readBody(request.body, limit);
+    const payload = await decodeBody(content, format, contentType);
+    const parsed = parseWith(payload, readWallClock);
+    if (!parsed.ok) throw parsed.error;
+    return parsed.report;
+  }
+
+  async function handle(request: ReceiverRequest): Promise<ReceiverResponse> {
+    const ctx = new RequestContext(
+      request.method.toUpperCase(),
+      request.url,
+      request.headers,
+      credentialHeader,
+    );
+    let report: Report;
+    try {
+      report = await receive(request);
+    } catch (error) {
+      return reply(asReportkitError(error), ctx);
+    }
+    const handler = (report.type === "delivery" ? onDelivery : onCall) as
+      | Handler<Report>
+      | undefined;
+    if (handler === undefined) return OK;
+    try {
+      const result = handler(report, ctx);
+      if (isThenable(result)) await result;
+    } catch (cause) {
+      const error = new ReportkitError(
+        "handler_failed",
+        "The report handler failed; the provider will retry this report.",
+        { cause },
+      );
+      return reply(error, ctx);
+    }
+    return OK;
+  }
+
+  async function fetch(request: Request): Promise<Response> {
+    const response = await handle({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body: request.body,
+    });
+    return new Response(response.body, { status: response.status, headers: response.headers });
+  }
+
+  return { handle, fetch };
+}
+
+interface Config {
+  check: BearerCheck | undefined;
+  credentialHeader: string;
+  onDelivery: Handler<DeliveryReport> | undefined;
+  onCall: Handler<CallReport> | undefined;
+  onError: ReceiverOptions["onError"];
+  timeZone: string;
+  limit: number;
+}
+
+function validateOptions(options: ReceiverOptions): Config {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("reportkit: createReceiver(options) needs an options object.");
+  }
+  const { token, auth, header, onDelivery, onCall, onError } = options;
+  if (auth !== undefined && auth !== false) {
+    throw new TypeError("reportkit: `auth` can only be `false` (to turn authentication off).");
+  }
+  if (auth === false && token !== undefined) {
+    throw new TypeError("reportkit: pass either `token` or `auth: false`, not both.");
+  }
+  if (auth !== false) validateToken(token);
+  if (
+    header !== undefined &&
+    (typeof header !== "string" || !HEADER_NAME.test(header.toLowerCase()))
+  ) {
+    throw new TypeError(
+      `reportkit: \`header\` must be a header name such as "x-api-key", got ${JSON.stringify(header)}.`,
+    );
+  }
+  for (const [name, fn] of [
+    ["onDelivery", onDelivery],
+    ["onCall", onCall],
+    ["onError", onError],
+  ] as const) {
+    if (fn !== undefined && typeof fn !== "function") {
+      throw new TypeError(`reportkit: \`${name}\` must be a function.`);
+    }
+  }
+  if (onDelivery === undefined && onCall === undefined) {
+    throw new TypeError(
+      "reportkit: give at least one handler, `onDelivery(report)` for SMS delivery reports or `onCall(report)` for call reports.",
+    );
+  }
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(limit) || limit <= 0) {
+    throw new TypeError(
+      `reportkit: \`maxBodyBytes\` must be a positive whole number of bytes, got ${String(options.maxBodyBytes)}.`,
+    );
+  }
+  const credentialHeader = header?.toLowerCase() ?? "authorization";
+  return {
+    check:
+      auth === false
+        ? undefined
+        : checkBearer(token as TokenOption, header === undefined ? undefined : credentialHeader),
+    credentialHeader,
+    onDelivery,
+    onCall,
+    onError,
+    timeZone: options.timeZone ?? "UTC",
+    limit,
+  };
+}
+
+function validateToken(token: unknown): void {
+  const hint =
+    "Pass the token the provider sends (e.g. `token: process.env.REPORTKIT_TOKEN`), several during a rotation, or a function; or `auth: false` to accept unauthenticated requests (not recommended).";
+  if (token === undefined || token === null) {
+    throw new TypeError(`reportkit: no token given. ${hint}`);
+  }
+  if (typeof token === "function") return;
+  const list = typeof token === "string" ? [token] : token;
+  if (!Array.isArray(list) || list.length === 0) {
+    throw new TypeError(
+      `reportkit: \`token\` must be a string, an array of strings or a function. ${hint}`,
+    );
+  }
+  list.forEach((t: unknown, i: number) => {
+    if (typeof t !== "string" || t.trim() === "") {
+      const where = Array.isArray(token) ? `token[${i}]` : "token";
+      throw new TypeError(`reportkit: \`${where}\` is empty or not a string. ${hint}`);
+    }
+  });
+}
+
+function unauthorized(result: Exclude<BearerResult, "ok">, header: string): ReportkitError {
+  const where =
+    header === "authorization" ? "an Authorization: Bearer <token> header" : `the ${header} header`;
+  const error = new ReportkitError(
+    "unauthorized",
+    result === "missing"
+      ? `Missing credentials: send the webhook's token in ${where}.`
+      : `The token in ${where} is not one this receiver accepts.`,
+  );
+  const challenge = result === "missing" ? CHALLENGE : CHALLENGE_INVALID;
+  replyHeaders.set(error, { ...JSON_HEADERS, "www-authenticate": challenge });
+  return error;
+}
+
+function methodNotAllowed(method: string, allowed: string): ReportkitError {
+  const error = new ReportkitError(
+    "method_not_allowed",
+    `Method ${method.slice(0, 20)} is not allowed here; the provider pushes reports with ${allowed}.`,
+  );
+  replyHeaders.set(error, { ...JSON_HEADERS, allow: allowed });
+  return error;
+}
+
+function asReportkitError(error: unknown): ReportkitError {
+  if (error instanceof ReportkitError) return error;
+  return new ReportkitError(
+    "internal_error",
+    "The receiver failed unexpectedly; the provider will retry this report.",
+    {
+      cause: error,
+    },
+  );
+}
+
+function errorResponse(error: ReportkitError): ReceiverResponse {
+  const body = JSON.stringify({ ok: false, error: { code: error.code, message: error.message } });
+  return { status: error.status, headers: replyHeaders.get(error) ?? JSON_HEADERS, body };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as PromiseLike<unknown>).then === "function"
+  );
+}
+
+function ignore(): void {}

@@ -1,0 +1,116 @@
+import { ReportkitError } from "./errors.js";
+import { parseLenientJson } from "./lenient-json.js";
+import type { BodyContent } from "./read-body.js";
+
+type Format = "json" | "urlencoded" | "multipart";
+
+const FORMATS: Record<string, Format | undefined> = Object.assign(Object.create(null), {
+  // A missing Content-Type is read as JSON, and so is text/plain: PHP senders that forget
+  // the header, or set the wrong one, still send the JSON report.
+  "": "json",
+  "application/json": "json",
+  "text/json": "json",
+  "text/plain": "json",
+  "application/x-www-form-urlencoded": "urlencoded",
+  "multipart/form-data": "multipart",
+});
+
+const utf8 = new TextDecoder();
+
+/** The media type of a Content-Type value, lowercased, parameters dropped. */
+export function mediaType(contentType: string | undefined): string {
+  if (contentType === undefined) return "";
+  const semicolon = contentType.indexOf(";");
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/** Whether a report can arrive in this media type (checked before the body is read). */
+export function formatOf(type: string): Format | undefined {
+  return FORMATS[type] ?? (type.endsWith("+json") ? "json" : undefined);
+}
+
+export function unsupportedMediaType(contentType: string): ReportkitError {
+  return new ReportkitError(
+    "unsupported_media_type",
+    `Content-Type "${contentType.slice(0, 100)}" cannot carry a report. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`,
+  );
+}
+
+/**
+ * Turns a body into the payload object: JSON, urlencoded or multipart fields (values as
+ * strings), or the object a framework already parsed.
+ * @throws ReportkitError `invalid_json` or `invalid_form`
+ */
+export async function decodeBody(
+  content: BodyContent,
+  format: Format,
+  contentType: string | undefined,
+): Promise<unknown> {
+  if (content !== undefined && typeof content !== "string" && !(content instanceof Uint8Array)) {
+    return content;
+  }
+  if (format === "multipart") return decodeMultipart(content ?? "", contentType ?? "");
+  const text = typeof content === "string" ? content : decodeText(content, contentType);
+  if (format === "urlencoded" && !looksLikeJson(text)) {
+    return Object.fromEntries(new URLSearchParams(text));
+  }
+  if (text.trim() === "") {
+    throw new ReportkitError(
+      "invalid_json",
+      "The body is empty; send the report as a JSON object.",
+    );
+  }
+  try {
+    return parseLenientJson(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ReportkitError(
+      "invalid_json",
+      `The body is not valid JSON (${reason.slice(0, 200)}). Send the report as a JSON object.`,
+    );
+  }
+}
+
+// A PHP sender posting a JSON string without its own Content-Type header gets curl's
+// default, application/x-www-form-urlencoded; the body is still the JSON report.
+function looksLikeJson(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) return true;
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09 && c !== 0xfeff) return false;
+  }
+  return false;
+}
+
+function decodeText(bytes: Uint8Array | undefined, contentType: string | undefined): string {
+  if (bytes === undefined) return "";
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? "")?.[1]?.toLowerCase();
+  if (charset === undefined || charset === "utf-8" || charset === "utf8") return utf8.decode(bytes);
+  try {
+    return new TextDecoder(charset).decode(bytes);
+  } catch {
+    return utf8.decode(bytes);
+  }
+}
+
+async function decodeMultipart(
+  content: string | Uint8Array,
+  contentType: string,
+): Promise<Record<string, string>> {
+  let form: FormData;
+  try {
+    form = await new Response(content as BodyInit, {
+      headers: { "content-type": contentType },
+    }).formData();
+  } catch {
+    throw new ReportkitError(
+      "invalid_form",
+      "The multipart/form-data body could not be read: check its boundary parameter and parts.",
+    );
+  }
+  const fields: [string, string][] = [];
+  form.forEach((value, key) => {
+    if (typeof value === "string") fields.push([key, value]);
+  });
+  return Object.fromEntries(fields);
+}

@@ -1,0 +1,40 @@
+export {
+  type BearerResult,
+  checkBearer,
+  type TokenOption,
+  timingSafeEqual,
+} from "./check-bearer.js";
+export type { ReportContext } from "./context.js";
+export {
+  createReceiver,
+  type Handler,
+  type Receiver,
+  type ReceiverOptions,
+  type ReceiverRequest,
+  type ReceiverResponse,
+} from "./create-receiver.js";
+export {
+  ERROR_STATUS,
+  type ErrorCode,
+  type ReportError,
+  type ReportErrorCode,
+  ReportkitError,
+} from "./errors.js";
+export type { ReceiverHeaders } from "./headers.js";
+export { type ParseOptions, type ParseResult, parseReport } from "./parse-report.js";
+export type { ReceiverBody } from "./read-body.js";
+export {
+  CALL_STATUSES,
+  type CallPayload,
+  CallPayloadSchema,
+  type CallReport,
+  CallReportSchema,
+  type CallStatus,
+  DELIVERY_STATUSES,
+  type DeliveryPayload,
+  DeliveryPayloadSchema,
+  type DeliveryReport,
+  DeliveryReportSchema,
+  type DeliveryStatus,
+  type Report,
+} from "./schemas.js";

@@ -1,0 +1,129 @@
+import { ReportkitError } from "./errors.js";
+
+/**
+ * A request body as an adapter has it: text, bytes, a stream not yet read (web or Node), an
+ * object some framework middleware already parsed, or nothing.
+ */
+export type ReceiverBody =
+  | string
+  | Uint8Array
+  | ArrayBuffer
+  | ReadableStream<Uint8Array>
+  | AsyncIterable<Uint8Array>
+  | Record<string, unknown>
+  | readonly unknown[]
+  | null
+  | undefined;
+
+/** What readBody returns: text or bytes to decode, or an object parsed upstream. */
+export type BodyContent =
+  | string
+  | Uint8Array
+  | Record<string, unknown>
+  | readonly unknown[]
+  | undefined;
+
+/**
+ * Reads a body with the size limit applied while reading, so an oversized body is refused
+ * after `limit` bytes, not after it was all buffered.
+ * @throws ReportkitError `payload_too_large` or `body_read_failed`
+ */
+export async function readBody(body: ReceiverBody, limit: number): Promise<BodyContent> {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === "string") {
+    if (body.length > limit / 3 && utf8Length(body) > limit) throw tooLarge(limit);
+    return body;
+  }
+  if (body instanceof Uint8Array) {
+    if (body.byteLength > limit) throw tooLarge(limit);
+    return body;
+  }
+  if (body instanceof ArrayBuffer) return readBody(new Uint8Array(body), limit);
+  if (typeof (body as ReadableStream).getReader === "function") {
+    return readWebStream(body as ReadableStream<Uint8Array>, limit);
+  }
+  if (Symbol.asyncIterator in body) return readIterable(body as AsyncIterable<Uint8Array>, limit);
+  return body as Record<string, unknown>;
+}
+
+async function readWebStream(stream: ReadableStream<Uint8Array>, limit: number) {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        reader.cancel().catch(() => {});
+        throw tooLarge(limit);
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    throw error instanceof ReportkitError ? error : readFailed(error);
+  }
+  return concat(chunks, size);
+}
+
+async function readIterable(iterable: AsyncIterable<Uint8Array>, limit: number) {
+  // Driven by hand: a for-await `break` would destroy a Node request stream and with it the
+  // socket the 413 reply has to go out on.
+  const iterator = iterable[Symbol.asyncIterator]();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await iterator.next();
+      if (done) break;
+      const chunk = typeof value === "string" ? new TextEncoder().encode(value) : value;
+      size += chunk.byteLength;
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    throw error instanceof ReportkitError ? error : readFailed(error);
+  }
+  return concat(chunks, size);
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+export function tooLarge(limit: number): ReportkitError {
+  return new ReportkitError(
+    "payload_too_large",
+    `The body is larger than the receiver's limit of ${limit} bytes. Raise maxBodyBytes if reports this large are expected.`,
+  );
+}
+
+function readFailed(cause: unknown): ReportkitError {
+  return new ReportkitError(
+    "body_read_failed",
+    "The request body could not be read to the end (the connection failed or was aborted).",
+    { cause },
+  );
+}
