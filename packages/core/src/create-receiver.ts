@@ -34,7 +34,15 @@ export interface Receiver {
   handle(request: ReceiverRequest): Promise<ReceiverResponse>;
   /** Web standard: for Workers, Deno, Bun, Hono and any fetch-style server. */
   fetch(request: Request): Promise<Response>;
+  /**
+   * The reply for a request the host framework refused before reportkit saw its body (for
+   * example Fastify's own body limit), exactly as `handle` would give it; `onError` is told.
+   */
+  refuse(code: RefusalCode, request: Omit<ReceiverRequest, "body">): ReceiverResponse;
 }
+
+/** Refusals an adapter's framework can hit before core reads the body. */
+export type RefusalCode = "payload_too_large" | "body_read_failed" | "invalid_json";
 
 export type Handler<R> = (report: R, ctx: ReportContext) => unknown;
 
@@ -178,7 +186,17 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     return new Response(response.body, { status: response.status, headers: response.headers });
   }
 
-  return { handle, fetch };
+  function refuse(code: RefusalCode, request: Omit<ReceiverRequest, "body">): ReceiverResponse {
+    const ctx = new RequestContext(
+      request.method.toUpperCase(),
+      request.url,
+      request.headers,
+      credentialHeader,
+    );
+    return reply(refusal(code, limit), ctx);
+  }
+
+  return { handle, fetch, refuse };
 }
 
 interface Config {
@@ -248,7 +266,7 @@ function validateOptions(options: ReceiverOptions): Config {
 
 function validateToken(token: unknown): void {
   const hint =
-    "Pass the token the provider sends (e.g. `token: process.env.REPORTKIT_TOKEN`), several during a rotation, or a function; or `auth: false` to accept unauthenticated requests (not recommended).";
+    "Pass the token the provider sends (`token`, or the REPORTKIT_TOKEN environment variable where the adapter reads it), several during a rotation, or a function; or `auth: false` to accept unauthenticated requests (not recommended).";
   if (token === undefined || token === null) {
     throw new TypeError(`reportkit: no token given. ${hint}`);
   }
@@ -288,6 +306,20 @@ function methodNotAllowed(method: string, allowed: string): ReportkitError {
   );
   replyHeaders.set(error, { ...JSON_HEADERS, allow: allowed });
   return error;
+}
+
+function refusal(code: RefusalCode, limit: number): ReportkitError {
+  if (code === "payload_too_large") return tooLarge(limit);
+  if (code === "invalid_json") {
+    return new ReportkitError(
+      "invalid_json",
+      "The body is not valid JSON. Send the report as a JSON object.",
+    );
+  }
+  return new ReportkitError(
+    "body_read_failed",
+    "The request body could not be read to the end (the connection failed or was aborted).",
+  );
 }
 
 function asReportkitError(error: unknown): ReportkitError {

@@ -12,7 +12,9 @@ export {
   type ReceiverOptions,
   type ReceiverRequest,
   type ReceiverResponse,
+  type RefusalCode,
 } from "./create-receiver.js";
+export { TOKEN_ENV, withEnvToken } from "./env-token.js";
 export {
   ERROR_STATUS,
   type ErrorCode,

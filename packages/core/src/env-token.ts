@@ -1,0 +1,18 @@
+/** The environment variable adapters read the token from when `token` is not given. */
+export const TOKEN_ENV = "REPORTKIT_TOKEN";
+
+/**
+ * Fills `token` from REPORTKIT_TOKEN when the options give none (and do not turn auth off).
+ * Adapters call it with `process.env`, or Hono with `c.env` for Workers bindings.
+ *
+ * @example
+ * createReceiver(withEnvToken(options, globalThis.process?.env));
+ */
+export function withEnvToken<T extends { token?: unknown; auth?: false }>(
+  options: T,
+  env: Readonly<Record<string, unknown>> | undefined,
+): T {
+  if (options.token !== undefined || options.auth === false) return options;
+  const token = env?.[TOKEN_ENV];
+  return typeof token === "string" && token !== "" ? { ...options, token } : options;
+}
