@@ -1,4 +1,14 @@
 import type { z } from "zod";
+import {
+  FieldError,
+  optionalCount,
+  optionalDecimal,
+  optionalPhone,
+  optionalText,
+  optionalUnixTime,
+  phone,
+  requiredText,
+} from "./coerce.js";
 import { type ReportError, ReportkitError } from "./errors.js";
 import {
   type CallReport,
@@ -98,83 +108,110 @@ export function parseWith(payload: unknown, readWallClock: WallClockReader): Par
 
 function toDelivery(payload: Record<string, unknown>, readWallClock: WallClockReader): ParseResult {
   const parsed = deliveryFields.safeParse(payload);
-  if (!parsed.success) return invalid("delivery", parsed.error);
+  if (!parsed.success) return invalid("delivery", parsed.error, payload);
   const p = parsed.data;
-  const deliveredAt = time(p.deliv_at, p.deliv_time, readWallClock);
-  if (deliveredAt === undefined) return badWallClock("deliv_time", payload.deliv_time);
-  const sentAt = time(p.sent_at, p.sent_time, readWallClock);
-  if (sentAt === undefined) return badWallClock("sent_time", payload.sent_time);
-  const submittedAt = time(p.submit_at, p.submit_time, readWallClock);
-  if (submittedAt === undefined) return badWallClock("submit_time", payload.submit_time);
-  const report: DeliveryReport = {
-    type: "delivery",
-    id: p.id,
-    mobile: p.mobile,
-    status: p.status,
-    credits: p.credits ?? null,
-    units: p.units ?? null,
-    deliveredAt,
-    sentAt,
-    submittedAt,
-    cid: p.cid ?? null,
-    custom: p.custom ?? null,
-    raw: payload,
-  };
-  return { ok: true, report };
+  try {
+    const id = requiredText(p.id, "id");
+    const mobile = phone(p.mobile, "mobile");
+    const status = requiredText(p.status, "status");
+    const credits = optionalDecimal(p.credits, "credits");
+    const units = optionalCount(p.units, "units");
+    const deliveredAt = time(p.deliv_at, "deliv_at", p.deliv_time, "deliv_time", readWallClock);
+    const sentAt = time(p.sent_at, "sent_at", p.sent_time, "sent_time", readWallClock);
+    const submittedAt = time(p.submit_at, "submit_at", p.submit_time, "submit_time", readWallClock);
+    const report: DeliveryReport = {
+      type: "delivery",
+      id,
+      mobile,
+      status,
+      credits,
+      units,
+      deliveredAt,
+      sentAt,
+      submittedAt,
+      cid: optionalText(p.cid),
+      custom: optionalText(p.custom),
+      raw: payload,
+    };
+    return { ok: true, report };
+  } catch (error) {
+    return fieldFailure(error, "SMS delivery report");
+  }
 }
 
 function toCall(payload: Record<string, unknown>, readWallClock: WallClockReader): ParseResult {
   const parsed = callFields.safeParse(payload);
-  if (!parsed.success) return invalid("call", parsed.error);
+  if (!parsed.success) return invalid("call", parsed.error, payload);
   const p = parsed.data;
-  const startedAt = time(null, p.start_at, readWallClock);
-  if (startedAt === undefined) return badWallClock("start_at", payload.start_at);
-  const endedAt = time(null, p.end_at, readWallClock);
-  if (endedAt === undefined) return badWallClock("end_at", payload.end_at);
-  const report: CallReport = {
-    type: "call",
-    webhookId: p.webhook_id ?? null,
-    mid: p.mid ?? null,
-    bridge: p.bridge ?? null,
-    from: p.from ?? null,
-    to: p.to ?? null,
-    startedAt,
-    endedAt,
-    duration: p.duration ?? null,
-    flowId: p.flow_id ?? null,
-    status: p.status,
-    source: p.source ?? null,
-    recordingUrl: p.recording_url ?? null,
-    raw: payload,
-  };
-  return { ok: true, report };
+  try {
+    const status = requiredText(p.status, "status");
+    const bridge = optionalPhone(p.bridge, "bridge");
+    const from = optionalPhone(p.from, "from");
+    const to = optionalPhone(p.to, "to");
+    const startedAt = time(null, "", p.start_at, "start_at", readWallClock);
+    const endedAt = time(null, "", p.end_at, "end_at", readWallClock);
+    const duration = optionalCount(p.duration, "duration");
+    const flowId = optionalCount(p.flow_id, "flow_id");
+    const report: CallReport = {
+      type: "call",
+      webhookId: optionalText(p.webhook_id),
+      mid: optionalText(p.mid),
+      bridge,
+      from,
+      to,
+      startedAt,
+      endedAt,
+      duration,
+      flowId,
+      status,
+      source: optionalText(p.source),
+      recordingUrl: optionalText(p.recording_url),
+      raw: payload,
+    };
+    return { ok: true, report };
+  } catch (error) {
+    return fieldFailure(error, "call report");
+  }
 }
 
-/** The unix field is the authority; the wall-clock string is the fallback. undefined: unreadable. */
+/** The unix field is the authority; the wall-clock string is the fallback. */
 function time(
-  unix: Date | null | undefined,
+  unix: string | number | null | undefined,
+  unixField: string,
   wallClock: string | null | undefined,
+  wallClockField: string,
   readWallClock: WallClockReader,
-): Date | null | undefined {
-  if (unix != null) return unix;
-  return wallClock == null ? null : readWallClock(wallClock);
+): Date | null {
+  const exact = optionalUnixTime(unix, unixField);
+  if (exact !== null || wallClock == null) return exact;
+  const read = readWallClock(wallClock);
+  if (read === undefined) {
+    throw new FieldError(
+      wallClockField,
+      `expected a date and time like "2021-04-09 16:27:51", got ${JSON.stringify(wallClock)}`,
+    );
+  }
+  return read;
 }
 
-function badWallClock(field: string, value: unknown): ParseResult {
+function fieldFailure(error: unknown, what: string): ParseResult {
+  if (!(error instanceof FieldError)) throw error;
   return invalidField(
-    field,
-    `Field "${field}" is not a date and time: expected "yyyy-mm-dd hh:mm:ss", got ${JSON.stringify(value)}.`,
+    error.field,
+    `Field "${error.field}" of the ${what} is unusable: ${error.message}.`,
   );
 }
 
-function invalid(kind: Kind, error: z.ZodError): ParseResult {
+function invalid(kind: Kind, error: z.ZodError, payload: Record<string, unknown>): ParseResult {
   const issue = error.issues[0];
   const field = issue?.path.map(String).join(".") ?? "";
+  const value = payload[field];
   const what = kind === "delivery" ? "SMS delivery report" : "call report";
+  const expected = issue?.code === "invalid_type" ? `a ${issue.expected}` : "a string or a number";
   const detail =
-    issue?.code === "invalid_type" && issue.input === undefined
+    value === undefined
       ? "it is required but missing"
-      : (issue?.message ?? "invalid value");
+      : `expected ${expected}, got ${describe(value)}`;
   return invalidField(field, `Field "${field}" of the ${what} is unusable: ${detail}.`);
 }
 

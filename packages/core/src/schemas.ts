@@ -1,14 +1,5 @@
 import { z } from "zod";
-import {
-  optionalCount,
-  optionalDecimal,
-  optionalPhone,
-  optionalText,
-  optionalUnixTime,
-  optionalWallClock,
-  phone,
-  text,
-} from "./fields.js";
+import { optionalNumberOrString, optionalStringOrNumber, stringOrNumber } from "./fields.js";
 
 /** SMPP delivery-receipt `stat` values seen in practice; any other string passes through. */
 export const DELIVERY_STATUSES = [
@@ -38,35 +29,37 @@ export type CallStatus = (typeof CALL_STATUSES)[number] | (string & {});
 
 const isString = (v: unknown): v is string => typeof v === "string";
 
+const optionalWallClock = z.string().nullish();
+
 const deliveryShape = {
-  id: text,
-  mobile: phone,
-  status: text,
-  credits: optionalDecimal,
-  units: optionalCount,
-  deliv_at: optionalUnixTime,
-  sent_at: optionalUnixTime,
-  submit_at: optionalUnixTime,
+  id: stringOrNumber,
+  mobile: stringOrNumber,
+  status: stringOrNumber,
+  credits: optionalStringOrNumber,
+  units: optionalNumberOrString,
+  deliv_at: optionalStringOrNumber,
+  sent_at: optionalStringOrNumber,
+  submit_at: optionalStringOrNumber,
   deliv_time: optionalWallClock,
   sent_time: optionalWallClock,
   submit_time: optionalWallClock,
-  cid: optionalText,
-  custom: optionalText,
+  cid: optionalStringOrNumber,
+  custom: optionalStringOrNumber,
 };
 
 const callShape = {
-  webhook_id: optionalText,
-  mid: optionalText,
-  bridge: optionalPhone,
-  from: optionalPhone,
-  to: optionalPhone,
+  webhook_id: optionalStringOrNumber,
+  mid: optionalStringOrNumber,
+  bridge: optionalNumberOrString,
+  from: optionalNumberOrString,
+  to: optionalNumberOrString,
   start_at: optionalWallClock,
   end_at: optionalWallClock,
-  duration: optionalCount,
-  flow_id: optionalCount,
-  status: text,
-  source: optionalText,
-  recording_url: optionalText,
+  duration: optionalStringOrNumber,
+  flow_id: optionalNumberOrString,
+  status: stringOrNumber,
+  source: optionalStringOrNumber,
+  recording_url: optionalStringOrNumber,
 };
 
 /** The SMS delivery report as the provider pushes it (section 2.4); unknown keys allowed. */

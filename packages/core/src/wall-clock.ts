@@ -30,29 +30,74 @@ export function wallClockReader(timeZone: string): WallClockReader {
 function buildReader(timeZone: string): WallClockReader {
   const offsetAt = zoneOffset(timeZone);
   return (value) => {
-    const text = value.trim();
-    if (text === "" || ZERO_DATE.test(text)) return null;
-    const m = WALL_CLOCK.exec(text);
-    if (m === null) {
-      if (!HAS_ZONE.test(text)) return undefined;
-      const t = Date.parse(text);
-      return Number.isNaN(t) ? undefined : new Date(t);
+    let wall = fixedFormat(value);
+    if (wall === undefined) {
+      const text = value.trim();
+      if (text === "" || ZERO_DATE.test(text)) return null;
+      if (WALL_CLOCK.test(text)) wall = anyFormat(text);
+      else if (HAS_ZONE.test(text)) {
+        const t = Date.parse(text);
+        return Number.isNaN(t) ? undefined : new Date(t);
+      }
+      if (wall === undefined) return undefined;
     }
-    const [, y, mo, d, h, mi, s, frac] = m as unknown as string[];
-    const month = Number(mo) - 1;
-    const day = Number(d);
-    const ms = frac === undefined ? 0 : Math.floor(Number(`0.${frac}`) * 1000);
-    const wall = Date.UTC(Number(y), month, day, Number(h), Number(mi), Number(s ?? 0), ms);
-    const check = new Date(wall);
-    if (check.getUTCMonth() !== month || check.getUTCDate() !== day || Number(h) > 23) {
-      return undefined;
-    }
-    if (offsetAt === null) return check;
+    if (wall === null) return null;
+    if (offsetAt === null) return new Date(wall);
     let utc = wall - offsetAt(wall);
     const second = offsetAt(utc);
     if (wall - second !== utc) utc = wall - second;
     return new Date(utc);
   };
+}
+
+/**
+ * The provider's own "yyyy-mm-dd hh:mm:ss" read without a regex: this runs up to three
+ * times per report. undefined: not this exact form (the general path decides).
+ */
+function fixedFormat(s: string): number | null | undefined {
+  if (
+    s.length !== 19 ||
+    s.charCodeAt(4) !== 45 ||
+    s.charCodeAt(7) !== 45 ||
+    (s.charCodeAt(10) !== 32 && s.charCodeAt(10) !== 84) ||
+    s.charCodeAt(13) !== 58 ||
+    s.charCodeAt(16) !== 58
+  ) {
+    return undefined;
+  }
+  const year = digits(s, 0, 4);
+  const month = digits(s, 5, 2);
+  const day = digits(s, 8, 2);
+  if (year === 0 && month === 0 && day === 0) return null;
+  return utcOf(year, month, day, digits(s, 11, 2), digits(s, 14, 2), digits(s, 17, 2), 0);
+}
+
+function anyFormat(text: string): number | undefined {
+  const m = WALL_CLOCK.exec(text) as unknown as string[];
+  const frac = m[7];
+  const ms = frac === undefined ? 0 : Math.floor(Number(`0.${frac}`) * 1000);
+  const n = (i: number) => Number(m[i] ?? 0);
+  return utcOf(n(1), n(2), n(3), n(4), n(5), n(6), ms);
+}
+
+/** -1 when a character is not a digit, which every range check below rejects. */
+function digits(s: string, from: number, count: number): number {
+  let n = 0;
+  for (let i = from; i < from + count; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function utcOf(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number) {
+  if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59) return undefined;
+  if (s < 0 || s > 59 || d > (DAYS[mo - 1] as number)) return undefined;
+  if (mo === 2 && d === 29 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return undefined;
+  return Date.UTC(y, mo - 1, d, h, mi, s, ms);
 }
 
 /** null for UTC; otherwise a cached function from a UTC instant to the zone's offset in ms. */
