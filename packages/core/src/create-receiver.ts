@@ -4,8 +4,23 @@ import {
   checkBearer,
   type TokenOption,
 } from "./check-bearer.js";
+import {
+  type CompiledTemplate,
+  type ComposedCallReport,
+  type ComposedDeliveryReport,
+  type ComposedTemplate,
+  compileTemplate,
+  keepPromises,
+  readComposed,
+} from "./composed.js";
 import { type ReportContext, RequestContext } from "./context.js";
-import { decodeBody, formatOf, mediaType, unsupportedMediaType } from "./decode-body.js";
+import {
+  type BodyFormat,
+  decodeBody,
+  formatOf,
+  mediaType,
+  unsupportedMediaType,
+} from "./decode-body.js";
 import { ReportkitError } from "./errors.js";
 import { getHeader, type ReceiverHeaders } from "./headers.js";
 import { parseWith } from "./parse-report.js";
@@ -46,7 +61,14 @@ export type RefusalCode = "payload_too_large" | "body_read_failed" | "invalid_js
 
 export type Handler<R> = (report: R, ctx: ReportContext) => unknown;
 
-export interface ReceiverOptions {
+/** The report `onDelivery` receives: typed by the template when there is one. */
+export type DeliveryReportFor<T> = T extends ComposedTemplate
+  ? ComposedDeliveryReport<T>
+  : DeliveryReport;
+/** The report `onCall` receives: typed by the template when there is one. */
+export type CallReportFor<T> = T extends ComposedTemplate ? ComposedCallReport<T> : CallReport;
+
+export interface ReceiverOptions<T extends ComposedTemplate | undefined = undefined> {
   /**
    * The bearer token the provider sends: one string, several (during a rotation), or a
    * function that decides. Required unless `auth: false`.
@@ -60,11 +82,16 @@ export interface ReceiverOptions {
    */
   header?: string;
   /** Called with each SMS delivery report; the provider gets 200 once it returns/resolves. */
-  onDelivery?: Handler<DeliveryReport>;
+  onDelivery?: T extends { type: "call" } ? never : Handler<DeliveryReportFor<T>>;
   /** Called with each call report; the provider gets 200 once it returns/resolves. */
-  onCall?: Handler<CallReport>;
+  onCall?: T extends { type: "delivery" } ? never : Handler<CallReportFor<T>>;
   /** Observes every refused request and failed handler. Cannot change the reply. */
   onError?: (error: ReportkitError, ctx: ReportContext) => unknown;
+  /**
+   * The composed webhook's template, pasted from the provider's panel: the receiver then reads
+   * the customer's own keys from the query, path and body, with the template's method.
+   */
+  composed?: T;
   /** IANA zone for wall-clock times that carry none. Default "UTC". */
   timeZone?: string;
   /** Largest body accepted, in bytes. Default 65536. */
@@ -96,8 +123,11 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
  * });
  * export default { fetch: (request: Request) => receiver.fetch(request) };
  */
-export function createReceiver(options: ReceiverOptions): Receiver {
-  const config = validateOptions(options);
+export function createReceiver<const T extends ComposedTemplate | undefined = undefined>(
+  options: ReceiverOptions<T>,
+): Receiver {
+  const config = validateOptions(options as ReceiverOptions<ComposedTemplate | undefined>);
+  const { template } = config;
   const { onDelivery, onCall, onError, limit, credentialHeader } = config;
   const readWallClock = wallClockReader(config.timeZone);
 
@@ -130,19 +160,33 @@ export function createReceiver(options: ReceiverOptions): Receiver {
 
   async function receive(request: ReceiverRequest): Promise<Report> {
     const method = request.method.toUpperCase();
-    if (method !== "POST") throw methodNotAllowed(method, "POST");
+    const allowed = template?.method ?? "POST";
+    if (method !== allowed) throw methodNotAllowed(method, allowed);
     await authenticate(request);
+    if (template === undefined) return parsed(await readPayload(request, "json"));
+    const body = template.readsBody ? await readPayload(request, template.format) : undefined;
+    const { payload, raw } = readComposed(template, request.url, body);
+    const report = parsed(payload, template.type);
+    (report as { raw: Record<string, unknown> }).raw = raw;
+    keepPromises(template, report as unknown as Record<string, unknown>);
+    return report;
+  }
+
+  async function readPayload(request: ReceiverRequest, fallback: BodyFormat): Promise<unknown> {
     const contentType = getHeader(request.headers, "content-type");
     const type = mediaType(contentType);
-    const format = formatOf(type);
+    const format = type === "" ? fallback : formatOf(type);
     if (format === undefined) throw unsupportedMediaType(type);
     const declared = getHeader(request.headers, "content-length");
     if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
     const content = await readBody(request.body, limit);
-    const payload = await decodeBody(content, format, contentType);
-    const parsed = parseWith(payload, readWallClock);
-    if (!parsed.ok) throw parsed.error;
-    return parsed.report;
+    return decodeBody(content, format, contentType);
+  }
+
+  function parsed(payload: unknown, kind?: "delivery" | "call"): Report {
+    const result = parseWith(payload, readWallClock, kind);
+    if (!result.ok) throw result.error;
+    return result.report;
   }
 
   async function handle(request: ReceiverRequest): Promise<ReceiverResponse> {
@@ -200,6 +244,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
 }
 
 interface Config {
+  template: (CompiledTemplate & { readsBody: boolean; format: BodyFormat }) | undefined;
   check: BearerCheck | undefined;
   credentialHeader: string;
   onDelivery: Handler<DeliveryReport> | undefined;
@@ -209,7 +254,7 @@ interface Config {
   limit: number;
 }
 
-function validateOptions(options: ReceiverOptions): Config {
+function validateOptions(options: ReceiverOptions<ComposedTemplate | undefined>): Config {
   if (typeof options !== "object" || options === null) {
     throw new TypeError("reportkit: createReceiver(options) needs an options object.");
   }
@@ -250,14 +295,30 @@ function validateOptions(options: ReceiverOptions): Config {
     );
   }
   const credentialHeader = header?.toLowerCase() ?? "authorization";
+  const compiled = options.composed === undefined ? undefined : compileTemplate(options.composed);
+  const handlerFor = compiled?.type === "call" ? onCall : onDelivery;
+  if (compiled !== undefined && handlerFor === undefined) {
+    const name = compiled.type === "call" ? "onCall" : "onDelivery";
+    throw new TypeError(
+      `reportkit: the composed template sends ${compiled.type} reports; give \`${name}\`.`,
+    );
+  }
   return {
+    template:
+      compiled === undefined
+        ? undefined
+        : {
+            ...compiled,
+            readsBody: compiled.method !== "GET" && compiled.sources.some((s) => s.from === "body"),
+            format: options.composed?.format === "form" ? "urlencoded" : "json",
+          },
     check:
       auth === false
         ? undefined
         : checkBearer(token as TokenOption, header === undefined ? undefined : credentialHeader),
     credentialHeader,
-    onDelivery,
-    onCall,
+    onDelivery: onDelivery as Handler<DeliveryReport> | undefined,
+    onCall: onCall as Handler<CallReport> | undefined,
     onError,
     timeZone: options.timeZone ?? "UTC",
     limit,

@@ -2,7 +2,8 @@ import { ReportkitError } from "./errors.js";
 import { parseLenientJson } from "./lenient-json.js";
 import type { BodyContent } from "./read-body.js";
 
-type Format = "json" | "urlencoded" | "multipart";
+export type BodyFormat = "json" | "urlencoded" | "multipart";
+type Format = BodyFormat;
 
 const FORMATS: Record<string, Format | undefined> = Object.assign(Object.create(null), {
   // A missing Content-Type is read as JSON, and so is text/plain: PHP senders that forget

@@ -4,9 +4,19 @@ export {
   type TokenOption,
   timingSafeEqual,
 } from "./check-bearer.js";
+export {
+  CALL_VARIABLES,
+  type ComposedCallReport,
+  type ComposedDeliveryReport,
+  type ComposedTemplate,
+  DELIVERY_VARIABLES,
+  type TemplateVariables,
+} from "./composed.js";
 export type { ReportContext } from "./context.js";
 export {
+  type CallReportFor,
   createReceiver,
+  type DeliveryReportFor,
   type Handler,
   type Receiver,
   type ReceiverOptions,

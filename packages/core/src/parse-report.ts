@@ -13,6 +13,7 @@ import { type ReportError, ReportkitError } from "./errors.js";
 import {
   type CallReport,
   callFields,
+  composedDeliveryFields,
   type DeliveryReport,
   deliveryFields,
   type Report,
@@ -91,7 +92,16 @@ export function parseReport(payload: unknown, options?: ParseOptions): ParseResu
 }
 
 /** parseReport with the zone already resolved (the receiver resolves it once). */
-export function parseWith(payload: unknown, readWallClock: WallClockReader): ParseResult {
+export function parseWith(
+  payload: unknown,
+  readWallClock: WallClockReader,
+  composed?: Kind,
+): ParseResult {
+  if (composed !== undefined) {
+    return composed === "delivery"
+      ? toDelivery(payload as Record<string, unknown>, readWallClock, composedDeliveryFields)
+      : toCall(payload as Record<string, unknown>, readWallClock);
+  }
   if (!isRecord(payload)) {
     return unrecognized(
       `The body is ${describe(payload)}, not a report. Send a JSON object with the fields of an SMS delivery report or a call report.`,
@@ -106,13 +116,18 @@ export function parseWith(payload: unknown, readWallClock: WallClockReader): Par
   return kind === "delivery" ? toDelivery(payload, readWallClock) : toCall(payload, readWallClock);
 }
 
-function toDelivery(payload: Record<string, unknown>, readWallClock: WallClockReader): ParseResult {
-  const parsed = deliveryFields.safeParse(payload);
+function toDelivery(
+  payload: Record<string, unknown>,
+  readWallClock: WallClockReader,
+  fields: typeof deliveryFields | typeof composedDeliveryFields = deliveryFields,
+): ParseResult {
+  const parsed = fields.safeParse(payload);
   if (!parsed.success) return invalid("delivery", parsed.error, payload);
   const p = parsed.data;
   try {
     const id = requiredText(p.id, "id");
-    const mobile = phone(p.mobile, "mobile");
+    // Only a composed template can leave mobile out; the handler's type then says null.
+    const mobile = (p.mobile == null ? null : phone(p.mobile, "mobile")) as string;
     const status = requiredText(p.status, "status");
     const credits = optionalDecimal(p.credits, "credits");
     const units = optionalCount(p.units, "units");

@@ -74,6 +74,8 @@ export type CallPayload = z.input<typeof CallPayloadSchema>;
 // copying unknown keys again would be wasted work.
 export const deliveryFields = z.object(deliveryShape);
 export const callFields = z.object(callShape);
+/** A composed delivery template need not carry {{mobile}}. */
+export const composedDeliveryFields = deliveryFields.extend({ mobile: optionalNumberOrString });
 
 const raw = z.record(z.string(), z.unknown());
 

@@ -1,0 +1,82 @@
+import { describe, expectTypeOf, it } from "vitest";
+import {
+  type CallStatus,
+  createReceiver,
+  type DeliveryStatus,
+  type TemplateVariables,
+} from "./index.js";
+
+describe("handler types follow a literal composed template", () => {
+  it("a call template: promised fields are non-null, others null", () => {
+    createReceiver({
+      token: "t",
+      composed: {
+        type: "call",
+        method: "GET",
+        url: "https://example.com/ack/receive?call_id={{id}}&to={{to}}&message_status={{status}}",
+      },
+      onCall(report) {
+        expectTypeOf(report.mid).toEqualTypeOf<string>();
+        expectTypeOf(report.to).toEqualTypeOf<string>();
+        expectTypeOf(report.status).toEqualTypeOf<CallStatus>();
+        expectTypeOf(report.duration).toEqualTypeOf<null>();
+        expectTypeOf(report.from).toEqualTypeOf<null>();
+        expectTypeOf(report.startedAt).toEqualTypeOf<null>();
+        expectTypeOf(report.type).toEqualTypeOf<"call">();
+        expectTypeOf(report.raw).toEqualTypeOf<Record<string, unknown>>();
+      },
+    });
+  });
+
+  it("body keys count too, and a time variable makes its Date non-null", () => {
+    createReceiver({
+      token: "t",
+      composed: {
+        type: "delivery",
+        method: "PUT",
+        url: "https://example.com/dlr/{{id}}",
+        body: { state: "{{status}}", at: "{{deliv_at}}", n: "{{units}}" },
+        format: "form",
+      },
+      onDelivery(report) {
+        expectTypeOf(report.id).toEqualTypeOf<string>();
+        expectTypeOf(report.status).toEqualTypeOf<DeliveryStatus>();
+        expectTypeOf(report.deliveredAt).toEqualTypeOf<Date>();
+        expectTypeOf(report.units).toEqualTypeOf<number>();
+        expectTypeOf(report.mobile).toEqualTypeOf<null>();
+        expectTypeOf(report.sentAt).toEqualTypeOf<null>();
+        expectTypeOf(report.credits).toEqualTypeOf<null>();
+        expectTypeOf(report.cid).toEqualTypeOf<null>();
+      },
+    });
+  });
+
+  it("extracts the variables of a template", () => {
+    type Vars = TemplateVariables<{
+      type: "call";
+      url: "/a/{{to}}?x={{status}}";
+      body: { d: "{{duration}}" };
+    }>;
+    expectTypeOf<Vars>().toEqualTypeOf<"to" | "status" | "duration">();
+  });
+
+  it("a call template takes no onDelivery", () => {
+    createReceiver({
+      token: "t",
+      composed: { type: "call", url: "/c?s={{status}}" },
+      onCall() {},
+      // @ts-expect-error: a call template never delivers SMS reports
+      onDelivery() {},
+    });
+  });
+
+  it("without a template, the plain report types", () => {
+    createReceiver({
+      token: "t",
+      onDelivery(report) {
+        expectTypeOf(report.deliveredAt).toEqualTypeOf<Date | null>();
+        expectTypeOf(report.mobile).toEqualTypeOf<string>();
+      },
+    });
+  });
+});

@@ -1,0 +1,314 @@
+import { describe, expect, it } from "vitest";
+import { TOKEN } from "../../../test/fixtures/samples.js";
+import type { ComposedTemplate } from "./composed.js";
+import { createReceiver, type ReceiverOptions, type ReceiverRequest } from "./create-receiver.js";
+
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+// The field-notes example of a composed call webhook.
+const CALL_URL =
+  "https://www.domain.com/ack/receive?call_id={{id}}&to={{to}}&message_status={{status}}";
+const CALL_BODY = { id: "{{id}}", to: "{{to}}", status: "{{status}}", duration: "{{duration}}" };
+
+function receiverFor(composed: ComposedTemplate, extra: Record<string, unknown> = {}) {
+  const reports: Record<string, unknown>[] = [];
+  const push = (report: object) => {
+    reports.push(report as Record<string, unknown>);
+  };
+  const receiver = createReceiver({
+    token: TOKEN,
+    composed,
+    onDelivery: push,
+    onCall: push,
+    ...extra,
+  } as unknown as ReceiverOptions);
+  return { receiver, reports };
+}
+
+async function status(receiver: ReturnType<typeof createReceiver>, request: ReceiverRequest) {
+  const res = await receiver.handle(request);
+  return {
+    status: res.status,
+    ...(JSON.parse(res.body) as { error?: { code: string; message: string } }),
+  };
+}
+
+describe("composed call webhooks (the field-notes example)", () => {
+  it("GET: reads the customer's query keys back into a call report", async () => {
+    const { receiver, reports } = receiverFor({ type: "call", method: "GET", url: CALL_URL });
+    const res = await status(receiver, {
+      method: "GET",
+      url: "/ack/receive?call_id=c-77&to=919876543210&message_status=ANSWER",
+      headers: AUTH,
+    });
+    expect(res.status).toBe(200);
+    expect(reports[0]).toMatchObject({
+      type: "call",
+      mid: "c-77",
+      to: "919876543210",
+      status: "ANSWER",
+      duration: null,
+      from: null,
+      raw: { call_id: "c-77", to: "919876543210", message_status: "ANSWER" },
+    });
+  });
+
+  it("POST JSON: reads body keys, coercing strings like a standard push", async () => {
+    const { receiver, reports } = receiverFor({
+      type: "call",
+      url: "https://x.example/ack",
+      body: CALL_BODY,
+    });
+    const body = JSON.stringify({ id: "c-78", to: "919876543210", status: "BUSY", duration: "23" });
+    const res = await status(receiver, {
+      method: "POST",
+      url: "/ack",
+      headers: { ...AUTH, "content-type": "application/json" },
+      body,
+    });
+    expect(res.status).toBe(200);
+    expect(reports[0]).toMatchObject({ mid: "c-78", status: "BUSY", duration: 23 });
+  });
+
+  it("400 invalid_report naming a key the template promises and the request lacks", async () => {
+    const { receiver, reports } = receiverFor({ type: "call", method: "GET", url: CALL_URL });
+    const res = await status(receiver, {
+      method: "GET",
+      url: "/ack/receive?call_id=c-1&to=91",
+      headers: AUTH,
+    });
+    expect(res.status).toBe(400);
+    expect(res.error?.code).toBe("invalid_report");
+    expect(res.error?.message).toContain('query parameter "message_status"');
+    expect(res.error?.message).toContain("{{status}}");
+    expect(reports).toHaveLength(0);
+  });
+
+  it("405 with Allow for any other method", async () => {
+    const { receiver } = receiverFor({ type: "call", method: "GET", url: CALL_URL });
+    const res = await receiver.handle({
+      method: "POST",
+      url: "/ack/receive",
+      headers: AUTH,
+      body: "{}",
+    });
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe("GET");
+  });
+
+  it("GET reads only the query string, never a body", async () => {
+    const { receiver, reports } = receiverFor({ type: "call", method: "GET", url: CALL_URL });
+    const res = await status(receiver, {
+      method: "GET",
+      url: "/ack/receive?call_id=c-1&to=91&message_status=ANSWER",
+      headers: { ...AUTH, "content-type": "application/xml" },
+      body: "<not-read/>",
+    });
+    expect(res.status).toBe(200);
+    expect(reports).toHaveLength(1);
+  });
+});
+
+describe("composed delivery webhooks in every method and body format", () => {
+  const body = {
+    msg: "{{id}}",
+    state: "{{status}}",
+    phone: "{{mobile}}",
+    when: "{{deliv_time}}",
+    parts: "{{units}}",
+  };
+  const values = {
+    msg: "b34e35ad:1",
+    state: "DELIVRD",
+    phone: "919876543210",
+    when: "2021-04-09 16:27:51",
+    parts: "2",
+  };
+  const expected = {
+    type: "delivery",
+    id: "b34e35ad:1",
+    status: "DELIVRD",
+    mobile: "919876543210",
+    units: 2,
+    deliveredAt: new Date("2021-04-09T10:57:51Z"),
+    credits: null,
+    sentAt: null,
+    cid: null,
+  };
+  const multipart = () => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(values)) form.set(k, v);
+    return form;
+  };
+
+  it.each(["POST", "PUT"] as const)(
+    "%s with a JSON, urlencoded and multipart body",
+    async (method) => {
+      const { receiver, reports } = receiverFor(
+        { type: "delivery", method, url: "https://x.example/dlr", body, format: "form" },
+        { timeZone: "Asia/Kolkata" },
+      );
+      const json = await receiver.handle({
+        method,
+        url: "/dlr",
+        headers: { ...AUTH, "content-type": "application/json" },
+        body: JSON.stringify(values),
+      });
+      const urlencoded = await receiver.handle({
+        method,
+        url: "/dlr",
+        headers: { ...AUTH, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(values).toString(),
+      });
+      const form = await receiver.fetch(
+        new Request("http://x.example/dlr", { method, headers: AUTH, body: multipart() }),
+      );
+      expect([json.status, urlencoded.status, form.status]).toEqual([200, 200, 200]);
+      expect(reports).toHaveLength(3);
+      for (const report of reports) expect(report).toMatchObject(expected);
+      expect(reports[2]?.raw).toEqual(values);
+    },
+  );
+
+  it("GET with every value in the query", async () => {
+    const url = `https://x.example/dlr?${Object.entries(body)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("&")}`;
+    const { receiver, reports } = receiverFor(
+      { type: "delivery", method: "GET", url },
+      { timeZone: "Asia/Kolkata" },
+    );
+    const res = await receiver.handle({
+      method: "GET",
+      url: `/dlr?${new URLSearchParams(values)}`,
+      headers: AUTH,
+    });
+    expect(res.status).toBe(200);
+    expect(reports[0]).toMatchObject(expected);
+  });
+
+  it("reads urlencoded by the template's format when the sender sends no content type", async () => {
+    const { receiver, reports } = receiverFor({
+      type: "delivery",
+      url: "https://x/dlr",
+      body,
+      format: "form",
+    });
+    const res = await receiver.handle({
+      method: "POST",
+      url: "/dlr",
+      headers: AUTH,
+      body: new URLSearchParams(values).toString(),
+    });
+    expect(res.status).toBe(200);
+    expect(reports[0]?.id).toBe("b34e35ad:1");
+  });
+
+  it("matches path placeholders segment by segment, behind any mount prefix", async () => {
+    const { receiver, reports } = receiverFor({
+      type: "delivery",
+      method: "GET",
+      url: "https://x.example/hooks/{{id}}/{{status}}/m-{{mobile}}.json?c={{custom}}",
+    });
+    const res = await receiver.handle({
+      method: "GET",
+      url: "/api/hooks/abc%3A1/UNDELIV/m-9198.json?c=",
+      headers: AUTH,
+    });
+    expect(res.status).toBe(200);
+    // An empty text value is still the (empty) string the template promised.
+    expect(reports[0]).toMatchObject({
+      id: "abc:1",
+      status: "UNDELIV",
+      mobile: "9198",
+      custom: "",
+    });
+    const short = await status(receiver, { method: "GET", url: "/hooks/abc", headers: AUTH });
+    expect(short.status).toBe(400);
+    expect(short.error?.message).toContain("path segment");
+  });
+
+  it("refuses an empty value for a promised number or time", async () => {
+    const { receiver } = receiverFor({
+      type: "delivery",
+      method: "GET",
+      url: "/d?i={{id}}&s={{status}}&u={{units}}",
+    });
+    const res = await status(receiver, {
+      method: "GET",
+      url: "/d?i=1&s=DELIVRD&u=",
+      headers: AUTH,
+    });
+    expect(res.status).toBe(400);
+    expect(res.error?.message).toContain("{{units}}");
+  });
+
+  it("authenticates with a custom header of the customer's choosing", async () => {
+    const { receiver, reports } = receiverFor(
+      { type: "delivery", method: "GET", url: "/d?i={{id}}&s={{status}}" },
+      { header: "x-api-key" },
+    );
+    const ok = await receiver.handle({
+      method: "GET",
+      url: "/d?i=1&s=DELIVRD",
+      headers: { "X-API-Key": TOKEN },
+    });
+    const wrong = await receiver.handle({
+      method: "GET",
+      url: "/d?i=1&s=DELIVRD",
+      headers: { "x-api-key": "nope" },
+    });
+    const bearer = await receiver.handle({ method: "GET", url: "/d?i=1&s=DELIVRD", headers: AUTH });
+    expect([ok.status, wrong.status, bearer.status]).toEqual([200, 401, 401]);
+    expect(wrong.headers["www-authenticate"]).toContain('error="invalid_token"');
+    expect(reports).toHaveLength(1);
+  });
+});
+
+describe("composed templates are checked at construction", () => {
+  const onDelivery = () => {};
+  const onCall = () => {};
+  it.each([
+    [
+      { type: "delivery", url: "/d?i={{id}}&s={{status}}&x={{nope}}" },
+      /unknown variable \{\{nope\}\}.*\{\{deliv_time\}\}/,
+    ],
+    [
+      { type: "call", url: "/c?s={{status}}&m={{mobile}}" },
+      /unknown variable \{\{mobile\}\}.*\{\{recording_url\}\}/,
+    ],
+    [
+      { type: "delivery", url: "/d", body: { i: "{{id}}", s: "status: {{status}}" } },
+      /body key "s" must be exactly one/,
+    ],
+    [
+      { type: "delivery", url: "/d", body: { i: "{{id}}", s: "{{status}}{{units}}" } },
+      /body key "s" must be exactly one/,
+    ],
+    [
+      { type: "delivery", method: "GET", url: "/d", body: { i: "{{id}}", s: "{{status}}" } },
+      /GET webhook has no body/,
+    ],
+    [{ type: "delivery", url: "/d?s={{status}}" }, /must carry \{\{id\}\}/],
+    [{ type: "delivery", url: "/d?i={{id}}" }, /must carry \{\{status\}\}/],
+    [{ type: "call", url: "/c?i={{id}}" }, /must carry \{\{status\}\}/],
+    [{ type: "sms", url: "/c?s={{status}}" }, /`type` must be "delivery" or "call"/],
+    [
+      { type: "call", method: "DELETE", url: "/c?s={{status}}" },
+      /`method` must be GET, POST or PUT/,
+    ],
+  ])("%o", (composed, message) => {
+    expect(() =>
+      createReceiver({ token: TOKEN, composed, onDelivery, onCall } as unknown as ReceiverOptions),
+    ).toThrow(message);
+  });
+
+  it("needs the handler for the template's kind", () => {
+    expect(() =>
+      createReceiver({
+        token: TOKEN,
+        composed: { type: "call", url: "/c?s={{status}}" },
+        onDelivery,
+      } as never),
+    ).toThrow(/give `onCall`/);
+  });
+});
