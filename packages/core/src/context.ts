@@ -14,7 +14,8 @@ export interface ReportContext {
 
 /** Builds the redacted headers only if a handler reads them: most never do. */
 export class RequestContext implements ReportContext {
-  readonly receivedAt = new Date();
+  // A timestamp is cheaper than a Date; most handlers never read it.
+  readonly #receivedAt = Date.now();
   readonly method: string;
   readonly url: string;
   #raw: ReceiverHeaders;
@@ -26,6 +27,13 @@ export class RequestContext implements ReportContext {
     this.url = url;
     this.#raw = headers;
     this.#secretHeader = secretHeader;
+  }
+
+  #receivedAtDate: Date | undefined;
+
+  get receivedAt(): Date {
+    this.#receivedAtDate ??= new Date(this.#receivedAt);
+    return this.#receivedAtDate;
   }
 
   get headers(): Headers {

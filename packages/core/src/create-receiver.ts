@@ -143,44 +143,51 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
     return errorResponse(error);
   }
 
-  async function authenticate(request: ReceiverRequest): Promise<void> {
+  // The pipeline stays synchronous until something really is asynchronous (a stream, a
+  // verifier function, a multipart body): an await per stage would cost more than the parse.
+
+  function authenticate(request: ReceiverRequest): MaybePromise<void> {
     if (config.check === undefined) return;
-    let result: BearerResult;
-    try {
-      result = await config.check(getHeader(request.headers, credentialHeader));
-    } catch (cause) {
-      throw new ReportkitError(
-        "token_check_failed",
-        "The token verifier failed; the provider will retry this report.",
-        { cause },
-      );
-    }
+    const result = config.check(getHeader(request.headers, credentialHeader));
+    return isThenable(result) ? result.then(authenticated, verifierFailed) : authenticated(result);
+  }
+
+  function authenticated(result: BearerResult): void {
     if (result !== "ok") throw unauthorized(result, credentialHeader);
   }
 
-  async function receive(request: ReceiverRequest): Promise<Report> {
+  function receive(request: ReceiverRequest): MaybePromise<Report> {
     const method = request.method.toUpperCase();
     const allowed = template?.method ?? "POST";
     if (method !== allowed) throw methodNotAllowed(method, allowed);
-    await authenticate(request);
-    if (template === undefined) return parsed(await readPayload(request, "json"));
-    const body = template.readsBody ? await readPayload(request, template.format) : undefined;
-    const { payload, raw } = readComposed(template, request.url, body);
-    const report = parsed(payload, template.type);
-    (report as { raw: Record<string, unknown> }).raw = raw;
-    keepPromises(template, report as unknown as Record<string, unknown>);
-    return report;
+    return then(authenticate(request), () =>
+      template === undefined
+        ? then(readPayload(request, "json"), (payload) => parsed(payload))
+        : receiveComposed(request, template),
+    );
   }
 
-  async function readPayload(request: ReceiverRequest, fallback: BodyFormat): Promise<unknown> {
+  function receiveComposed(request: ReceiverRequest, compiled: Template): MaybePromise<Report> {
+    const body = compiled.readsBody ? readPayload(request, compiled.format) : undefined;
+    return then(body, (content) => {
+      const { payload, raw } = readComposed(compiled, request.url, content);
+      const report = parsed(payload, compiled.type);
+      (report as { raw: Record<string, unknown> }).raw = raw;
+      keepPromises(compiled, report as unknown as Record<string, unknown>);
+      return report;
+    });
+  }
+
+  function readPayload(request: ReceiverRequest, fallback: BodyFormat): MaybePromise<unknown> {
     const contentType = getHeader(request.headers, "content-type");
     const type = mediaType(contentType);
     const format = type === "" ? fallback : formatOf(type);
     if (format === undefined) throw unsupportedMediaType(type);
     const declared = getHeader(request.headers, "content-length");
     if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
-    const content = await readBody(request.body, limit);
-    return decodeBody(content, format, contentType);
+    return then(readBody(request.body, limit), (content) =>
+      decodeBody(content, format, contentType),
+    );
   }
 
   function parsed(payload: unknown, kind?: "delivery" | "call"): Report {
@@ -198,7 +205,8 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
     );
     let report: Report;
     try {
-      report = await receive(request);
+      const received = receive(request);
+      report = isThenable(received) ? await received : received;
     } catch (error) {
       return reply(asReportkitError(error), ctx);
     }
@@ -243,8 +251,10 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
   return { handle, fetch, refuse };
 }
 
+type Template = CompiledTemplate & { readsBody: boolean; format: BodyFormat };
+
 interface Config {
-  template: (CompiledTemplate & { readsBody: boolean; format: BodyFormat }) | undefined;
+  template: Template | undefined;
   check: BearerCheck | undefined;
   credentialHeader: string;
   onDelivery: Handler<DeliveryReport> | undefined;
@@ -397,6 +407,21 @@ function asReportkitError(error: unknown): ReportkitError {
 function errorResponse(error: ReportkitError): ReceiverResponse {
   const body = JSON.stringify({ ok: false, error: { code: error.code, message: error.message } });
   return { status: error.status, headers: replyHeaders.get(error) ?? JSON_HEADERS, body };
+}
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** Runs `next` now for a plain value, or once a promise settles. */
+function then<T, U>(value: MaybePromise<T>, next: (value: T) => MaybePromise<U>): MaybePromise<U> {
+  return isThenable(value) ? (value as Promise<T>).then(next) : next(value as T);
+}
+
+function verifierFailed(cause: unknown): never {
+  throw new ReportkitError(
+    "token_check_failed",
+    "The token verifier failed; the provider will retry this report.",
+    { cause },
+  );
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -42,11 +42,11 @@ export function unsupportedMediaType(contentType: string): ReportkitError {
  * strings), or the object a framework already parsed.
  * @throws ReportkitError `invalid_json` or `invalid_form`
  */
-export async function decodeBody(
+export function decodeBody(
   content: BodyContent,
   format: Format,
   contentType: string | undefined,
-): Promise<unknown> {
+): unknown {
   if (content !== undefined && typeof content !== "string" && !(content instanceof Uint8Array)) {
     return content;
   }

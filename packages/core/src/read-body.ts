@@ -28,7 +28,7 @@ export type BodyContent =
  * after `limit` bytes, not after it was all buffered.
  * @throws ReportkitError `payload_too_large` or `body_read_failed`
  */
-export async function readBody(body: ReceiverBody, limit: number): Promise<BodyContent> {
+export function readBody(body: ReceiverBody, limit: number): BodyContent | Promise<BodyContent> {
   if (body === undefined || body === null) return undefined;
   if (typeof body === "string") {
     if (body.length > limit / 3 && utf8Length(body) > limit) throw tooLarge(limit);

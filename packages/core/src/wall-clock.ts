@@ -97,7 +97,18 @@ function utcOf(y: number, mo: number, d: number, h: number, mi: number, s: numbe
   if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59) return undefined;
   if (s < 0 || s > 59 || d > (DAYS[mo - 1] as number)) return undefined;
   if (mo === 2 && d === 29 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return undefined;
-  return Date.UTC(y, mo - 1, d, h, mi, s, ms);
+  return daysFromCivil(y, mo, d) * 86_400_000 + h * 3_600_000 + mi * 60_000 + s * 1000 + ms;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date: Date.UTC without its float math. */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra =
+    yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
 
 /** null for UTC; otherwise a cached function from a UTC instant to the zone's offset in ms. */
