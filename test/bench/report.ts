@@ -1,0 +1,183 @@
+/** One autocannon run, as loader.mjs reports it. Latencies in milliseconds. */
+export interface RunResult {
+  readonly rps: number;
+  readonly p50: number | null;
+  readonly p99: number | null;
+  readonly requests: number;
+  readonly duration: number;
+  readonly ok2xx: number;
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly timeouts: number;
+  readonly statusCodes: readonly string[];
+  /** Share of one CPU the load generator used during the run (0–1). */
+  readonly loaderCpu: number;
+  /** Share of one CPU the server used during the run (0–1), where /proc tells. */
+  serverCpu?: number;
+}
+
+/** One measured configuration: a server answering one kind of request. */
+export interface Row {
+  readonly framework: string;
+  readonly server: "bare" | "hand-written" | "reportkit" | "node:http";
+  readonly scenario: string;
+  /** Runs by round; warm-up runs are kept apart (they count for non-2xx only). */
+  readonly runs: RunResult[];
+  readonly warmups: RunResult[];
+}
+
+export interface MicroResult {
+  readonly name: string;
+  readonly opsPerSecond?: number;
+  readonly nsPerOp?: number;
+  readonly rme?: number;
+  readonly error?: string;
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+export function summarize(row: Row) {
+  const rps = row.runs.map((r) => r.rps);
+  const all = [...row.warmups, ...row.runs];
+  const rpsMedian = median(rps);
+  return {
+    rps: rpsMedian,
+    spread: rps.length > 1 ? (Math.max(...rps) - Math.min(...rps)) / rpsMedian : 0,
+    p50: median(row.runs.flatMap((r) => (r.p50 === null ? [] : [r.p50]))),
+    p99: median(row.runs.flatMap((r) => (r.p99 === null ? [] : [r.p99]))),
+    serverCpu: median(row.runs.flatMap((r) => (r.serverCpu === undefined ? [] : [r.serverCpu]))),
+    loaderCpu: median(row.runs.map((r) => r.loaderCpu)),
+    non2xx: sum(all.map((r) => r.non2xx)),
+    failures: sum(all.map((r) => r.errors + r.timeouts)),
+    ok2xx: sum(all.map((r) => r.ok2xx)),
+    statusCodes: [...new Set(all.flatMap((r) => r.statusCodes))].sort(),
+  };
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}
+
+export interface Ratio {
+  readonly framework: string;
+  readonly of: "bare" | "hand-written";
+  readonly target: number;
+  /** Ratio of the medians. */
+  readonly value: number;
+  /** Lowest and highest ratio of runs in the same round. */
+  readonly low: number;
+  readonly high: number;
+}
+
+/** reportkit / bare and reportkit / hand-written for each framework, from the same run. */
+export function ratios(rows: readonly Row[], scenario: string): Ratio[] {
+  const out: Ratio[] = [];
+  const frameworks = [...new Set(rows.map((r) => r.framework))];
+  for (const framework of frameworks) {
+    const find = (server: Row["server"]) =>
+      rows.find((r) => r.framework === framework && r.server === server && r.scenario === scenario);
+    const reportkit = find("reportkit");
+    if (reportkit === undefined) continue;
+    for (const [of, target] of [
+      ["bare", 0.95],
+      ["hand-written", 1.0],
+    ] as const) {
+      const other = find(of);
+      if (other === undefined) continue;
+      const paired = reportkit.runs
+        .map((r, i) => r.rps / (other.runs[i]?.rps ?? Number.NaN))
+        .filter(Number.isFinite);
+      out.push({
+        framework,
+        of,
+        target,
+        value: median(reportkit.runs.map((r) => r.rps)) / median(other.runs.map((r) => r.rps)),
+        low: Math.min(...paired),
+        high: Math.max(...paired),
+      });
+    }
+  }
+  return out;
+}
+
+const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "–");
+const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : "–");
+const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
+const share = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : "–");
+const times = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "–");
+
+function table(header: readonly string[], align: readonly ("l" | "r")[], lines: string[][]) {
+  const rule = align.map((a) => (a === "r" ? "---:" : "---"));
+  return [header, rule, ...lines].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
+}
+
+export function httpTable(rows: readonly Row[]): string {
+  return table(
+    [
+      "Framework",
+      "Server",
+      "Request",
+      "req/s (median)",
+      "spread (max−min)",
+      "p50 ms",
+      "p99 ms",
+      "CPU server / loader",
+      "non-2xx",
+    ],
+    ["l", "l", "l", "r", "r", "r", "r", "r", "r"],
+    rows.map((row) => {
+      const s = summarize(row);
+      const non2xx = s.non2xx + s.failures;
+      return [
+        row.framework,
+        row.server,
+        row.scenario,
+        int(s.rps),
+        pct(s.spread),
+        ms(s.p50),
+        ms(s.p99),
+        `${share(s.serverCpu)} / ${share(s.loaderCpu)}`,
+        non2xx === 0 ? "0" : `**${non2xx}** (${s.statusCodes.join(", ")})`,
+      ];
+    }),
+  );
+}
+
+export function ratioTable(list: readonly Ratio[]): string {
+  return table(
+    ["Framework", "reportkit /", "ratio (medians)", "per-round range", "target", "met"],
+    ["l", "l", "r", "r", "r", "l"],
+    list.map((r) => [
+      r.framework,
+      r.of,
+      times(r.value),
+      `${times(r.low)}–${times(r.high)}`,
+      `≥ ${r.target.toFixed(2)}`,
+      r.value >= r.target ? "yes" : "**no**",
+    ]),
+  );
+}
+
+export function microTable(results: readonly MicroResult[]): string {
+  return table(
+    ["Operation", "ops/s", "ns/op", "±"],
+    ["l", "r", "r", "r"],
+    results.map((r) =>
+      r.error === undefined
+        ? [
+            r.name,
+            int(r.opsPerSecond ?? Number.NaN),
+            int(r.nsPerOp ?? Number.NaN),
+            `${(r.rme ?? 0).toFixed(1)}%`,
+          ]
+        : [r.name, "error", r.error, ""],
+    ),
+  );
+}

@@ -1,0 +1,442 @@
+// pnpm bench [--quick] [--only=<text>] [--no-micro] [--profile]
+//
+// reportkit against the bare framework and a hand-written receiver, side by side, in one run:
+// every server in its own process, the load generator in another, runs interleaved. Prints a
+// markdown report and (except with --quick or --only) writes it to test/bench/RESULTS.md.
+// Benchmarks are a tool, not tests: nothing here fails on a timing, only on a wrong answer.
+
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, platform, release } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { choosePinning, LineProcess } from "./processes.js";
+import {
+  httpTable,
+  type MicroResult,
+  microTable,
+  type Row,
+  type RunResult,
+  ratios,
+  ratioTable,
+  summarize,
+} from "./report.js";
+import {
+  CALL,
+  COMPOSED_GET,
+  COMPOSED_TEMPLATES,
+  composedMultipart,
+  DLR,
+  FIXTURES,
+  type Scenario,
+} from "./scenarios.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const testDir = dirname(here);
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const profile = args.includes("--profile");
+const only = args.find((a) => a.startsWith("--only="))?.slice("--only=".length);
+const withMicro = !args.includes("--no-micro");
+
+const unknown = args.filter(
+  (a) => !["--quick", "--profile", "--no-micro"].includes(a) && !a.startsWith("--only="),
+);
+if (unknown.length > 0) {
+  console.error(
+    `Unknown option ${unknown.join(" ")}. Use --quick, --only=<text>, --no-micro, --profile.`,
+  );
+  process.exit(2);
+}
+
+/** Seconds. The full run stays under 5 minutes on 2 cores, --quick under 1. */
+const PLAN = quick
+  ? { rounds: 1, duration: 1, extraDuration: 0.5, warmup: 0.5, extraWarmup: 0.25 }
+  : { rounds: 5, duration: 2.5, extraDuration: 1.5, warmup: 2, extraWarmup: 0.5 };
+const CONNECTIONS = 10;
+
+type Variant = "bare" | "hand-written" | "reportkit" | "reportkit-composed";
+interface ServerSpec {
+  readonly framework: string;
+  readonly module: string;
+  readonly variant: Variant;
+  readonly scenarios: readonly Scenario[];
+}
+
+const FRAMEWORKS = [
+  { label: "Express 5", module: "express", adapter: "@reportkit/express" },
+  { label: "Fastify 5", module: "fastify", adapter: "@reportkit/fastify" },
+  { label: "Hono 4 (node-server)", module: "hono", adapter: "@reportkit/hono" },
+] as const;
+
+function adapterInstalled(adapter: string): boolean {
+  const dir = join(testDir, "node_modules", adapter);
+  if (!existsSync(join(dir, "package.json"))) return false;
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  const entry = pkg.exports?.["."]?.default;
+  return typeof entry === "string" && existsSync(join(dir, entry));
+}
+
+async function plan(): Promise<{ servers: ServerSpec[]; notes: string[] }> {
+  const multipart = await composedMultipart();
+  const notes: string[] = [];
+  const servers: ServerSpec[] = [
+    { framework: "node:http", module: "raw-node", variant: "bare", scenarios: [DLR] },
+  ];
+  for (const fw of FRAMEWORKS) {
+    servers.push({ framework: fw.label, module: fw.module, variant: "bare", scenarios: [DLR] });
+    servers.push({
+      framework: fw.label,
+      module: fw.module,
+      variant: "hand-written",
+      scenarios: [DLR],
+    });
+    if (!adapterInstalled(fw.adapter)) {
+      notes.push(`${fw.label}: ${fw.adapter} is not installed and built, so not measured.`);
+      continue;
+    }
+    servers.push({
+      framework: fw.label,
+      module: fw.module,
+      variant: "reportkit",
+      scenarios: [DLR, CALL],
+    });
+    servers.push({
+      framework: fw.label,
+      module: fw.module,
+      variant: "reportkit-composed",
+      scenarios: [COMPOSED_GET, multipart],
+    });
+  }
+  const selected =
+    only === undefined
+      ? servers
+      : servers.filter((s) =>
+          `${s.framework} ${s.module} ${s.variant}`.toLowerCase().includes(only.toLowerCase()),
+        );
+  return { servers: selected, notes };
+}
+
+interface RunningServer {
+  readonly spec: ServerSpec;
+  readonly process: LineProcess;
+  readonly port: number;
+  /** 2xx answers the orchestrator itself got (sanity checks). */
+  sanity2xx: number;
+}
+
+async function startServer(
+  spec: ServerSpec,
+  pin: string[],
+  profileDir: string,
+): Promise<RunningServer> {
+  const node = [process.execPath];
+  if (profile) node.push("--cpu-prof", `--cpu-prof-dir=${profileDir}`);
+  const proc = new LineProcess(
+    `${spec.framework} ${spec.variant} server`,
+    [...pin, ...node, join(here, "servers", "server.mjs"), spec.module, spec.variant],
+    {
+      BENCH_TOKEN: FIXTURES.token,
+      BENCH_COMPOSED: JSON.stringify(COMPOSED_TEMPLATES),
+      NODE_ENV: "production",
+    },
+  );
+  const { port } = await proc.next<{ port: number }>(30_000);
+  return { spec, process: proc, port, sanity2xx: 0 };
+}
+
+/** One real request of each kind first: a benchmark of wrong answers would be worthless. */
+async function sanityCheck(server: RunningServer): Promise<void> {
+  for (const scenario of server.spec.scenarios) {
+    const url = `http://127.0.0.1:${server.port}${scenario.path}`;
+    const init = { method: scenario.method, headers: scenario.headers, body: scenario.body };
+    const good = await fetch(url, init);
+    const text = await good.text();
+    if (good.status !== 200) {
+      throw new Error(
+        `${server.spec.framework} ${server.spec.variant}, ${scenario.name}: expected 200, got ${good.status} ${text.slice(0, 300)}`,
+      );
+    }
+    server.sanity2xx++;
+    if (server.spec.variant === "bare" || server.spec.framework === "node:http") continue;
+    const headers = { ...scenario.headers, authorization: "Bearer not-the-token" };
+    const wrong = await fetch(url, { ...init, headers });
+    await wrong.text();
+    if (wrong.status !== 401) {
+      throw new Error(
+        `${server.spec.framework} ${server.spec.variant}, ${scenario.name}: a wrong token got ${wrong.status}, not 401`,
+      );
+    }
+  }
+}
+
+// USER_HZ, which Linux fixes at 100 on every architecture Node runs on.
+const CLOCK_TICKS = 100;
+
+/** User + system CPU ticks of a process so far, from /proc (Linux); undefined elsewhere. */
+function cpuTicks(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+
+let jobs = 0;
+async function load(
+  loader: LineProcess,
+  server: RunningServer,
+  scenario: Scenario,
+  duration: number,
+): Promise<RunResult> {
+  const id = ++jobs;
+  const cpuBefore = cpuTicks(server.process.child.pid);
+  const wallBefore = performance.now();
+  loader.send({
+    id,
+    url: `http://127.0.0.1:${server.port}${scenario.path}`,
+    method: scenario.method,
+    headers: scenario.headers,
+    body: scenario.body === undefined ? undefined : Buffer.from(scenario.body).toString("base64"),
+    connections: CONNECTIONS,
+    duration,
+  });
+  const result = await loader.next<RunResult & { id: number; error?: string }>(
+    duration * 1000 + 30_000,
+  );
+  if (result.error !== undefined) throw new Error(`load generator: ${result.error}`);
+  if (result.id !== id) throw new Error(`load generator answered job ${result.id}, not ${id}`);
+  const cpuAfter = cpuTicks(server.process.child.pid);
+  if (cpuBefore !== undefined && cpuAfter !== undefined) {
+    result.serverCpu =
+      (cpuAfter - cpuBefore) / CLOCK_TICKS / ((performance.now() - wallBefore) / 1000);
+  }
+  return result;
+}
+
+/** The same order would favour whoever runs first after a pause; each round has its own. */
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const out = [...items];
+  let state = seed * 2654435761;
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    const j = state % (i + 1);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+function serverLabel(variant: Variant): Row["server"] {
+  return variant === "reportkit-composed" ? "reportkit" : variant;
+}
+
+async function runMicro(pin: string[]): Promise<MicroResult[]> {
+  const proc = new LineProcess(
+    "micro-benchmarks",
+    [...pin, process.execPath, join(here, "micro.mjs")],
+    {
+      BENCH_FIXTURES: JSON.stringify({ ...FIXTURES, quick }),
+    },
+  );
+  const results = await proc.next<MicroResult[]>(120_000);
+  await proc.stop();
+  return results;
+}
+
+function machine(): string {
+  const cpu = cpus();
+  const model = cpu[0]?.model.trim() ?? "unknown CPU";
+  return `${model}, ${cpu.length} cores, Node ${process.version}, ${platform()} ${release()}`;
+}
+
+const NOTES_MARKER = "<!-- notes: everything below is kept when the results are regenerated -->";
+
+function keptNotes(file: string): string {
+  if (!existsSync(file)) return "";
+  const text = readFileSync(file, "utf8");
+  const at = text.indexOf(NOTES_MARKER);
+  return at === -1 ? "" : text.slice(at + NOTES_MARKER.length);
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const date = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  const loadAtStart = loadavg()[0] ?? 0;
+  const pinning = choosePinning();
+  const { servers: specs, notes } = await plan();
+  for (const note of notes) console.error(`note: ${note}`);
+
+  let micro: MicroResult[] = [];
+  if (withMicro) {
+    console.error("micro-benchmarks of @reportkit/core ...");
+    micro = await runMicro(pinning.server);
+  }
+
+  const profileDir = join(here, "profiles");
+  if (profile) mkdirSync(profileDir, { recursive: true });
+  const running: RunningServer[] = [];
+  const children: LineProcess[] = [];
+  const killAll = () => {
+    for (const child of children) child.kill();
+  };
+  process.on("SIGINT", () => {
+    killAll();
+    process.exit(130);
+  });
+
+  const rows: Row[] = [];
+  const rowServer = new Map<Row, RunningServer>();
+  const rowScenario = new Map<Row, Scenario>();
+  let failed = false;
+  try {
+    console.error(`starting ${specs.length} servers (${pinning.description}) ...`);
+    const starts = await Promise.allSettled(
+      specs.map((spec) => startServer(spec, pinning.server, profileDir)),
+    );
+    for (const result of starts) {
+      if (result.status === "fulfilled") children.push(result.value.process);
+    }
+    for (const result of starts) {
+      if (result.status === "rejected") throw result.reason;
+      running.push(result.value);
+    }
+    for (const server of running) await sanityCheck(server);
+
+    const loader = new LineProcess(
+      "load generator",
+      [...pinning.loader, process.execPath, join(here, "loader.mjs")],
+      {},
+    );
+    children.push(loader);
+
+    for (const server of running) {
+      for (const [index, scenario] of server.spec.scenarios.entries()) {
+        const row: Row = {
+          framework: server.spec.framework,
+          server: serverLabel(server.spec.variant),
+          scenario: scenario.name,
+          runs: [],
+          warmups: [],
+        };
+        rows.push(row);
+        rowServer.set(row, server);
+        rowScenario.set(row, scenario);
+        // The first request kind of each server is the headline; the others are extras.
+        const warmup = index === 0 && scenario === DLR ? PLAN.warmup : PLAN.extraWarmup;
+        console.error(`warm-up: ${row.framework} ${row.server}, ${row.scenario}`);
+        row.warmups.push(await load(loader, server, scenario, warmup));
+      }
+    }
+
+    for (let round = 1; round <= PLAN.rounds; round++) {
+      for (const row of shuffled(rows, round)) {
+        const scenario = rowScenario.get(row) as Scenario;
+        const duration = scenario === DLR ? PLAN.duration : PLAN.extraDuration;
+        const result = await load(loader, rowServer.get(row) as RunningServer, scenario, duration);
+        row.runs.push(result);
+        console.error(
+          `round ${round}/${PLAN.rounds}: ${row.framework} ${row.server}, ${row.scenario}: ${Math.round(result.rps)} req/s${result.non2xx > 0 ? `, ${result.non2xx} non-2xx` : ""}`,
+        );
+      }
+    }
+    await loader.stop();
+
+    // Every 2xx the load generator counted must have reached the server's handler.
+    for (const server of running) {
+      const final = await server.process.stop<{ handled?: number }>();
+      const counted =
+        server.sanity2xx +
+        rows
+          .filter((row) => rowServer.get(row) === server)
+          .reduce((n, row) => n + summarize(row).ok2xx, 0);
+      if (final?.handled === undefined || final.handled < counted) {
+        console.error(
+          `${server.spec.framework} ${server.spec.variant}: answered ${counted} requests 2xx but its handler ran ${final?.handled ?? "?"} times.`,
+        );
+        failed = true;
+      }
+    }
+  } catch (error) {
+    killAll();
+    throw error;
+  }
+
+  for (const row of rows) {
+    const s = summarize(row);
+    if (s.non2xx + s.failures > 0) {
+      console.error(
+        `${row.framework} ${row.server}, ${row.scenario}: ${s.non2xx} non-2xx, ${s.failures} errors/timeouts.`,
+      );
+      failed = true;
+    }
+  }
+
+  const dlrRows = rows.filter((r) => r.scenario === DLR.name);
+  const extraRows = rows.filter((r) => r.scenario !== DLR.name);
+  const handle = micro.find((m) => m.name === "Receiver.handle: DLR, JSON string body");
+  const handleOps = handle?.opsPerSecond ?? Number.NaN;
+  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+
+  const report = [
+    "# reportkit benchmarks",
+    "",
+    `Measured ${date} on ${machine()}.`,
+    `Load average when the run began: ${loadAtStart.toFixed(2)}. ${pinning.description}.`,
+    "",
+    `Each server runs in its own process from built JavaScript (\`pnpm build\`, plain \`node\`); autocannon (${CONNECTIONS} connections, keep-alive, no pipelining) runs in another. After a warm-up, ${PLAN.rounds} runs of ${PLAN.duration} s per configuration (${PLAN.extraDuration} s for the extra request kinds), interleaved in a different order each round. Figures are medians of the runs; spread is (max − min) / median of requests/s. Every request carries the bearer token; non-2xx counts warm-up runs too and must be 0.`,
+    "",
+    "## HTTP: the field-notes DLR, POST /webhooks",
+    "",
+    "- **bare**: the framework's own JSON parsing and a 200.",
+    "- **hand-written**: bare plus a constant-time bearer check and a zod parse of the DLR.",
+    "- **reportkit**: the adapter, with an `onDelivery` that does nothing.",
+    "",
+    httpTable(dlrRows),
+    "",
+    "## Ratios (DLR), measured in the same run",
+    "",
+    ratioTable(ratios(dlrRows, DLR.name)),
+    "",
+  ];
+  if (extraRows.length > 0) {
+    report.push(
+      "## Other requests through each adapter",
+      "",
+      "The call report on the same server; a composed GET (values in the query) and a composed multipart form on a server with those two composed webhooks.",
+      "",
+      httpTable(extraRows),
+      "",
+    );
+  }
+  if (micro.length > 0) {
+    report.push(
+      "## @reportkit/core micro-benchmarks (tinybench, one pinned core)",
+      "",
+      microTable(micro),
+      "",
+      `Target: \`Receiver.handle\` for a DLR given as a JSON string (auth + parse + validate + normalize + dispatch) at least 500,000 ops/s: ${Math.round(handleOps).toLocaleString("en-US")} ops/s, ${handleOps >= 500_000 ? "met" : "**not met**"}.`,
+      "",
+    );
+  }
+  if (notes.length > 0) report.push(...notes.map((n) => `Not measured: ${n}`), "");
+  report.push(`Run took ${minutes} min${quick ? " (--quick: a smoke run, not recorded)" : ""}.`);
+  const text = report.join("\n");
+  console.log(text);
+
+  if (!quick && only === undefined && !failed) {
+    const file = join(here, "RESULTS.md");
+    writeFileSync(file, `${text}\n\n${NOTES_MARKER}${keptNotes(file) || "\n"}`);
+    console.error(`written to ${file}`);
+  }
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

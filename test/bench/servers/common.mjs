@@ -1,0 +1,38 @@
+// What every benchmark server shares: its configuration from the orchestrator, the report of
+// the port it listens on, the count of requests it answered 2xx, and the stop protocol.
+
+/** The bearer token the load generator sends (the test fixtures' TOKEN, passed by run.ts). */
+export const token = required("BENCH_TOKEN");
+export const path = "/webhooks";
+export const OK_BODY = '{"ok":true}';
+
+// Counted on each success so the orchestrator can check every 2xx it saw reached a handler:
+// a server that answered 200 without doing its work would make the numbers meaningless.
+let handled = 0;
+export function countHandled() {
+  handled++;
+}
+
+/** Tells the orchestrator the port; stops (printing the count) when stdin says so or closes. */
+export function announce(port) {
+  process.stdout.write(`${JSON.stringify({ port })}\n`);
+  let input = "";
+  process.stdin.setEncoding("utf8");
+  process.stdin.on("data", (chunk) => {
+    input += chunk;
+    if (input.includes("stop")) stop();
+  });
+  process.stdin.on("end", stop);
+}
+
+function stop() {
+  process.stdout.write(`${JSON.stringify({ handled })}\n`, () => process.exit(0));
+}
+
+function required(name) {
+  const value = process.env[name];
+  if (value === undefined || value === "") {
+    throw new Error(`${name} is not set: benchmark servers are started by test/bench/run.ts.`);
+  }
+  return value;
+}

@@ -1,0 +1,47 @@
+import Fastify from "fastify";
+import { countHandled, path, token } from "./common.mjs";
+import { authorized, DeliveryReport } from "./hand-written.mjs";
+
+async function listen(app) {
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  return app.server.address().port;
+}
+
+/** Fastify's own JSON parsing and a 200. */
+export function bare() {
+  const app = Fastify();
+  app.post(path, async () => {
+    countHandled();
+    return { ok: true };
+  });
+  return listen(app);
+}
+
+export function handWritten() {
+  const app = Fastify();
+  app.post(path, async (request, reply) => {
+    if (!authorized(request.headers.authorization)) return reply.code(401).send({ ok: false });
+    const parsed = DeliveryReport.safeParse(request.body);
+    if (!parsed.success) return reply.code(400).send({ ok: false });
+    countHandled();
+    return { ok: true };
+  });
+  return listen(app);
+}
+
+export async function reportkit(options) {
+  const { webhookReceiver } = await import("@reportkit/fastify");
+  const app = Fastify();
+  await app.register(webhookReceiver, { path, token, ...options });
+  return listen(app);
+}
+
+/** One receiver per composed webhook, each at its own path. */
+export async function reportkitComposed(webhooks) {
+  const { webhookReceiver } = await import("@reportkit/fastify");
+  const app = Fastify();
+  for (const { path, template, handlers } of webhooks) {
+    await app.register(webhookReceiver, { path, token, composed: template, ...handlers });
+  }
+  return listen(app);
+}

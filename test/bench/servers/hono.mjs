@@ -1,0 +1,56 @@
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
+import { countHandled, path, token } from "./common.mjs";
+import { authorized, DeliveryReport } from "./hand-written.mjs";
+
+function listen(app) {
+  return new Promise((resolve) => {
+    serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port));
+  });
+}
+
+/** Hono's own JSON parsing and a 200, on @hono/node-server. */
+export function bare() {
+  const app = new Hono();
+  app.post(path, async (c) => {
+    await c.req.json();
+    countHandled();
+    return c.json({ ok: true });
+  });
+  return listen(app);
+}
+
+export function handWritten() {
+  const app = new Hono();
+  app.post(path, async (c) => {
+    if (!authorized(c.req.header("authorization"))) return c.json({ ok: false }, 401);
+    let body;
+    try {
+      body = await c.req.json();
+    } catch {
+      return c.json({ ok: false }, 400);
+    }
+    const parsed = DeliveryReport.safeParse(body);
+    if (!parsed.success) return c.json({ ok: false }, 400);
+    countHandled();
+    return c.json({ ok: true });
+  });
+  return listen(app);
+}
+
+export async function reportkit(options) {
+  const { webhookReceiver } = await import("@reportkit/hono");
+  const app = new Hono();
+  app.post(path, webhookReceiver({ token, ...options }));
+  return listen(app);
+}
+
+/** One receiver per composed webhook, each at its own path and with its template's method. */
+export async function reportkitComposed(webhooks) {
+  const { webhookReceiver } = await import("@reportkit/hono");
+  const app = new Hono();
+  for (const { path, template, handlers } of webhooks) {
+    app.on(template.method, path, webhookReceiver({ token, composed: template, ...handlers }));
+  }
+  return listen(app);
+}
