@@ -1,0 +1,79 @@
+import { randomBytes } from "node:crypto";
+import { createSandbox, formatAttempt } from "@reportkit/sandbox";
+import type { Command } from "commander";
+import { formatDuration, parseDuration } from "../duration.js";
+import { CliError, type CliIo } from "../io.js";
+
+interface SandboxFlags {
+  port: string;
+  host: string;
+  token?: string;
+  retryInterval: string;
+  retries: string;
+  timeout: string;
+  timeZone: string;
+}
+
+/** `reportkit sandbox`: the provider on localhost, printing every push attempt as it happens. */
+export function sandboxCommand(command: Command, io: CliIo): Command {
+  return command
+    .description("run the provider on localhost: management API, message/call simulator, pusher")
+    .option("--port <n>", "port to listen on", "4010")
+    .option("--host <host>", "address to listen on", "127.0.0.1")
+    .option(
+      "--token <token>",
+      "API token clients must send (env: REPORTKIT_API_TOKEN; default: a new one, printed)",
+    )
+    .option("--retry-interval <duration>", "wait between push attempts (provider: 30m)", "30m")
+    .option("--retries <n>", "retries after a failed push (provider: 3)", "3")
+    .option("--timeout <duration>", "how long a push waits for the receiver's answer", "10s")
+    .option("--time-zone <zone>", "zone of the reports' wall-clock times", "Asia/Kolkata")
+    .action(async (flags: SandboxFlags) => {
+      const port = Number(flags.port);
+      if (!/^\d+$/.test(flags.port) || port > 65_535) {
+        throw new CliError(`--port must be 0 to 65535, got "${flags.port}".`);
+      }
+      if (!/^\d+$/.test(flags.retries)) {
+        throw new CliError(`--retries must be a whole number, got "${flags.retries}".`);
+      }
+      const retryIntervalMs = parseDuration(flags.retryInterval, "--retry-interval");
+      const timeoutMs = parseDuration(flags.timeout, "--timeout");
+      const given = flags.token ?? io.env.REPORTKIT_API_TOKEN;
+      const token =
+        given !== undefined && given !== "" ? given : `sandbox-${randomBytes(12).toString("hex")}`;
+      let sandbox: Awaited<ReturnType<typeof createSandbox>>;
+      try {
+        sandbox = await createSandbox({
+          port,
+          host: flags.host,
+          token,
+          retries: Number(flags.retries),
+          retryIntervalMs,
+          timeoutMs,
+          timeZone: flags.timeZone,
+          onAttempt: (attempt) => io.stdout(`${formatAttempt(attempt)}\n`),
+        });
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (code === "EADDRINUSE") {
+          throw new CliError(`port ${port} on ${flags.host} is in use; pick another with --port.`);
+        }
+        throw error;
+      }
+      const shownToken = given === undefined || given === "" ? token : "(the one you gave)";
+      io.stdout(
+        [
+          `reportkit sandbox listening on ${sandbox.baseUrl}`,
+          `  API token    ${shownToken}`,
+          `  pushes       1 + ${flags.retries} attempts, ${formatDuration(retryIntervalMs)} apart, ${formatDuration(timeoutMs)} timeout`,
+          "  management   GET|POST developer/webhooks, GET|PUT|DELETE developer/webhooks/{id}",
+          "  sandbox-only POST sandbox/sms, POST sandbox/calls, POST sandbox/composed-webhooks, GET sandbox/push-attempts",
+          "Push attempts are printed below. Ctrl-C stops.",
+          "",
+        ].join("\n"),
+      );
+      const signal = await io.stopSignal();
+      io.stdout(`${signal}: stopping the sandbox\n`);
+      await sandbox.close();
+    });
+}

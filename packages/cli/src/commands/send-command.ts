@@ -1,0 +1,151 @@
+import { randomUUID } from "node:crypto";
+import {
+  buildCallReport,
+  buildDeliveryReport,
+  createPusher,
+  FieldErrors,
+  formatAttempt,
+  type PushAttempt,
+  pushAttemptJson,
+  standardPush,
+} from "@reportkit/sandbox";
+import { Argument, type Command } from "commander";
+import { formatDuration, parseDuration } from "../duration.js";
+import { CliError, type CliIo } from "../io.js";
+
+interface SendFlags {
+  to: string;
+  token?: string;
+  status?: string;
+  mobile?: string;
+  custom?: string;
+  units?: string;
+  credits?: string;
+  toNumber?: string;
+  fromNumber?: string;
+  bridge?: string;
+  duration?: string;
+  webhookId?: string;
+  retries: string;
+  interval: string;
+  timeout: string;
+  timeZone: string;
+  json?: boolean;
+}
+
+/** `reportkit send delivery|call`: one realistic report, pushed with the provider's retries. */
+export function sendCommand(command: Command, io: CliIo): Command {
+  return command
+    .description("push one realistic report straight to a receiver, provider-style")
+    .addArgument(new Argument("<kind>", "which report").choices(["delivery", "call"]))
+    .requiredOption("--to <url>", "the receiver's URL")
+    .option("--token <token>", "bearer token the receiver expects (env: REPORTKIT_TOKEN)")
+    .option("--status <status>", "report status (default DELIVRD / ANSWER)")
+    .option("--mobile <digits>", "delivery: mobile number with country code")
+    .option("--custom <id>", "delivery: the client's custom id")
+    .option("--units <n>", "delivery: SMS parts")
+    .option("--credits <n>", "delivery: credits charged")
+    .option("--to-number <digits>", "call: the number the call connected to")
+    .option("--from-number <digits>", "call: the from number")
+    .option("--bridge <digits>", "call: the DID that initiated the call")
+    .option("--duration <seconds>", "call: duration in seconds")
+    .option("--webhook-id <id>", "call: webhook_id in the report (default a new UUID)")
+    .option("--retries <n>", "retries after a failed attempt (provider: 3)", "3")
+    .option("--interval <duration>", "wait between attempts (provider: 30m)", "30m")
+    .option("--timeout <duration>", "how long to wait for the receiver's answer", "10s")
+    .option("--time-zone <zone>", "zone of the wall-clock times", "Asia/Kolkata")
+    .option("--json", "print the report and the attempts as JSON")
+    .action(async (kind: "delivery" | "call", flags: SendFlags) => {
+      let url: URL;
+      try {
+        url = new URL(flags.to);
+      } catch {
+        throw new CliError(`--to must be an absolute http(s) URL, got "${flags.to}".`);
+      }
+      if (url.protocol !== "http:" && url.protocol !== "https:") {
+        throw new CliError(`--to must be an http or https URL, got "${flags.to}".`);
+      }
+      if (!/^\d+$/.test(flags.retries)) {
+        throw new CliError(`--retries must be a whole number, got "${flags.retries}".`);
+      }
+      const retries = Number(flags.retries);
+      const retryIntervalMs = parseDuration(flags.interval, "--interval");
+      const timeoutMs = parseDuration(flags.timeout, "--timeout");
+      const clock = { now: new Date(), timeZone: flags.timeZone };
+      let report: object;
+      let reportId: string;
+      try {
+        if (kind === "delivery") {
+          const dlr = buildDeliveryReport(
+            {
+              mobile: flags.mobile,
+              status: flags.status,
+              custom: flags.custom,
+              units: flags.units === undefined ? undefined : numberOf(flags.units, "--units"),
+              credits: flags.credits,
+            },
+            clock,
+          );
+          report = dlr;
+          reportId = dlr.id;
+        } else {
+          const call = buildCallReport(
+            flags.webhookId ?? randomUUID(),
+            {
+              to: flags.toNumber,
+              from: flags.fromNumber,
+              bridge: flags.bridge,
+              status: flags.status,
+              duration:
+                flags.duration === undefined ? undefined : numberOf(flags.duration, "--duration"),
+            },
+            clock,
+          );
+          report = call;
+          reportId = call.mid;
+        }
+      } catch (error) {
+        if (error instanceof FieldErrors) throw new CliError(error.message);
+        throw error;
+      }
+      const token = flags.token ?? io.env.REPORTKIT_TOKEN;
+      const attempts: PushAttempt[] = [];
+      const pusher = createPusher({
+        retries,
+        retryIntervalMs,
+        timeoutMs,
+        onAttempt(attempt) {
+          attempts.push(attempt);
+          if (!flags.json) io.stdout(`${formatAttempt(attempt)}\n`);
+        },
+      });
+      if (!flags.json) {
+        io.stdout(
+          `${kind} report ${reportId} → ${url.href} (1 + ${retries} attempts, ${formatDuration(retryIntervalMs)} apart)\n${JSON.stringify(report, null, 2)}\n`,
+        );
+      }
+      const outcome = await pusher.push({
+        reportId,
+        reportType: kind,
+        webhookId: null,
+        request: standardPush(url.href, report, token === undefined || token === "" ? null : token),
+      });
+      if (flags.json) {
+        io.stdout(
+          `${JSON.stringify({ outcome, report, attempts: attempts.map(pushAttemptJson) }, null, 2)}\n`,
+        );
+      }
+      if (outcome !== "delivered") {
+        const last = attempts.at(-1);
+        const why = last?.statusCode != null ? `status ${last.statusCode}` : (last?.error ?? "");
+        throw new CliError(
+          `the receiver did not accept the report: dropped after ${attempts.length} attempt${attempts.length === 1 ? "" : "s"} (last: ${why}).`,
+        );
+      }
+    });
+}
+
+function numberOf(text: string, option: string): number {
+  if (!/^\d+$/.test(text)) throw new CliError(`${option} must be a whole number, got "${text}".`);
+  return Number(text);
+}

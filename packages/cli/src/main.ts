@@ -1,0 +1,60 @@
+import { readFileSync } from "node:fs";
+import { Command, CommanderError } from "commander";
+import { sandboxCommand } from "./commands/sandbox-command.js";
+import { sendCommand } from "./commands/send-command.js";
+import { webhooksCommand } from "./commands/webhooks-command.js";
+import { CliError, type CliIo, processIo } from "./io.js";
+
+/** The `reportkit` program, writing through `io`. */
+export function createProgram(io: CliIo): Command {
+  const program = new Command("reportkit")
+    .description(
+      "Receive SMS delivery reports and call reports locally: run the provider sandbox, manage webhooks, push test reports.",
+    )
+    .version(version(), "-v, --version")
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .exitOverride();
+  // Subcommands made with .command() inherit the output and exit settings.
+  sandboxCommand(program.command("sandbox"), io);
+  webhooksCommand(program.command("webhooks"), io);
+  sendCommand(program.command("send"), io);
+  return program;
+}
+
+/**
+ * Runs the CLI and resolves with its exit code: 0 on success, non-zero with a one-line reason
+ * on stderr otherwise.
+ */
+export async function main(argv: readonly string[] = process.argv, io: CliIo = processIo()) {
+  const program = createProgram(io);
+  try {
+    await program.parseAsync([...argv]);
+    return 0;
+  } catch (error) {
+    // Commander has already printed its own usage errors (and help/version, exit code 0).
+    if (error instanceof CommanderError) return error.exitCode;
+    const message = error instanceof Error ? error.message : String(error);
+    const known = error instanceof CliError || (error instanceof Error && isClientError(error));
+    io.stderr(`reportkit: ${oneLine(known ? message : `unexpected error: ${message}`)}\n`);
+    return 1;
+  }
+}
+
+function isClientError(error: Error): boolean {
+  return ["ApiError", "InvalidResponseError", "RequestFailedError", "ClientError"].includes(
+    error.name,
+  );
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    return String(pkg.version);
+  } catch {
+    return "0.0.0";
+  }
+}

@@ -1,0 +1,207 @@
+import { normalizeBaseUrl } from "./base-url.js";
+import {
+  type Webhook,
+  WebhookListResponseSchema,
+  type WebhookPage,
+  WebhookResponseSchema,
+} from "./schemas.js";
+import { request, type Transport, validate } from "./transport.js";
+
+export interface ClientOptions {
+  /** The provider's base address, ending in /api/v2/ (the final slash is added if missing). */
+  baseUrl: string;
+  /** The account's API access token, sent as `Authorization: Bearer <token>`. */
+  token: string;
+  /** A fetch implementation; default the global one. */
+  fetch?: typeof globalThis.fetch;
+  /** Abandon one attempt after this many ms. Default 30000. */
+  timeoutMs?: number;
+  /** Retries of an idempotent call (GET, PUT, DELETE) after a network error, 429, 502, 503 or 504. Default 2. */
+  retries?: number;
+  /** First backoff step in ms, doubled each retry. Default 500. */
+  retryBaseMs?: number;
+  /** Cap on one backoff wait and on an honoured Retry-After, in ms. Default 30000. */
+  maxRetryDelayMs?: number;
+}
+
+export interface ListWebhooksParams {
+  /** Only webhooks whose name matches (sent as filter[name]). */
+  name?: string;
+  /** 1-based page number; 15 webhooks a page. */
+  page?: number;
+}
+
+export interface CreateWebhookInput {
+  name: string;
+  /** The URL that receives the pushed reports. */
+  uri: string;
+  /** 1 active (the default), 0 inactive. */
+  status?: 0 | 1;
+  secret?: string;
+  /** Verification token for the provider's initial verification challenge. */
+  token?: string;
+}
+
+export interface UpdateWebhookInput {
+  name: string;
+  uri: string;
+  status?: 0 | 1;
+  secret?: string;
+}
+
+export interface WebhooksApi {
+  /** One page of webhooks. */
+  list(params?: ListWebhooksParams): Promise<WebhookPage>;
+  /** Every webhook, page after page. */
+  iterate(params?: Omit<ListWebhooksParams, "page">): AsyncIterableIterator<Webhook>;
+  /** Registers a webhook. Never retried: a retry after a lost response would create a duplicate. */
+  create(input: CreateWebhookInput): Promise<Webhook>;
+  get(id: string): Promise<Webhook>;
+  /** Replaces name and uri (both required by the API), and status and secret when given. */
+  update(id: string, input: UpdateWebhookInput): Promise<Webhook>;
+  delete(id: string): Promise<void>;
+}
+
+export interface Client {
+  readonly baseUrl: string;
+  readonly webhooks: WebhooksApi;
+}
+
+const WEBHOOKS = "developer/webhooks";
+
+/**
+ * A typed client for the provider's webhook management API.
+ *
+ * @example
+ * const client = createClient({ baseUrl: "https://api.example.com/api/v2/", token });
+ * const hook = await client.webhooks.create({ name: "orders", uri: "https://my.app/reports" });
+ * for await (const webhook of client.webhooks.iterate()) console.log(webhook.name, webhook.active);
+ */
+export function createClient(options: ClientOptions): Client {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("reportkit client: createClient(options) needs { baseUrl, token }.");
+  }
+  const baseUrl = normalizeBaseUrl(options.baseUrl);
+  if (typeof options.token !== "string" || options.token.trim() === "") {
+    throw new TypeError(
+      "reportkit client: `token` is required: the account's API access token (for the CLI, REPORTKIT_API_TOKEN).",
+    );
+  }
+  if (/[\r\n]/.test(options.token)) {
+    throw new TypeError("reportkit client: `token` must be a single line (it has a line break).");
+  }
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  if (typeof fetchImpl !== "function") {
+    throw new TypeError(
+      "reportkit client: no fetch available; pass `fetch` or use Node.js 20.19 or newer.",
+    );
+  }
+  const transport: Transport = {
+    baseUrl,
+    token: options.token.trim(),
+    fetch: fetchImpl,
+    timeoutMs: positive(options.timeoutMs, "timeoutMs", 30_000),
+    retries: wholeNumber(options.retries, "retries", 2),
+    retryBaseMs: positive(options.retryBaseMs, "retryBaseMs", 500),
+    maxRetryDelayMs: positive(options.maxRetryDelayMs, "maxRetryDelayMs", 30_000),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    random: Math.random,
+  };
+  return createClientWith(transport);
+}
+
+/** The client over a given transport (tests replace sleep and random). */
+export function createClientWith(t: Transport): Client {
+  async function list(params: ListWebhooksParams = {}): Promise<WebhookPage> {
+    if (params.page !== undefined && (!Number.isSafeInteger(params.page) || params.page < 1)) {
+      throw new TypeError(
+        `reportkit client: \`page\` must be a whole number from 1, got ${String(params.page)}.`,
+      );
+    }
+    const body = await request(t, {
+      method: "GET",
+      path: WEBHOOKS,
+      query: { "filter[name]": params.name, page: params.page },
+    });
+    return validate(WebhookListResponseSchema, `GET ${WEBHOOKS}`, body);
+  }
+
+  async function* iterate(
+    params: Omit<ListWebhooksParams, "page"> = {},
+  ): AsyncIterableIterator<Webhook> {
+    let page = 1;
+    for (;;) {
+      const result = await list({ ...params, page });
+      yield* result.data;
+      // Page numbers, not links.next: the links may name another host (a proxy's view).
+      if (result.data.length === 0 || result.page.current >= result.page.last) return;
+      page = result.page.current + 1;
+    }
+  }
+
+  async function create(input: CreateWebhookInput): Promise<Webhook> {
+    const body = await request(t, {
+      method: "POST",
+      path: WEBHOOKS,
+      body: pick(input, ["name", "uri", "status", "secret", "token"]),
+    });
+    return validate(WebhookResponseSchema, `POST ${WEBHOOKS}`, body).data;
+  }
+
+  async function get(id: string): Promise<Webhook> {
+    const path = itemPath(id);
+    const body = await request(t, { method: "GET", path });
+    return validate(WebhookResponseSchema, `GET ${path}`, body).data;
+  }
+
+  async function update(id: string, input: UpdateWebhookInput): Promise<Webhook> {
+    const path = itemPath(id);
+    const body = await request(t, {
+      method: "PUT",
+      path,
+      body: pick(input, ["name", "uri", "status", "secret"]),
+    });
+    return validate(WebhookResponseSchema, `PUT ${path}`, body).data;
+  }
+
+  async function remove(id: string): Promise<void> {
+    await request(t, { method: "DELETE", path: itemPath(id) });
+  }
+
+  return {
+    baseUrl: t.baseUrl,
+    webhooks: { list, iterate, create, get, update, delete: remove },
+  };
+}
+
+function itemPath(id: string): string {
+  if (typeof id !== "string" || id.trim() === "") {
+    throw new TypeError("reportkit client: a webhook id is required (the UUID from create/list).");
+  }
+  return `${WEBHOOKS}/${encodeURIComponent(id.trim())}`;
+}
+
+function pick<T extends object>(input: T, keys: readonly (keyof T & string)[]) {
+  if (typeof input !== "object" || input === null) {
+    throw new TypeError("reportkit client: the webhook fields must be an object.");
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of keys) if (input[key] !== undefined) out[key] = input[key];
+  return out;
+}
+
+function positive(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new TypeError(`reportkit client: \`${name}\` must be a positive number of ms.`);
+  }
+  return value;
+}
+
+function wholeNumber(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new TypeError(`reportkit client: \`${name}\` must be a whole number from 0.`);
+  }
+  return value;
+}

@@ -1,0 +1,211 @@
+import type { z } from "zod";
+import { ApiError, InvalidResponseError, RequestFailedError } from "./errors.js";
+
+/** Everything a request needs; `sleep` and `random` are replaceable so tests need no clock. */
+export interface Transport {
+  baseUrl: string;
+  token: string;
+  fetch: typeof globalThis.fetch;
+  timeoutMs: number;
+  retries: number;
+  retryBaseMs: number;
+  maxRetryDelayMs: number;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+}
+
+export interface RequestSpec {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: Record<string, unknown>;
+}
+
+// Statuses that say "try again later" without the request having had an effect.
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+const MAX_MESSAGE_CHARS = 300;
+
+/**
+ * Sends one API call and returns the parsed 2xx body. GET, PUT and DELETE are idempotent and
+ * retried on network errors, timeouts and 429/502/503/504; POST is sent once, since a retry
+ * after a lost response would create a second webhook.
+ */
+export async function request(t: Transport, spec: RequestSpec): Promise<unknown> {
+  const url = new URL(spec.path, t.baseUrl);
+  for (const [key, value] of Object.entries(spec.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(key, String(value));
+  }
+  const label = `${spec.method} ${spec.path}`;
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    authorization: `Bearer ${t.token}`,
+  };
+  let payload: string | undefined;
+  if (spec.body !== undefined) {
+    headers["content-type"] = "application/json";
+    payload = JSON.stringify(spec.body);
+  }
+  const maxAttempts = spec.method === "POST" ? 1 : t.retries + 1;
+
+  for (let attempt = 1; ; attempt++) {
+    const canRetry = attempt < maxAttempts;
+    let response: Response;
+    let text: string;
+    try {
+      response = await t.fetch(url, {
+        method: spec.method,
+        headers,
+        body: payload,
+        signal: AbortSignal.timeout(t.timeoutMs),
+        redirect: "follow",
+      });
+      text = await response.text();
+    } catch (cause) {
+      if (canRetry) {
+        await t.sleep(backoff(t, attempt));
+        continue;
+      }
+      const timedOut = isTimeout(cause);
+      const reason = timedOut
+        ? `no response within ${t.timeoutMs} ms`
+        : `could not reach ${url.host} (${networkReason(cause)})`;
+      throw new RequestFailedError(label, { reason, timedOut, attempts: attempt, cause });
+    }
+
+    const body = parseBody(text);
+    if (response.ok) return body;
+
+    const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
+    if (canRetry && RETRYABLE_STATUS.has(response.status)) {
+      // A Retry-After beyond our cap is a "not soon": report it rather than hang the caller.
+      if (retryAfterMs === undefined || retryAfterMs <= t.maxRetryDelayMs) {
+        await t.sleep(retryAfterMs ?? backoff(t, attempt));
+        continue;
+      }
+    }
+    throw apiError(t, label, response, body, retryAfterMs);
+  }
+}
+
+/** Validates a 2xx body; a mismatch names each wrong field. */
+export function validate<S extends z.ZodType>(
+  schema: S,
+  label: string,
+  body: unknown,
+  status = 200,
+): z.output<S> {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => {
+    const where = formatPath(issue.path);
+    return where === "" ? issue.message : `${where}: ${issue.message}`;
+  });
+  throw new InvalidResponseError(label, { status, body, issues });
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out === "" ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
+
+/** Capped exponential backoff with equal jitter: between half and all of base * 2^(n-1). */
+function backoff(t: Transport, attempt: number): number {
+  const ceiling = Math.min(t.maxRetryDelayMs, t.retryBaseMs * 2 ** (attempt - 1));
+  return Math.round(ceiling / 2 + (t.random() * ceiling) / 2);
+}
+
+/** Retry-After in seconds or as an HTTP date, in ms from now. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+function parseBody(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+}
+
+function networkReason(error: unknown): string {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (cause instanceof Error) {
+    const code = (cause as { code?: unknown }).code;
+    return typeof code === "string" ? code : cause.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+function apiError(
+  t: Transport,
+  label: string,
+  response: Response,
+  body: unknown,
+  retryAfterMs: number | undefined,
+): ApiError {
+  const record = isRecord(body) ? body : undefined;
+  const code =
+    typeof record?.code === "number" || typeof record?.code === "string"
+      ? record.code
+      : response.status;
+  const errors = fieldErrors(record?.errors);
+  let said: string | undefined;
+  if (typeof record?.message === "string" && record.message.trim() !== "") said = record.message;
+  else if (typeof record?.error === "string") said = record.error;
+  else if (typeof body === "string" && !body.trimStart().startsWith("<")) said = body;
+  said = said === undefined ? undefined : oneLine(said).replaceAll(t.token, "[token]");
+
+  const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
+  let message = `${label} failed with ${status}`;
+  if (said !== undefined) message += `: ${said}`;
+  if (response.status === 401) {
+    message +=
+      " Check the access token: it must be the account's current API token, sent as Bearer.";
+  } else if (errors !== undefined && said === undefined) {
+    message += `: ${Object.values(errors).flat().join(" ")}`;
+  }
+  if (retryAfterMs !== undefined && RETRYABLE_STATUS.has(response.status)) {
+    message += ` (the server asked to retry after ${Math.ceil(retryAfterMs / 1000)} s)`;
+  }
+  return new ApiError(label, {
+    status: response.status,
+    code,
+    message,
+    body,
+    errors,
+    retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+  });
+}
+
+function fieldErrors(value: unknown): Record<string, string[]> | undefined {
+  if (!isRecord(value)) return undefined;
+  const out: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(value)) {
+    const list = Array.isArray(messages) ? messages : [messages];
+    out[field] = list.filter((m): m is string => typeof m === "string");
+  }
+  return out;
+}
+
+function oneLine(s: string): string {
+  const flat = s.replace(/\s+/g, " ").trim();
+  return flat.length > MAX_MESSAGE_CHARS ? `${flat.slice(0, MAX_MESSAGE_CHARS)}…` : flat;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

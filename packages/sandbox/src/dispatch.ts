@@ -1,0 +1,127 @@
+import { renderComposed } from "./composed.js";
+import { FieldErrors } from "./field-errors.js";
+import { type PushRequest, standardPush } from "./push-request.js";
+import type { Pusher, PushOutcome } from "./pusher.js";
+import {
+  buildCallReport,
+  buildDeliveryReport,
+  type CallOverrides,
+  type CallPayload,
+  callVariables,
+  type DeliveryOverrides,
+  type DeliveryPayload,
+  deliveryVariables,
+} from "./reports.js";
+import type { StoredWebhook, WebhookStore } from "./webhook-store.js";
+
+export interface SmsInput extends DeliveryOverrides {
+  /** The webhook that receives the delivery report. */
+  webhookId: string;
+}
+
+export interface CallInput extends CallOverrides {
+  /** The webhook that receives the call report. */
+  webhookId: string;
+}
+
+/** A simulated message or call, and the fate of its report. */
+export interface Dispatched<R> {
+  report: R;
+  webhookId: string;
+  /** True when the report is being pushed; false when the webhook is inactive. */
+  pushed: boolean;
+  /** Resolves with the push's final outcome ("skipped" for an inactive webhook). */
+  outcome: Promise<PushOutcome | "skipped">;
+}
+
+export const INACTIVE_REASON =
+  "webhook is inactive (status 0): not pushed (sandbox assumption; the provider's documentation is silent)";
+
+/** Sends simulated messages and calls: builds the report, then hands it to the pusher. */
+export class Dispatcher {
+  private readonly pending = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly store: WebhookStore,
+    private readonly pusher: Pusher,
+    private readonly timeZone: string,
+  ) {}
+
+  sendSms(input: SmsInput): Dispatched<DeliveryPayload> {
+    const webhook = this.webhookFor(input.webhookId, "delivery");
+    const { webhookId: _, ...overrides } = input;
+    const report = buildDeliveryReport(overrides, { now: new Date(), timeZone: this.timeZone });
+    return this.dispatch(webhook, report, "delivery", report.id, deliveryVariables(report));
+  }
+
+  makeCall(input: CallInput): Dispatched<CallPayload> {
+    const webhook = this.webhookFor(input.webhookId, "call");
+    const { webhookId: _, ...overrides } = input;
+    const report = buildCallReport(webhook.id, overrides, {
+      now: new Date(),
+      timeZone: this.timeZone,
+    });
+    return this.dispatch(webhook, report, "call", report.mid, callVariables(report));
+  }
+
+  /** Resolves once every report sent so far is delivered, dropped or skipped. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  private track<T>(outcome: Promise<T>): Promise<T> {
+    this.pending.add(outcome);
+    const forget = () => this.pending.delete(outcome);
+    outcome.then(forget, forget);
+    return outcome;
+  }
+
+  private webhookFor(id: unknown, type: "delivery" | "call"): StoredWebhook {
+    if (typeof id !== "string" || id.trim() === "") {
+      throw new FieldErrors({ webhook_id: ["The webhook id field is required."] });
+    }
+    const webhook = this.store.get(id.trim());
+    if (webhook === undefined) {
+      throw new FieldErrors({ webhook_id: ["The selected webhook id is invalid."] });
+    }
+    if (webhook.composed !== null && webhook.composed.type !== type) {
+      const other = webhook.composed.type === "call" ? "call reports" : "SMS delivery reports";
+      throw new FieldErrors({
+        webhook_id: [`The selected webhook is a composed webhook for ${other}.`],
+      });
+    }
+    return webhook;
+  }
+
+  private dispatch<R extends object>(
+    webhook: StoredWebhook,
+    report: R,
+    reportType: "delivery" | "call",
+    reportId: string,
+    variables: Record<string, string>,
+  ): Dispatched<R> {
+    // The provider sends the webhook's verification token as the bearer, else its secret.
+    const bearer = webhook.token ?? webhook.secret;
+    const render = (): Promise<PushRequest> =>
+      webhook.composed === null
+        ? Promise.resolve(standardPush(webhook.uri, report, bearer))
+        : renderComposed(webhook.composed, variables, bearer);
+    const job = (request: PushRequest) => ({
+      reportId,
+      reportType,
+      webhookId: webhook.id,
+      request,
+    });
+    if (webhook.status === 0) {
+      const outcome = this.track(
+        render().then((request) => {
+          this.pusher.skip(job(request), INACTIVE_REASON);
+          return "skipped" as const;
+        }),
+      );
+      return { report, webhookId: webhook.id, pushed: false, outcome };
+    }
+    const outcome = this.track(render().then((request) => this.pusher.push(job(request))));
+    return { report, webhookId: webhook.id, pushed: true, outcome };
+  }
+}

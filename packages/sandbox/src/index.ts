@@ -1,0 +1,33 @@
+export type { ComposedTemplate } from "./composed.js";
+export { renderComposed, resolveTemplate } from "./composed.js";
+export {
+  type ComposedWebhookInput,
+  createSandbox,
+  type Sandbox,
+  type SandboxComposedWebhook,
+  type SandboxOptions,
+} from "./create-sandbox.js";
+export type { CallInput, Dispatched, SmsInput } from "./dispatch.js";
+export { FieldErrors } from "./field-errors.js";
+export { formatAttempt } from "./format-attempt.js";
+export { type PushRequest, standardPush } from "./push-request.js";
+export {
+  createPusher,
+  type PushAttempt,
+  type Pusher,
+  type PusherOptions,
+  type PushJob,
+  type PushOutcome,
+} from "./pusher.js";
+export {
+  buildCallReport,
+  buildDeliveryReport,
+  type CallOverrides,
+  type CallPayload,
+  callVariables,
+  type DeliveryOverrides,
+  type DeliveryPayload,
+  deliveryVariables,
+  type ReportClock,
+} from "./reports.js";
+export { pushAttemptJson } from "./sandbox-api.js";

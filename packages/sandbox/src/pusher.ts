@@ -1,0 +1,211 @@
+import type { PushRequest } from "./push-request.js";
+import { sendOnce } from "./send-once.js";
+
+/** One line of the push log. */
+export interface PushAttempt {
+  /** The DLR id, or the call's mid. */
+  reportId: string;
+  reportType: "delivery" | "call";
+  webhookId: string | null;
+  method: string;
+  url: string;
+  /** 1 for the first try; 0 for a report that was not pushed at all. */
+  attempt: number;
+  /** 1 + retries. */
+  maxAttempts: number;
+  /** The receiver's status code, when it answered. */
+  statusCode: number | null;
+  /** Why no status came back (timeout, connection refused, ...), or why nothing was sent. */
+  error: string | null;
+  at: Date;
+  durationMs: number;
+  /**
+   * delivered: 200 or 202. retrying: failed, another attempt is scheduled at `nextAttemptAt`.
+   * dropped: failed and no retry is left. skipped: not sent (inactive webhook).
+   */
+  outcome: "delivered" | "retrying" | "dropped" | "skipped";
+  nextAttemptAt: Date | null;
+}
+
+export interface PushJob {
+  reportId: string;
+  reportType: "delivery" | "call";
+  webhookId: string | null;
+  request: PushRequest;
+}
+
+export type PushOutcome = "delivered" | "dropped" | "cancelled";
+
+export interface PusherOptions {
+  /** Retries after a failed attempt. Default 3, as the provider. */
+  retries?: number;
+  /** Wait between attempts, in ms. Default 1 800 000 (30 minutes), as the provider. */
+  retryIntervalMs?: number;
+  /** How long to wait for the receiver's status, in ms. Default 10 000. */
+  timeoutMs?: number;
+  /** Told of every attempt as it completes. */
+  onAttempt?: (attempt: PushAttempt) => void;
+  /** Largest number of attempts kept in `attempts` (oldest go first). Default 10 000. */
+  maxLogSize?: number;
+}
+
+export interface Pusher {
+  /** Sends the job with the provider's retry behaviour; resolves with its final outcome. */
+  push(job: PushJob): Promise<PushOutcome>;
+  /** Logs a job that is not sent (e.g. its webhook is inactive). */
+  skip(job: PushJob, reason: string): PushAttempt;
+  /** Every attempt so far, oldest first. */
+  readonly attempts: readonly PushAttempt[];
+  /** Resolves once no push is in flight or waiting for a retry. */
+  idle(): Promise<void>;
+  /** Cancels every scheduled retry (those pushes resolve "cancelled") and aborts attempts in flight. */
+  close(): void;
+}
+
+export interface ResolvedPusherOptions {
+  retries: number;
+  retryIntervalMs: number;
+  timeoutMs: number;
+}
+
+/**
+ * Validates the pusher's numbers, naming the option.
+ * @throws TypeError
+ */
+export function resolvePusherOptions(options: PusherOptions, who: string): ResolvedPusherOptions {
+  const retries = options.retries ?? 3;
+  if (!Number.isSafeInteger(retries) || retries < 0) {
+    throw new TypeError(
+      `${who}: \`retries\` must be a whole number from 0, got ${String(retries)}.`,
+    );
+  }
+  const retryIntervalMs = options.retryIntervalMs ?? 1_800_000;
+  if (!Number.isFinite(retryIntervalMs) || retryIntervalMs < 0 || retryIntervalMs > 2 ** 31 - 1) {
+    throw new TypeError(
+      `${who}: \`retryIntervalMs\` must be a number of ms from 0 to 2147483647, got ${String(retryIntervalMs)}.`,
+    );
+  }
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > 2 ** 31 - 1) {
+    throw new TypeError(
+      `${who}: \`timeoutMs\` must be a positive number of ms, got ${String(timeoutMs)}.`,
+    );
+  }
+  return { retries, retryIntervalMs, timeoutMs };
+}
+
+/**
+ * The provider's delivery loop: POST, and on anything but 200/202 (or a timeout or refused
+ * connection) try again `retries` times, `retryIntervalMs` apart, then drop the report.
+ */
+export function createPusher(options: PusherOptions = {}): Pusher {
+  const { retries, retryIntervalMs, timeoutMs } = resolvePusherOptions(options, "reportkit pusher");
+  const maxAttempts = retries + 1;
+  const maxLogSize = options.maxLogSize ?? 10_000;
+  const attempts: PushAttempt[] = [];
+  const timers = new Map<NodeJS.Timeout, () => void>();
+  let active = 0;
+  let waiters: (() => void)[] = [];
+  let closed = false;
+  const shutdown = new AbortController();
+
+  function record(entry: PushAttempt): void {
+    attempts.push(entry);
+    if (attempts.length > maxLogSize) attempts.splice(0, attempts.length - maxLogSize);
+    try {
+      options.onAttempt?.(entry);
+    } catch {
+      // A failing observer must not stop the delivery loop.
+    }
+  }
+
+  function settle(): void {
+    active--;
+    if (active === 0) {
+      const done = waiters;
+      waiters = [];
+      for (const resolve of done) resolve();
+    }
+  }
+
+  async function run(job: PushJob): Promise<PushOutcome> {
+    for (let attempt = 1; ; attempt++) {
+      const started = Date.now();
+      const result = await sendOnce(job.request, timeoutMs, shutdown.signal);
+      const last = attempt >= maxAttempts;
+      const outcome = result.ok ? "delivered" : last || closed ? "dropped" : "retrying";
+      record({
+        reportId: job.reportId,
+        reportType: job.reportType,
+        webhookId: job.webhookId,
+        method: job.request.method,
+        url: job.request.url,
+        attempt,
+        maxAttempts,
+        statusCode: result.statusCode,
+        error: result.ok ? null : result.error,
+        at: new Date(started),
+        durationMs: Date.now() - started,
+        outcome,
+        nextAttemptAt: outcome === "retrying" ? new Date(Date.now() + retryIntervalMs) : null,
+      });
+      if (outcome !== "retrying") return outcome;
+      const cancelled = await wait(retryIntervalMs);
+      if (cancelled) return "cancelled";
+    }
+  }
+
+  /** Resolves true if the wait was cancelled by close(). */
+  function wait(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve(false);
+      }, ms);
+      timers.set(timer, () => resolve(true));
+    });
+  }
+
+  return {
+    push(job) {
+      if (closed) return Promise.resolve("cancelled");
+      active++;
+      return run(job).finally(settle);
+    },
+    skip(job, reason) {
+      const entry: PushAttempt = {
+        reportId: job.reportId,
+        reportType: job.reportType,
+        webhookId: job.webhookId,
+        method: job.request.method,
+        url: job.request.url,
+        attempt: 0,
+        maxAttempts,
+        statusCode: null,
+        error: reason,
+        at: new Date(),
+        durationMs: 0,
+        outcome: "skipped",
+        nextAttemptAt: null,
+      };
+      record(entry);
+      return entry;
+    },
+    get attempts() {
+      return attempts;
+    },
+    idle() {
+      if (active === 0) return Promise.resolve();
+      return new Promise((resolve) => waiters.push(resolve));
+    },
+    close() {
+      closed = true;
+      shutdown.abort();
+      for (const [timer, cancel] of timers) {
+        clearTimeout(timer);
+        cancel();
+      }
+      timers.clear();
+    },
+  };
+}

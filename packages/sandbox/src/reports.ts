@@ -1,0 +1,304 @@
+import { randomInt, randomUUID } from "node:crypto";
+import { FieldCheck } from "./field-errors.js";
+import { formatWallClock, unixSeconds } from "./wall-clock.js";
+
+/** An SMS delivery report exactly as the provider pushes it (provider-interface.md 2.4). */
+export interface DeliveryPayload {
+  id: string;
+  mobile: string;
+  status: string;
+  credits: string;
+  units: number;
+  deliv_at: string;
+  sent_at: string;
+  submit_at: string;
+  deliv_time: string;
+  sent_time: string;
+  submit_time: string;
+  cid: string;
+  custom?: string;
+}
+
+/** A call report exactly as the provider pushes it (provider-interface.md 2.5). */
+export interface CallPayload {
+  webhook_id: string;
+  bridge: number;
+  from: number;
+  to: number;
+  start_at: string;
+  end_at: string;
+  duration: string;
+  mid: string;
+  flow_id: number;
+  status: string;
+  source: string;
+  recording_url?: string;
+}
+
+/** What a simulated SMS may override; everything else is made up realistically. */
+export interface DeliveryOverrides {
+  /** Mobile number with country code, digits only. Default 919876543210. */
+  mobile?: string;
+  /** Default "DELIVRD". Any other value (UNDELIV, EXPIRED, ...) is pushed as is. */
+  status?: string;
+  /** The client's custom id. Omitted from the report when not given. */
+  custom?: string;
+  /** Credits charged, sent with four decimals. Default 0.25 per unit. */
+  credits?: string | number;
+  /** SMS parts. Default from `message` (160 characters, then 153 a part), else 1. */
+  units?: number;
+  cid?: string;
+  /** Only used to count the parts. */
+  message?: string;
+}
+
+/** What a simulated call may override. */
+export interface CallOverrides {
+  /** Default 919876543210. Digits, sent as a JSON number like the provider does. */
+  to?: string | number;
+  /** Default 918068281235. */
+  from?: string | number;
+  /** The DID that initiated the call. Default 918068281234. */
+  bridge?: string | number;
+  /** Default "ANSWER". Any other value (BUSY, NOANSWER, ...) is pushed as is. */
+  status?: string;
+  /** Seconds. Default 23 for ANSWER, else 0. */
+  duration?: number;
+  flowId?: number;
+  /** Default "OBD". */
+  source?: string;
+  /** Default a made-up recording for an answered call; null leaves it out. */
+  recordingUrl?: string | null;
+  /** The campaign's message id. Default a new UUID. */
+  mid?: string;
+}
+
+export interface ReportClock {
+  now: Date;
+  /** The zone the wall-clock fields are written in. */
+  timeZone: string;
+}
+
+const DIGITS = /^\d+$/;
+
+/**
+ * A realistic SMS delivery report: id "<uuid>:1", credits with four decimals, and unix and
+ * wall-clock times for the same instants (received 3 s, submitted 2 s before delivery now).
+ * @throws FieldErrors naming each invalid override
+ */
+export function buildDeliveryReport(
+  overrides: DeliveryOverrides,
+  clock: ReportClock,
+): DeliveryPayload {
+  const check = new FieldCheck();
+  const mobile = overrides.mobile === undefined ? "919876543210" : String(overrides.mobile);
+  if (!/^\d{8,15}$/.test(mobile)) {
+    check.add("mobile", "The mobile field must be 8 to 15 digits (country code included).");
+  }
+  const status = checkStatus(check, overrides.status, "DELIVRD");
+  if (overrides.message !== undefined && typeof overrides.message !== "string") {
+    check.add("message", "The message field must be a string.");
+  }
+  let units = overrides.units ?? partsOf(overrides.message);
+  if (typeof units === "string" && DIGITS.test(units)) units = Number(units);
+  if (!Number.isSafeInteger(units) || units < 1 || units > 255) {
+    check.add("units", "The units field must be an integer between 1 and 255.");
+  }
+  const credits = overrides.credits === undefined ? units * 0.25 : Number(overrides.credits);
+  if (
+    (typeof overrides.credits === "string" && !/^\d+(\.\d+)?$/.test(overrides.credits.trim())) ||
+    !Number.isFinite(credits) ||
+    credits < 0
+  ) {
+    check.add("credits", "The credits field must be a number of at least 0.");
+  }
+  const custom = checkText(check, "custom", overrides.custom, 255);
+  const cid = checkText(check, "cid", overrides.cid, 64) ?? String(randomInt(1000, 1_000_000));
+  check.done();
+
+  const delivered = unixSeconds(clock.now);
+  const submitted = delivered - 2;
+  const sent = delivered - 3;
+  const at = (seconds: number) => formatWallClock(new Date(seconds * 1000), clock.timeZone);
+  const report: DeliveryPayload = {
+    id: `${randomUUID()}:1`,
+    mobile,
+    status,
+    credits: credits.toFixed(4),
+    units,
+    deliv_at: String(delivered),
+    sent_at: String(sent),
+    submit_at: String(submitted),
+    deliv_time: at(delivered),
+    sent_time: at(sent),
+    submit_time: at(submitted),
+    cid,
+  };
+  if (custom !== undefined) report.custom = custom;
+  return report;
+}
+
+/**
+ * A realistic call report: phone numbers as JSON numbers, duration as a digit string, a
+ * numeric flow_id, and start/end wall-clock times that differ by the duration and end now.
+ * @throws FieldErrors naming each invalid override
+ */
+export function buildCallReport(
+  webhookId: string,
+  overrides: CallOverrides,
+  clock: ReportClock,
+): CallPayload {
+  const check = new FieldCheck();
+  const to = checkPhone(check, "to", overrides.to, 919876543210);
+  const from = checkPhone(check, "from", overrides.from, 918068281235);
+  const bridge = checkPhone(check, "bridge", overrides.bridge, 918068281234);
+  const status = checkStatus(check, overrides.status, "ANSWER");
+  let duration: unknown = overrides.duration ?? (status === "ANSWER" ? 23 : 0);
+  if (typeof duration === "string" && DIGITS.test(duration)) duration = Number(duration);
+  if (typeof duration !== "number" || !Number.isSafeInteger(duration) || duration < 0) {
+    check.add("duration", "The duration field must be a whole number of seconds.");
+  }
+  let flowId: unknown = overrides.flowId ?? 4521;
+  if (typeof flowId === "string" && DIGITS.test(flowId)) flowId = Number(flowId);
+  if (typeof flowId !== "number" || !Number.isSafeInteger(flowId) || flowId < 0) {
+    check.add("flow_id", "The flow_id field must be a whole number.");
+  }
+  const source = checkText(check, "source", overrides.source, 32) ?? "OBD";
+  const mid = checkText(check, "mid", overrides.mid, 64) ?? randomUUID();
+  let recordingUrl: string | undefined;
+  if (overrides.recordingUrl === undefined) {
+    if (status === "ANSWER") recordingUrl = `https://recordings.example.com/${mid}.mp3`;
+  } else if (overrides.recordingUrl !== null) {
+    recordingUrl = checkText(check, "recording_url", overrides.recordingUrl, 2048);
+  }
+  check.done();
+
+  const seconds = duration as number;
+  const ended = unixSeconds(clock.now);
+  const started = ended - seconds;
+  const at = (s: number) => formatWallClock(new Date(s * 1000), clock.timeZone);
+  const report: CallPayload = {
+    webhook_id: webhookId,
+    bridge,
+    from,
+    to,
+    start_at: at(started),
+    end_at: at(ended),
+    duration: String(seconds),
+    mid,
+    flow_id: flowId as number,
+    status,
+    source,
+  };
+  if (recordingUrl !== undefined) report.recording_url = recordingUrl;
+  return report;
+}
+
+/** The {{variables}} of a delivery report (provider-interface.md 2.6), every value a string. */
+export function deliveryVariables(report: DeliveryPayload): Record<string, string> {
+  return {
+    id: report.id,
+    mobile: report.mobile,
+    status: report.status,
+    credits: report.credits,
+    units: String(report.units),
+    deliv_time: report.deliv_time,
+    sent_time: report.sent_time,
+    submit_time: report.submit_time,
+    deliv_at: report.deliv_at,
+    sent_at: report.sent_at,
+    submit_at: report.submit_at,
+    custom: report.custom ?? "",
+  };
+}
+
+/** The {{variables}} of a call report: every wire field, plus `id` for the call's mid. */
+export function callVariables(report: CallPayload): Record<string, string> {
+  return {
+    id: report.mid,
+    webhook_id: report.webhook_id,
+    bridge: String(report.bridge),
+    from: String(report.from),
+    to: String(report.to),
+    start_at: report.start_at,
+    end_at: report.end_at,
+    duration: report.duration,
+    mid: report.mid,
+    flow_id: String(report.flow_id),
+    status: report.status,
+    source: report.source,
+    recording_url: report.recording_url ?? "",
+  };
+}
+
+export const DELIVERY_VARIABLE_NAMES: readonly string[] = [
+  "id",
+  "mobile",
+  "status",
+  "credits",
+  "units",
+  "deliv_time",
+  "sent_time",
+  "submit_time",
+  "deliv_at",
+  "sent_at",
+  "submit_at",
+  "custom",
+];
+
+export const CALL_VARIABLE_NAMES: readonly string[] = [
+  "id",
+  "webhook_id",
+  "bridge",
+  "from",
+  "to",
+  "start_at",
+  "end_at",
+  "duration",
+  "mid",
+  "flow_id",
+  "status",
+  "source",
+  "recording_url",
+];
+
+function partsOf(message: string | undefined): number {
+  if (typeof message !== "string" || message.length <= 160) return 1;
+  return Math.ceil(message.length / 153);
+}
+
+function checkStatus(check: FieldCheck, value: unknown, fallback: string): string {
+  if (value === undefined) return fallback;
+  if (typeof value !== "string" || !/^[A-Za-z_-]{1,32}$/.test(value)) {
+    check.add("status", "The status field must be 1 to 32 letters, e.g. DELIVRD or ANSWER.");
+    return fallback;
+  }
+  return value;
+}
+
+function checkText(
+  check: FieldCheck,
+  field: string,
+  value: unknown,
+  max: number,
+): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value.length > max || /[\r\n]/.test(value)) {
+    check.add(
+      field,
+      `The ${field} field must be a single-line string of at most ${max} characters.`,
+    );
+    return undefined;
+  }
+  return value;
+}
+
+function checkPhone(check: FieldCheck, field: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  const digits = typeof value === "number" ? String(value) : value;
+  if (typeof digits !== "string" || !/^\d{3,15}$/.test(digits)) {
+    check.add(field, `The ${field} field must be 3 to 15 digits (country code included).`);
+    return fallback;
+  }
+  return Number(digits);
+}

@@ -1,0 +1,151 @@
+import { resolveTemplate } from "./composed.js";
+import type { Dispatcher } from "./dispatch.js";
+import { FieldErrors } from "./field-errors.js";
+import { type JsonReply, ok, webhookResource } from "./laravel.js";
+import { type ApiRequest, notAllowed, webhookFields } from "./management-api.js";
+import type { PushAttempt } from "./pusher.js";
+import type { StoredWebhook, WebhookStore } from "./webhook-store.js";
+
+/**
+ * Sandbox-only endpoints, which the provider does not have (its send-message and make-call
+ * endpoints are not documented): simulate a message or a call, register a composed webhook,
+ * read the push log. Same base URL, same bearer token.
+ */
+export function sandboxRoute(
+  state: { store: WebhookStore; dispatcher: Dispatcher; attempts: () => readonly PushAttempt[] },
+  request: ApiRequest,
+): ((request: ApiRequest) => JsonReply) | JsonReply | undefined {
+  const { method, path } = request;
+  const only = (allowed: string, handler: (r: ApiRequest) => JsonReply) =>
+    method === allowed || (allowed === "GET" && method === "HEAD")
+      ? handler
+      : notAllowed(method, path, allowed === "GET" ? "GET, HEAD" : allowed);
+  switch (path) {
+    case "sandbox/sms":
+      return only("POST", (r) => sendSms(state.dispatcher, r));
+    case "sandbox/calls":
+      return only("POST", (r) => makeCall(state.dispatcher, r));
+    case "sandbox/composed-webhooks":
+      return only("POST", (r) => createComposed(state.store, r));
+    case "sandbox/push-attempts":
+      return only("GET", (r) => listAttempts(state.attempts(), r));
+    default:
+      return undefined;
+  }
+}
+
+function sendSms(dispatcher: Dispatcher, { body }: ApiRequest): JsonReply {
+  const sent = dispatcher.sendSms({
+    webhookId: body.webhook_id as string,
+    mobile: body.mobile as string | undefined,
+    status: body.status as string | undefined,
+    custom: body.custom as string | undefined,
+    credits: body.credits as string | undefined,
+    units: body.units as number | undefined,
+    cid: body.cid as string | undefined,
+    message: body.message as string | undefined,
+  });
+  return ok(sent.pushed ? "Queued" : "Not pushed: the webhook is inactive", {
+    report_id: sent.report.id,
+    webhook_id: sent.webhookId,
+    pushed: sent.pushed,
+    report: sent.report,
+  });
+}
+
+function makeCall(dispatcher: Dispatcher, { body }: ApiRequest): JsonReply {
+  const sent = dispatcher.makeCall({
+    webhookId: body.webhook_id as string,
+    to: body.to as string | undefined,
+    from: body.from as string | undefined,
+    bridge: body.bridge as string | undefined,
+    status: body.status as string | undefined,
+    duration: body.duration as number | undefined,
+    flowId: body.flow_id as number | undefined,
+    source: body.source as string | undefined,
+    recordingUrl: body.recording_url as string | null | undefined,
+    mid: body.mid as string | undefined,
+  });
+  return ok(sent.pushed ? "Queued" : "Not pushed: the webhook is inactive", {
+    report_id: sent.report.mid,
+    webhook_id: sent.webhookId,
+    pushed: sent.pushed,
+    report: sent.report,
+  });
+}
+
+/** Registers a composed webhook: the webhook fields plus its template (url is its uri). */
+export function registerComposed(store: WebhookStore, body: Record<string, unknown>) {
+  let fields: ReturnType<typeof webhookFields> | undefined;
+  let fieldErrors: Record<string, readonly string[]> = {};
+  try {
+    fields = webhookFields(body, { token: true, uriField: "url" });
+  } catch (error) {
+    if (!(error instanceof FieldErrors)) throw error;
+    fieldErrors = error.errors;
+  }
+  let template: ReturnType<typeof resolveTemplate> | undefined;
+  try {
+    template = resolveTemplate(body);
+  } catch (error) {
+    if (!(error instanceof FieldErrors)) throw error;
+    fieldErrors = { ...error.errors, ...fieldErrors };
+  }
+  if (fields === undefined || template === undefined) {
+    throw new FieldErrors(fieldErrors);
+  }
+  return store.create({ ...fields, uri: template.url, composed: template });
+}
+
+/** The composed webhook as the sandbox serves it: the resource plus its template. */
+export function composedResource(webhook: StoredWebhook) {
+  const composed = webhook.composed;
+  return {
+    ...webhookResource(webhook, "string"),
+    composed:
+      composed === null
+        ? null
+        : {
+            type: composed.type,
+            method: composed.method,
+            url: composed.url,
+            format: composed.format,
+            body: composed.body ?? null,
+            // Header values may hold credentials: names only.
+            headers: Object.keys(composed.headers ?? {}),
+          },
+  };
+}
+
+function createComposed(store: WebhookStore, { body }: ApiRequest): JsonReply {
+  return ok("Created successfully", composedResource(registerComposed(store, body)));
+}
+
+/** A push attempt on the wire, snake_case like the rest of the API. */
+export function pushAttemptJson(a: PushAttempt) {
+  return {
+    report_id: a.reportId,
+    report_type: a.reportType,
+    webhook_id: a.webhookId,
+    method: a.method,
+    url: a.url,
+    attempt: a.attempt,
+    max_attempts: a.maxAttempts,
+    status_code: a.statusCode,
+    error: a.error,
+    at: a.at.toISOString(),
+    duration_ms: a.durationMs,
+    outcome: a.outcome,
+    next_attempt_at: a.nextAttemptAt?.toISOString() ?? null,
+  };
+}
+
+function listAttempts(attempts: readonly PushAttempt[], { query }: ApiRequest): JsonReply {
+  const webhookId = query.get("webhook_id");
+  const reportId = query.get("report_id");
+  const data = attempts
+    .filter((a) => webhookId === null || a.webhookId === webhookId)
+    .filter((a) => reportId === null || a.reportId === reportId)
+    .map(pushAttemptJson);
+  return ok("OK", data);
+}

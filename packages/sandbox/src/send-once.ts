@@ -1,0 +1,103 @@
+import http from "node:http";
+import https from "node:https";
+import type { PushRequest } from "./push-request.js";
+
+export type SendResult =
+  | { ok: true; statusCode: number }
+  | { ok: false; statusCode: number | null; error: string | null };
+
+const USER_AGENT = "reportkit-sandbox/0.1 (provider simulator)";
+
+/**
+ * One attempt, as the provider makes it: a fresh connection, the response status awaited for
+ * at most `timeoutMs`. Only 200 and 202 are success. Never throws.
+ */
+export function sendOnce(
+  request: PushRequest,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<SendResult> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: SendResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      resolve({ ok: false, statusCode: null, error: "invalid URL" });
+      return;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      resolve({ ok: false, statusCode: null, error: `unsupported scheme ${url.protocol}` });
+      return;
+    }
+    const body =
+      request.body === undefined
+        ? undefined
+        : typeof request.body === "string"
+          ? Buffer.from(request.body)
+          : request.body;
+    const headers: Record<string, string | number> = {
+      "user-agent": USER_AGENT,
+      connection: "close",
+      ...request.headers,
+    };
+    if (body !== undefined) headers["content-length"] = body.byteLength;
+
+    const timer = setTimeout(() => {
+      finish({ ok: false, statusCode: null, error: `timeout: no response within ${timeoutMs} ms` });
+      outgoing.destroy();
+    }, timeoutMs);
+
+    const send = url.protocol === "https:" ? https.request : http.request;
+    let outgoing: http.ClientRequest;
+    try {
+      outgoing = send(url, { method: request.method, headers, agent: false, signal });
+    } catch (error) {
+      finish({ ok: false, statusCode: null, error: describe(error) });
+      return;
+    }
+    outgoing.on("response", (response) => {
+      const statusCode = response.statusCode ?? 0;
+      // The body is not needed, but it is read so the receiver can finish cleanly.
+      response.resume();
+      response.on("error", () => {});
+      finish(
+        statusCode === 200 || statusCode === 202
+          ? { ok: true, statusCode }
+          : { ok: false, statusCode, error: null },
+      );
+    });
+    outgoing.on("error", (error) =>
+      finish({ ok: false, statusCode: null, error: describe(error) }),
+    );
+    outgoing.end(body);
+  });
+}
+
+const REASONS: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection reset by the receiver",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host name lookup failed",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  EPIPE: "connection closed by the receiver",
+};
+
+function describe(error: unknown): string {
+  if (error instanceof Error && error.name === "AbortError") return "cancelled: the sender closed";
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code === "string") {
+    const reason = REASONS[code];
+    if (reason !== undefined) return `${reason} (${code})`;
+    if (code.startsWith("ERR_TLS") || code.includes("CERT")) return `TLS error (${code})`;
+    return code;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,46 @@
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * "yyyy-mm-dd HH:MM:SS" (24-hour) for an instant, as wall-clock time in an IANA zone: the
+ * form the provider's *_time, start_at and end_at fields use.
+ * @throws RangeError naming the zone when the runtime does not know it
+ */
+export function formatWallClock(date: Date, timeZone: string): string {
+  const parts: Record<string, string> = {};
+  for (const part of formatter(timeZone).formatToParts(date)) parts[part.type] = part.value;
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+/** Throws a RangeError naming the zone when the runtime does not know it. */
+export function checkTimeZone(timeZone: string): void {
+  formatter(timeZone);
+}
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let format = formats.get(timeZone);
+  if (format === undefined) {
+    try {
+      format = new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+      });
+    } catch {
+      throw new RangeError(
+        `reportkit sandbox: timeZone "${timeZone}" is not an IANA time zone this runtime knows; use e.g. "Asia/Kolkata" or "UTC".`,
+      );
+    }
+    formats.set(timeZone, format);
+  }
+  return format;
+}
+
+/** Whole seconds since the epoch. */
+export function unixSeconds(date: Date): number {
+  return Math.floor(date.getTime() / 1000);
+}
