@@ -99,18 +99,21 @@ export function buildDeliveryReport(
   if (overrides.message !== undefined && typeof overrides.message !== "string") {
     check.add("message", "The message field must be a string.");
   }
-  let units = overrides.units ?? partsOf(overrides.message);
+  let units: unknown = overrides.units ?? partsOf(overrides.message);
   if (typeof units === "string" && DIGITS.test(units)) units = Number(units);
-  if (!Number.isSafeInteger(units) || units < 1 || units > 255) {
-    check.add("units", "The units field must be an integer between 1 and 255.");
-  }
-  const credits = overrides.credits === undefined ? units * 0.25 : Number(overrides.credits);
-  if (
-    (typeof overrides.credits === "string" && !/^\d+(\.\d+)?$/.test(overrides.credits.trim())) ||
-    !Number.isFinite(credits) ||
-    credits < 0
-  ) {
-    check.add("credits", "The credits field must be a number of at least 0.");
+  const validUnits =
+    typeof units === "number" && Number.isSafeInteger(units) && units >= 1 && units <= 255;
+  if (!validUnits) check.add("units", "The units field must be an integer between 1 and 255.");
+  let credits = validUnits ? (units as number) * 0.25 : 0;
+  if (overrides.credits !== undefined) {
+    const given = overrides.credits;
+    credits = Number(given);
+    const readable =
+      typeof given === "number" ||
+      (typeof given === "string" && /^\d+(\.\d+)?$/.test(given.trim()));
+    if (!readable || !Number.isFinite(credits) || credits < 0) {
+      check.add("credits", "The credits field must be a number of at least 0.");
+    }
   }
   const custom = checkText(check, "custom", overrides.custom, 255);
   const cid = checkText(check, "cid", overrides.cid, 64) ?? String(randomInt(1000, 1_000_000));
@@ -125,7 +128,7 @@ export function buildDeliveryReport(
     mobile,
     status,
     credits: credits.toFixed(4),
-    units,
+    units: units as number,
     deliv_at: String(delivered),
     sent_at: String(sent),
     submit_at: String(submitted),

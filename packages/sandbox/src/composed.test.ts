@@ -1,0 +1,143 @@
+import { describe, expect, it } from "vitest";
+import { renderComposed, resolveTemplate } from "./composed.js";
+import { FieldErrors } from "./field-errors.js";
+
+const vars = {
+  id: "b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1",
+  status: "DELIVRD",
+  deliv_time: "2021-04-09 16:27:51",
+  custom: "a&b=c",
+};
+
+function errorsOf(input: Record<string, unknown>): Record<string, readonly string[]> {
+  try {
+    resolveTemplate(input);
+  } catch (error) {
+    if (error instanceof FieldErrors) return error.errors;
+    throw error;
+  }
+  throw new Error("expected FieldErrors");
+}
+
+describe("resolveTemplate", () => {
+  it("applies the defaults: POST, json", () => {
+    expect(resolveTemplate({ type: "delivery", url: "https://x.example/{{id}}" })).toEqual({
+      type: "delivery",
+      method: "POST",
+      url: "https://x.example/{{id}}",
+      format: "json",
+    });
+  });
+
+  it("rejects variables the report type does not have", () => {
+    expect(
+      errorsOf({ type: "delivery", url: "https://x.example/?d={{duration}}" }).url?.[0],
+    ).toMatch(/\{\{duration\}\}, which a delivery report does not have/);
+    expect(
+      Object.keys(errorsOf({ type: "call", url: "https://x.example/", body: { m: "{{mobile}}" } })),
+    ).toEqual(["body.m"]);
+  });
+
+  it("rejects a body value that is not exactly one variable, a GET with a body, a placeholder in the host", () => {
+    expect(
+      errorsOf({ type: "call", url: "https://x.example/", body: { a: "id={{id}}" } })["body.a"],
+    ).toBeDefined();
+    expect(
+      errorsOf({ type: "call", method: "GET", url: "https://x.example/", body: { a: "{{id}}" } })
+        .body,
+    ).toBeDefined();
+    expect(errorsOf({ type: "call", url: "https://{{id}}.example/" }).url).toBeDefined();
+  });
+
+  it("rejects unknown type, method and format, and bad headers", () => {
+    const errors = errorsOf({
+      type: "sms",
+      method: "PATCH",
+      format: "xml",
+      url: "ftp://x",
+      headers: { "bad header": "v", ok: "line\nbreak" },
+    });
+    expect(Object.keys(errors).sort()).toEqual([
+      "format",
+      "headers",
+      "headers.ok",
+      "method",
+      "type",
+      "url",
+    ]);
+  });
+});
+
+describe("renderComposed", () => {
+  it("fills the URL with URL-encoded values and sends a GET without a body", async () => {
+    const template = resolveTemplate({
+      type: "delivery",
+      method: "get",
+      url: "https://x.example/ack/{{id}}?s={{ status }}&t={{deliv_time}}&c={{custom}}",
+    });
+    const request = await renderComposed(template, vars, "tok");
+    expect(request).toEqual({
+      method: "GET",
+      url: "https://x.example/ack/b34e35ad-fe34-4a8b-977c-b21cd76cd7d6%3A1?s=DELIVRD&t=2021-04-09%2016%3A27%3A51&c=a%26b%3Dc",
+      headers: { accept: "*/*", authorization: "Bearer tok" },
+    });
+  });
+
+  it("sends JSON with the customer's keys, every value a string", async () => {
+    const template = resolveTemplate({
+      type: "delivery",
+      url: "https://x.example/r",
+      body: { message_id: "{{id}}", state: "{{status}}" },
+    });
+    const request = await renderComposed(template, vars, null);
+    expect(request.headers).toEqual({ accept: "*/*", "content-type": "application/json" });
+    expect(JSON.parse(request.body as string)).toEqual({ message_id: vars.id, state: "DELIVRD" });
+  });
+
+  it("sends urlencoded and multipart forms", async () => {
+    const body = { message_id: "{{id}}", c: "{{custom}}" };
+    const urlencoded = await renderComposed(
+      resolveTemplate({
+        type: "delivery",
+        method: "PUT",
+        url: "https://x.example/",
+        body,
+        format: "urlencoded",
+      }),
+      vars,
+      null,
+    );
+    expect(urlencoded.method).toBe("PUT");
+    expect(urlencoded.headers["content-type"]).toBe("application/x-www-form-urlencoded");
+    expect(Object.fromEntries(new URLSearchParams(urlencoded.body as string))).toEqual({
+      message_id: vars.id,
+      c: "a&b=c",
+    });
+
+    const multipart = await renderComposed(
+      resolveTemplate({ type: "delivery", url: "https://x.example/", body, format: "form" }),
+      vars,
+      null,
+    );
+    const type = multipart.headers["content-type"] as string;
+    expect(type).toMatch(/^multipart\/form-data; boundary=/);
+    const parsed = await new Response(new Uint8Array(multipart.body as Uint8Array), {
+      headers: { "content-type": type },
+    }).formData();
+    expect(Object.fromEntries(parsed)).toEqual({ message_id: vars.id, c: "a&b=c" });
+  });
+
+  it("lets the template's own headers (variables filled) override the bearer", async () => {
+    const template = resolveTemplate({
+      type: "delivery",
+      url: "https://x.example/",
+      headers: { Authorization: "Token abc", "X-Message": "{{id}}" },
+    });
+    const request = await renderComposed(template, vars, "tok");
+    expect(request.headers).toEqual({
+      accept: "*/*",
+      authorization: "Token abc",
+      "x-message": vars.id,
+    });
+  });
+});

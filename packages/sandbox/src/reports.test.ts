@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import { FieldErrors } from "./field-errors.js";
+import {
+  buildCallReport,
+  buildDeliveryReport,
+  CALL_VARIABLE_NAMES,
+  callVariables,
+  DELIVERY_VARIABLE_NAMES,
+  deliveryVariables,
+} from "./reports.js";
+
+const NOW = new Date("2021-04-09T10:57:51.600Z"); // 16:27:51 in Asia/Kolkata (+05:30)
+const clock = { now: NOW, timeZone: "Asia/Kolkata" };
+
+describe("buildDeliveryReport", () => {
+  it("makes a realistic DLR with matching unix and wall-clock times", () => {
+    const report = buildDeliveryReport({ custom: "order-1234" }, clock);
+    expect(report.id).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}:1$/,
+    );
+    expect(report).toMatchObject({
+      mobile: "919876543210",
+      status: "DELIVRD",
+      credits: "0.2500",
+      units: 1,
+      deliv_at: "1617965871",
+      submit_at: "1617965869",
+      sent_at: "1617965868",
+      deliv_time: "2021-04-09 16:27:51",
+      submit_time: "2021-04-09 16:27:49",
+      sent_time: "2021-04-09 16:27:48",
+      custom: "order-1234",
+    });
+    expect(report.cid).toMatch(/^\d+$/);
+    expect(Object.keys(report)).toEqual([
+      "id",
+      "mobile",
+      "status",
+      "credits",
+      "units",
+      "deliv_at",
+      "sent_at",
+      "submit_at",
+      "deliv_time",
+      "sent_time",
+      "submit_time",
+      "cid",
+      "custom",
+    ]);
+  });
+
+  it("writes the wall clock in the zone asked for", () => {
+    const report = buildDeliveryReport({}, { now: NOW, timeZone: "UTC" });
+    expect(report.deliv_time).toBe("2021-04-09 10:57:51");
+    expect(report).not.toHaveProperty("custom");
+  });
+
+  it("counts parts from a message and charges per part with four decimals", () => {
+    expect(buildDeliveryReport({ message: "x".repeat(160) }, clock).units).toBe(1);
+    const long = buildDeliveryReport({ message: "x".repeat(161) }, clock);
+    expect(long).toMatchObject({ units: 2, credits: "0.5000" });
+    expect(buildDeliveryReport({ credits: 2, units: 3 }, clock)).toMatchObject({
+      credits: "2.0000",
+      units: 3,
+    });
+    expect(buildDeliveryReport({ credits: "0.12345" }, clock).credits).toBe("0.1235");
+  });
+
+  it("passes unknown statuses through", () => {
+    expect(buildDeliveryReport({ status: "UNDELIV" }, clock).status).toBe("UNDELIV");
+  });
+
+  it("names every invalid override", () => {
+    let error: unknown;
+    try {
+      buildDeliveryReport({ mobile: "12ab", units: 0, credits: "lots", status: "not ok!" }, clock);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(FieldErrors);
+    expect(Object.keys((error as FieldErrors).errors).sort()).toEqual([
+      "credits",
+      "mobile",
+      "status",
+      "units",
+    ]);
+    expect((error as FieldErrors).message).toMatch(/\(and 3 more errors\)$/);
+  });
+});
+
+describe("buildCallReport", () => {
+  it("makes a realistic call report: numbers as JSON numbers, digit-string duration", () => {
+    const report = buildCallReport("hook-1", {}, clock);
+    expect(report).toMatchObject({
+      webhook_id: "hook-1",
+      bridge: 918068281234,
+      from: 918068281235,
+      to: 919876543210,
+      start_at: "2021-04-09 16:27:28",
+      end_at: "2021-04-09 16:27:51",
+      duration: "23",
+      flow_id: 4521,
+      status: "ANSWER",
+      source: "OBD",
+    });
+    expect(report.recording_url).toBe(`https://recordings.example.com/${report.mid}.mp3`);
+    expect(Object.keys(report)).toEqual([
+      "webhook_id",
+      "bridge",
+      "from",
+      "to",
+      "start_at",
+      "end_at",
+      "duration",
+      "mid",
+      "flow_id",
+      "status",
+      "source",
+      "recording_url",
+    ]);
+  });
+
+  it("gives an unanswered call no duration and no recording", () => {
+    const report = buildCallReport("hook-1", { status: "NOANSWER", to: "14155550100" }, clock);
+    expect(report).toMatchObject({ duration: "0", to: 14155550100, start_at: report.end_at });
+    expect(report).not.toHaveProperty("recording_url");
+  });
+
+  it("rejects a phone number that is not 3 to 15 digits", () => {
+    expect(() => buildCallReport("h", { to: "+91 98" }, clock)).toThrow(/The to field/);
+    expect(() => buildCallReport("h", { from: "1234567890123456" }, clock)).toThrow(/from/);
+  });
+});
+
+describe("variables", () => {
+  it("gives every documented delivery variable as a string", () => {
+    const vars = deliveryVariables(buildDeliveryReport({}, clock));
+    expect(Object.keys(vars)).toEqual(DELIVERY_VARIABLE_NAMES);
+    expect(vars).toMatchObject({ units: "1", custom: "", deliv_at: "1617965871" });
+    for (const value of Object.values(vars)) expect(typeof value).toBe("string");
+  });
+
+  it("gives every call field plus id (the mid) as strings", () => {
+    const report = buildCallReport("hook-1", {}, clock);
+    const vars = callVariables(report);
+    expect(Object.keys(vars).sort()).toEqual([...CALL_VARIABLE_NAMES].sort());
+    expect(vars).toMatchObject({ id: report.mid, to: "919876543210", flow_id: "4521" });
+  });
+});

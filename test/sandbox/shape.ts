@@ -1,0 +1,19 @@
+/**
+ * The structure of a JSON value: keys and value types, array items merged. Two responses with
+ * the same shape differ only in their values.
+ */
+export function shapeOf(value: unknown): unknown {
+  if (value === null) return "null";
+  if (Array.isArray(value)) {
+    const items = value.map(shapeOf);
+    return items.length === 0 ? [] : [items[0]];
+  }
+  if (typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => [k, shapeOf(v)]),
+    );
+  }
+  return typeof value;
+}
