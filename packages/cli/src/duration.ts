@@ -1,19 +1,21 @@
+import { CliError } from "./io.js";
+
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /**
  * "500ms", "5s", "2m", "1h" in ms.
- * @throws Error saying which forms are accepted
+ * @throws CliError saying which forms are accepted
  */
 export function parseDuration(text: string, option = "duration"): number {
   const match = DURATION.exec(text.trim());
   if (match === null) {
-    throw new Error(
+    throw new CliError(
       `${option} must be a number with a unit (ms, s, m or h), e.g. 500ms, 5s or 30m; got "${text}".`,
     );
   }
   const ms = Number(match[1]) * (UNIT_MS[match[2] as string] as number);
-  if (ms > 2 ** 31 - 1) throw new Error(`${option} must be at most 24 days; got "${text}".`);
+  if (ms > 2 ** 31 - 1) throw new CliError(`${option} must be at most 24 days; got "${text}".`);
   return Math.round(ms);
 }
 

@@ -34,8 +34,14 @@ export async function main(argv: readonly string[] = process.argv, io: CliIo = p
     // Commander has already printed its own usage errors (and help/version, exit code 0).
     if (error instanceof CommanderError) return error.exitCode;
     const message = error instanceof Error ? error.message : String(error);
-    const known = error instanceof CliError || (error instanceof Error && isClientError(error));
-    io.stderr(`reportkit: ${oneLine(known ? message : `unexpected error: ${message}`)}\n`);
+    // Our own option checks (CliError, and the packages' "reportkit ...: " TypeErrors) and API
+    // failures are expected; anything else is a bug, and says so.
+    const ours = /^reportkit [a-z]+: /;
+    const known =
+      error instanceof CliError ||
+      (error instanceof Error && (isClientError(error) || ours.test(message)));
+    const text = message.replace(ours, "");
+    io.stderr(`reportkit: ${oneLine(known ? text : `unexpected error: ${text}`)}\n`);
     return 1;
   }
 }

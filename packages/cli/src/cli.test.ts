@@ -1,0 +1,408 @@
+// The real `reportkit` entry point (src/cli.ts), run as a child process against a sandbox and
+// recording receivers on this machine.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { createClient } from "@reportkit/client";
+import { createSandbox, type Sandbox } from "@reportkit/sandbox";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+const CLI = fileURLToPath(new URL("./cli.ts", import.meta.url));
+const NODE_ARGS = ["--import", "tsx", "--conditions=source", CLI];
+const API_TOKEN = "cli-test-api-token-777";
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...extra };
+  for (const key of ["REPORTKIT_BASE_URL", "REPORTKIT_API_TOKEN", "REPORTKIT_TOKEN"]) {
+    if (!(key in extra)) delete env[key];
+  }
+  return env;
+}
+
+function reportkit(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [...NODE_ARGS, ...args],
+      { cwd: ROOT, env: cleanEnv(env), timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+interface Receiver {
+  url: string;
+  requests: { method: string; url: string; authorization: string | undefined; body: string }[];
+  close(): Promise<void>;
+}
+
+async function startReceiver(statusFor: (n: number) => number): Promise<Receiver> {
+  const requests: Receiver["requests"] = [];
+  const server = http.createServer(async (req, res) => {
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    const n = requests.length;
+    requests.push({
+      method: req.method ?? "",
+      url: req.url ?? "",
+      authorization: req.headers.authorization,
+      body,
+    });
+    res.writeHead(statusFor(n)).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/reports`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+let sandbox: Sandbox;
+let env: Record<string, string>;
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  sandbox = await createSandbox({ token: API_TOKEN });
+  env = { REPORTKIT_BASE_URL: sandbox.baseUrl, REPORTKIT_API_TOKEN: API_TOKEN };
+});
+
+afterAll(() => sandbox.close());
+
+afterEach(async () => {
+  for (const r of receivers.splice(0)) await r.close();
+});
+
+describe("reportkit", () => {
+  it("prints help and its version", async () => {
+    const help = await reportkit(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Usage: reportkit/);
+    for (const command of ["sandbox", "webhooks", "send"]) expect(help.stdout).toContain(command);
+    const version = await reportkit(["--version"]);
+    expect(version).toMatchObject({ code: 0, stdout: "0.1.0\n" });
+  });
+
+  it("fails with a non-zero exit and one line for a usage error", async () => {
+    const run = await reportkit(["send", "sms", "--to", "http://127.0.0.1:9/"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toMatch(
+      /'sms' is invalid for argument 'kind'\. Allowed choices are delivery, call/,
+    );
+  });
+});
+
+describe("reportkit webhooks", () => {
+  it("create, list, show, edit, delete against the sandbox, tables and --json", async () => {
+    const created = await reportkit(
+      [
+        "webhooks",
+        "create",
+        "--name",
+        "cli hook",
+        "--uri",
+        "https://my.app/reports",
+        "--secret",
+        "s",
+        "--json",
+      ],
+      env,
+    );
+    expect(created.code).toBe(0);
+    const hook = JSON.parse(created.stdout);
+    expect(hook).toMatchObject({
+      name: "cli hook",
+      uri: "https://my.app/reports",
+      status: 1,
+      active: true,
+      secret: "********",
+    });
+    expect(hook).not.toHaveProperty("raw");
+
+    const table = await reportkit(["webhooks", "list"], env);
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trim().split("\n");
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+STATUS\s+CREATED\s+URI$/);
+    expect(table.stdout).toContain(hook.id);
+    expect(table.stdout).toMatch(/cli hook\s+active/);
+    expect(lines.at(-1)).toMatch(/^page 1 of 1, \d+ webhooks?$/);
+
+    const listed = JSON.parse(
+      (await reportkit(["webhooks", "list", "--name", "cli hook", "--json"], env)).stdout,
+    );
+    expect(listed.data.map((w: { id: string }) => w.id)).toEqual([hook.id]);
+    expect(listed.page).toMatchObject({ current: 1, perPage: 15 });
+
+    const shown = await reportkit(["webhooks", "show", hook.id], env);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(new RegExp(`^id\\s+${hook.id}$`, "m"));
+    expect(shown.stdout).toMatch(/^status\s+1 \(active\)$/m);
+
+    // edit keeps name and uri when only the status changes
+    const edited = await reportkit(
+      ["webhooks", "edit", hook.id, "--status", "inactive", "--json"],
+      env,
+    );
+    expect(edited.code).toBe(0);
+    expect(JSON.parse(edited.stdout)).toMatchObject({
+      name: "cli hook",
+      uri: "https://my.app/reports",
+      status: 0,
+      active: false,
+    });
+
+    const deleted = await reportkit(["webhooks", "delete", hook.id], env);
+    expect(deleted).toMatchObject({ code: 0, stdout: `Deleted webhook ${hook.id}\n` });
+
+    const missing = await reportkit(["webhooks", "show", hook.id], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe(
+      `reportkit: GET developer/webhooks/${hook.id} failed with 404 Not Found: Webhook ${hook.id} not found.\n`,
+    );
+  });
+
+  it("takes --base-url and --api-token flags instead of the environment", async () => {
+    const run = await reportkit([
+      "webhooks",
+      "list",
+      "--all",
+      "--json",
+      "--base-url",
+      sandbox.baseUrl.replace(/\/$/, ""),
+      "--api-token",
+      API_TOKEN,
+    ]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toHaveProperty("data");
+  });
+
+  it("says what is missing or wrong, in one line, without the token", async () => {
+    const noBase = await reportkit(["webhooks", "list"]);
+    expect(noBase.code).toBe(1);
+    expect(noBase.stderr).toMatch(
+      /^reportkit: no base URL: pass --base-url or set REPORTKIT_BASE_URL/,
+    );
+
+    const noToken = await reportkit(["webhooks", "list"], { REPORTKIT_BASE_URL: sandbox.baseUrl });
+    expect(noToken.stderr).toMatch(/^reportkit: no API token/);
+
+    const badBase = await reportkit(
+      ["webhooks", "list", "--base-url", "http://127.0.0.1:1/api/v1/"],
+      env,
+    );
+    expect(badBase.stderr).toMatch(/^reportkit: `baseUrl` must end in \/api\/v2\//);
+
+    const wrong = await reportkit(
+      ["webhooks", "list", "--api-token", "definitely-wrong-token"],
+      env,
+    );
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr.trim().split("\n")).toHaveLength(1);
+    expect(wrong.stderr).toMatch(/401 Unauthorized: Unauthenticated\. Check the access token/);
+    expect(wrong.stderr).not.toContain("definitely-wrong-token");
+
+    const invalid = await reportkit(["webhooks", "create", "--name", "x", "--uri", "nope"], env);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toMatch(/422 Unprocessable Entity: The uri field must be a valid URL\./);
+  });
+});
+
+describe("reportkit send", () => {
+  it("pushes a realistic DLR with the bearer token and prints the attempt", async () => {
+    const receiver = await startReceiver(() => 200);
+    receivers.push(receiver);
+    const run = await reportkit([
+      "send",
+      "delivery",
+      "--to",
+      receiver.url,
+      "--token",
+      "rcv-token",
+      "--status",
+      "UNDELIV",
+      "--custom",
+      "o-9",
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/#1\/4 {2}200 {2}delivered/);
+    expect(receiver.requests).toHaveLength(1);
+    const [request] = receiver.requests;
+    expect(request?.authorization).toBe("Bearer rcv-token");
+    expect(JSON.parse(request?.body ?? "")).toMatchObject({
+      status: "UNDELIV",
+      custom: "o-9",
+      credits: "0.2500",
+      units: 1,
+    });
+  });
+
+  it("retries a failing receiver provider-style and succeeds on the retry", async () => {
+    const receiver = await startReceiver((n) => (n === 0 ? 500 : 202));
+    receivers.push(receiver);
+    const run = await reportkit(
+      ["send", "call", "--to", receiver.url, "--interval", "50ms", "--to-number", "14155550100"],
+      { REPORTKIT_TOKEN: "env-token" },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/#1\/4 {2}500 {2}retry at/);
+    expect(run.stdout).toMatch(/#2\/4 {2}202 {2}delivered/);
+    expect(receiver.requests.map((r) => r.authorization)).toEqual([
+      "Bearer env-token",
+      "Bearer env-token",
+    ]);
+    expect(JSON.parse(receiver.requests[0]?.body ?? "")).toMatchObject({
+      to: 14155550100,
+      status: "ANSWER",
+    });
+  });
+
+  it("drops after 1 + retries attempts, exits 1 with the reason, --json lists the attempts", async () => {
+    const receiver = await startReceiver(() => 503);
+    receivers.push(receiver);
+    const run = await reportkit([
+      "send",
+      "delivery",
+      "--to",
+      receiver.url,
+      "--retries",
+      "2",
+      "--interval",
+      "10ms",
+      "--json",
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      "reportkit: the receiver did not accept the report: dropped after 3 attempts (last: status 503).\n",
+    );
+    const out = JSON.parse(run.stdout);
+    expect(out.outcome).toBe("dropped");
+    expect(
+      out.attempts.map((a: { attempt: number; status_code: number; outcome: string }) => [
+        a.attempt,
+        a.status_code,
+        a.outcome,
+      ]),
+    ).toEqual([
+      [1, 503, "retrying"],
+      [2, 503, "retrying"],
+      [3, 503, "dropped"],
+    ]);
+    expect(receiver.requests).toHaveLength(3);
+  });
+
+  it("rejects a bad duration or URL before sending", async () => {
+    const duration = await reportkit([
+      "send",
+      "delivery",
+      "--to",
+      "http://127.0.0.1:9/",
+      "--interval",
+      "5",
+    ]);
+    expect(duration.code).toBe(1);
+    expect(duration.stderr).toMatch(/--interval must be a number with a unit/);
+    const url = await reportkit(["send", "delivery", "--to", "ftp://x"]);
+    expect(url.stderr).toMatch(/--to must be an http or https URL/);
+  });
+});
+
+describe("reportkit sandbox", () => {
+  let child: ChildProcess | undefined;
+
+  afterEach(() => {
+    if (child !== undefined && child.exitCode === null) child.kill("SIGKILL");
+    child = undefined;
+  });
+
+  it("runs the sandbox, prints every push attempt as it happens, and stops cleanly on SIGTERM", async () => {
+    const receiver = await startReceiver((n) => (n === 0 ? 500 : 200));
+    receivers.push(receiver);
+    const proc = spawn(
+      process.execPath,
+      [
+        ...NODE_ARGS,
+        "sandbox",
+        "--port",
+        "0",
+        "--token",
+        "spawned-token",
+        "--retry-interval",
+        "100ms",
+      ],
+      { cwd: ROOT, env: cleanEnv() },
+    );
+    child = proc;
+    let stdout = "";
+    proc.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) =>
+      proc.on("exit", (code) => resolve(code)),
+    );
+
+    await expect.poll(() => stdout, { timeout: 15_000 }).toMatch(/listening on (\S+)/);
+    const baseUrl = /listening on (\S+)/.exec(stdout)?.[1] as string;
+    expect(stdout).toContain("API token    (the one you gave)");
+    expect(stdout).not.toContain("spawned-token");
+
+    const client = createClient({ baseUrl, token: "spawned-token" });
+    const hook = await client.webhooks.create({ name: "spawned", uri: receiver.url });
+    const response = await fetch(`${baseUrl}sandbox/sms`, {
+      method: "POST",
+      headers: { authorization: "Bearer spawned-token", "content-type": "application/json" },
+      body: JSON.stringify({ webhook_id: hook.id }),
+    });
+    expect(response.status).toBe(200);
+
+    await expect.poll(() => stdout, { timeout: 10_000 }).toMatch(/#2\/4 {2}200 {2}delivered/);
+    expect(stdout).toMatch(/#1\/4 {2}500 {2}retry at/);
+
+    proc.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(stdout).toContain("SIGTERM: stopping the sandbox");
+  });
+
+  it("generates and prints a token when none is given; refuses a bad interval", async () => {
+    const bad = await reportkit(["sandbox", "--retry-interval", "fast"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^reportkit: --retry-interval must be a number with a unit/);
+
+    const proc = spawn(process.execPath, [...NODE_ARGS, "sandbox", "--port", "0"], {
+      cwd: ROOT,
+      env: cleanEnv(),
+    });
+    child = proc;
+    let stdout = "";
+    proc.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    await expect
+      .poll(() => stdout, { timeout: 15_000 })
+      .toMatch(/API token {4}(sandbox-[0-9a-f]{24})/);
+    const baseUrl = /listening on (\S+)/.exec(stdout)?.[1] as string;
+    const token = /API token {4}(\S+)/.exec(stdout)?.[1] as string;
+    const page = await createClient({ baseUrl, token }).webhooks.list();
+    expect(page.data).toEqual([]);
+    const exited = new Promise<number | null>((resolve) =>
+      proc.on("exit", (code) => resolve(code)),
+    );
+    proc.kill("SIGINT");
+    expect(await exited).toBe(0);
+  });
+});
