@@ -1,0 +1,37 @@
+import { describe, expectTypeOf, it } from "vitest";
+import {
+  type ApiError,
+  type Client,
+  createClient,
+  type Webhook,
+  type WebhookPage,
+} from "./index.js";
+
+describe("client types", () => {
+  it("types a webhook from the schema", () => {
+    expectTypeOf<Webhook["id"]>().toEqualTypeOf<string>();
+    expectTypeOf<Webhook["status"]>().toEqualTypeOf<0 | 1>();
+    expectTypeOf<Webhook["active"]>().toEqualTypeOf<boolean>();
+    expectTypeOf<Webhook["secret"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<Webhook["verificationCode"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<Webhook["createdAt"]>().toEqualTypeOf<Date | null>();
+    expectTypeOf<Webhook["raw"]>().toEqualTypeOf<Readonly<Record<string, unknown>>>();
+  });
+
+  it("types every call", () => {
+    const client = createClient({ baseUrl: "https://x.example/api/v2/", token: "t" });
+    expectTypeOf(client).toEqualTypeOf<Client>();
+    expectTypeOf(client.webhooks.list()).resolves.toEqualTypeOf<WebhookPage>();
+    expectTypeOf(client.webhooks.iterate()).toEqualTypeOf<AsyncIterableIterator<Webhook>>();
+    expectTypeOf(client.webhooks.get("id")).resolves.toEqualTypeOf<Webhook>();
+    expectTypeOf(client.webhooks.delete("id")).resolves.toEqualTypeOf<void>();
+    expectTypeOf<WebhookPage["page"]["total"]>().toEqualTypeOf<number>();
+    expectTypeOf<WebhookPage["links"]["next"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<ApiError["status"]>().toEqualTypeOf<number>();
+    // status is 0 or 1, nothing else
+    // @ts-expect-error 2 is not a status
+    void client.webhooks.create({ name: "n", uri: "https://a.example/", status: 2 });
+    // @ts-expect-error the API requires name and uri on edit
+    void client.webhooks.update("id", { status: 0 });
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expectTypeOf, it } from "vitest";
+import type { CallPayload, DeliveryPayload, PushAttempt, PushOutcome, Sandbox } from "./index.js";
+
+describe("sandbox types", () => {
+  it("types what sendSms and makeCall return", () => {
+    type Sms = ReturnType<Sandbox["sendSms"]>;
+    type Call = ReturnType<Sandbox["makeCall"]>;
+    expectTypeOf<Sms["report"]>().toEqualTypeOf<DeliveryPayload>();
+    expectTypeOf<Call["report"]>().toEqualTypeOf<CallPayload>();
+    expectTypeOf<Sms["outcome"]>().resolves.toEqualTypeOf<PushOutcome | "skipped">();
+    expectTypeOf<DeliveryPayload["units"]>().toEqualTypeOf<number>();
+    expectTypeOf<CallPayload["to"]>().toEqualTypeOf<number>();
+    expectTypeOf<CallPayload["duration"]>().toEqualTypeOf<string>();
+    expectTypeOf<PushAttempt["outcome"]>().toEqualTypeOf<
+      "delivered" | "retrying" | "dropped" | "skipped"
+    >();
+  });
+
+  it("needs a webhook id to send", () => {
+    const sandbox = {} as Sandbox;
+    // @ts-expect-error webhookId is required
+    void (() => sandbox.sendSms({ mobile: "919876543210" }));
+    // @ts-expect-error a composed webhook needs a type
+    void (() => sandbox.createComposedWebhook({ name: "n", url: "https://a.example/" }));
+  });
+});
