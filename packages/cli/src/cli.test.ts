@@ -217,6 +217,15 @@ describe("reportkit webhooks", () => {
     expect(wrong.stderr).toMatch(/401 Unauthorized: Unauthenticated\. Check the access token/);
     expect(wrong.stderr).not.toContain("definitely-wrong-token");
 
+    const status = await reportkit(
+      ["webhooks", "create", "--name", "x", "--uri", "https://a.example/", "--status", "on"],
+      env,
+    );
+    expect(status.code).toBe(1);
+    expect(status.stderr).toMatch(
+      /option '--status <status>' argument 'on' is invalid\. Use 1 \(or active\) or 0 \(or inactive\)\./,
+    );
+
     const invalid = await reportkit(["webhooks", "create", "--name", "x", "--uri", "nope"], env);
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toMatch(/422 Unprocessable Entity: The uri field must be a valid URL\./);

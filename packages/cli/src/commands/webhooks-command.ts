@@ -1,5 +1,5 @@
 import { type Client, createClient, type Webhook } from "@reportkit/client";
-import { type Command, Option } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
 import { formatRecord, formatTable } from "../table.js";
@@ -136,9 +136,11 @@ function withConnection(command: Command): Command {
 }
 
 function statusOption(): Option {
-  return new Option("--status <status>", "1 active, 0 inactive")
-    .choices(["0", "1", "active", "inactive"])
-    .argParser((value) => (value === "1" || value === "active" ? 1 : 0));
+  return new Option("--status <status>", "1 or active, 0 or inactive").argParser((value) => {
+    if (value === "1" || value === "active") return 1;
+    if (value === "0" || value === "inactive") return 0;
+    throw new InvalidArgumentError("Use 1 (or active) or 0 (or inactive).");
+  });
 }
 
 function connect(options: ConnectionOptions, io: CliIo): Client {
