@@ -1,0 +1,13 @@
+export {
+  type CallReport,
+  type DeliveryReport,
+  type ErrorCode,
+  type Report,
+  type ReportContext,
+  ReportkitError,
+} from "@reportkit/core";
+export {
+  type FastifyReceiverOptions,
+  webhookReceiver,
+  webhookReceiver as default,
+} from "./webhook-receiver.js";

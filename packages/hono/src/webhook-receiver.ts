@@ -1,0 +1,68 @@
+import {
+  type ComposedTemplate,
+  createReceiver,
+  type Receiver,
+  type ReceiverBody,
+  type ReceiverOptions,
+  withEnvToken,
+} from "@reportkit/core";
+import type { Context, Env } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/** A Hono handler: `app.post("/webhooks", handler)`. */
+export type HonoHandler<E extends Env = Env> = (c: Context<E>) => Promise<Response>;
+
+/**
+ * The reportkit receiver as a Hono handler, for every runtime Hono runs on. Without `token`,
+ * the token is REPORTKIT_TOKEN from `process.env` where there is one, else from `c.env` (a
+ * Workers secret or binding), read at the first request.
+ *
+ * @example
+ * app.post("/webhooks", webhookReceiver({ onDelivery(report) { console.log(report.id) } }));
+ */
+export function webhookReceiver<
+  const T extends ComposedTemplate | undefined = undefined,
+  E extends Env = Env,
+>(options: ReceiverOptions<T>): HonoHandler<E> {
+  const fromProcess = withEnvToken(options, processEnv());
+  const hasToken = fromProcess.token !== undefined || options.auth === false;
+  // Without a token yet, still check every other option now, not at the first request.
+  const shared = createReceiver(hasToken ? fromProcess : { ...options, token: () => false });
+  const byToken = new Map<unknown, Receiver>();
+
+  function receiverFor(env: unknown): Receiver {
+    if (hasToken) return shared;
+    const withToken = withEnvToken(options, env as Record<string, unknown> | undefined);
+    let receiver = byToken.get(withToken.token);
+    if (receiver === undefined) {
+      receiver = createReceiver(withToken);
+      byToken.set(withToken.token, receiver);
+    }
+    return receiver;
+  }
+
+  return async (c) => {
+    const receiver = receiverFor(c.env);
+    const raw = c.req.raw;
+    const reply = await receiver.handle({
+      method: raw.method,
+      url: raw.url,
+      headers: raw.headers,
+      body: raw.bodyUsed ? await bodyReadBefore(c) : raw.body,
+    });
+    return c.body(reply.body, reply.status as ContentfulStatusCode, reply.headers);
+  };
+}
+
+/** A body a validator or middleware already read through `c.req`, from Hono's cache. */
+async function bodyReadBefore(c: Context): Promise<ReceiverBody> {
+  try {
+    return new Uint8Array(await c.req.arrayBuffer());
+  } catch {
+    return undefined; // read straight from c.req.raw and gone: nothing to wait for
+  }
+}
+
+function processEnv(): Record<string, unknown> | undefined {
+  return (globalThis as { process?: { env?: Record<string, unknown> } }).process?.env;
+}

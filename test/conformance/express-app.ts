@@ -1,0 +1,96 @@
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import { webhookReceiver } from "@reportkit/express";
+import type { Express, RequestHandler } from "express";
+import request from "supertest";
+import { TOKEN } from "../fixtures/samples.js";
+import type { ExpressParser } from "./cases.js";
+import { type Call, FAULT_HEADER, receiverOptions } from "./setup.js";
+import { bodyBytes, type OpenApp } from "./suite.js";
+
+/** What this file uses of the express module, Express 5 and 4 alike. */
+export interface ExpressModule {
+  (): Express;
+  json(options?: object): RequestHandler;
+  urlencoded(options?: object): RequestHandler;
+  text(options?: object): RequestHandler;
+  raw(options?: object): RequestHandler;
+}
+
+function parser(express: ExpressModule, name: ExpressParser): RequestHandler {
+  switch (name) {
+    case "json":
+      return express.json();
+    case "urlencoded":
+      return express.urlencoded({ extended: false });
+    case "urlencoded-extended":
+      return express.urlencoded({ extended: true });
+    case "text":
+      return express.text();
+    case "text-any":
+      return express.text({ type: "*/*" });
+    case "raw-any":
+      return express.raw({ type: "*/*" });
+  }
+}
+
+/**
+ * Test stage: a real socket can't carry a body that fails and still get the reply, so the
+ * request's own stream is made to fail after its first chunk, as a connection reset would.
+ */
+const failBodyOnRequest: RequestHandler = (req, _res, next) => {
+  if (req.headers[FAULT_HEADER] !== undefined) {
+    const iterate = Readable.prototype[Symbol.asyncIterator];
+    Object.defineProperty(req, Symbol.asyncIterator, {
+      value: async function* () {
+        const first = await iterate.call(req).next();
+        if (first.done !== true) yield first.value;
+        throw new Error("connection reset mid-body");
+      },
+    });
+  }
+  next();
+};
+
+const asIs = ((bytes: Buffer) => bytes) as unknown as (body: unknown) => string;
+
+/**
+ * An Express app with the receiver mounted the given way, on a real socket, driven by
+ * supertest. The `path` option mount and the mount-path mount are both conformance targets.
+ */
+export function expressTarget(
+  express: ExpressModule,
+  mount: "path option" | "mount path",
+): OpenApp {
+  return async (setup, parsers = []) => {
+    const calls: Call[] = [];
+    const app = express();
+    app.use(failBodyOnRequest);
+    for (const name of parsers) app.use(parser(express, name));
+    const options = { token: TOKEN, ...receiverOptions(setup, calls) };
+    if (mount === "path option") app.use(webhookReceiver({ path: "/webhooks", ...options }));
+    else app.use("/webhooks", webhookReceiver(options));
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return {
+      async send(spec) {
+        const method = spec.method.toLowerCase() as "get" | "post" | "put" | "delete";
+        const test = request(origin)[method](spec.url).set(spec.headers);
+        if (typeof spec.body === "object" && "fail" in spec.body) test.set(FAULT_HEADER, "1");
+        const body = bodyBytes(spec.body);
+        // The bytes exactly as given: superagent would serialise a Buffer under a JSON type.
+        const res = await (body === undefined
+          ? test
+          : test.serialize(asIs).send(Buffer.from(body)));
+        return {
+          status: res.status,
+          headers: res.headers as Record<string, string>,
+          body: res.text,
+        };
+      },
+      takeCalls: async () => calls.splice(0),
+      close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
+  };
+}

@@ -1,0 +1,82 @@
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import webhookReceiver from "@reportkit/fastify";
+import Fastify, { type FastifyInstance } from "fastify";
+import { TOKEN } from "../fixtures/samples.js";
+import type { RequestSpec } from "./cases.js";
+import { type Call, FAULT_HEADER, receiverOptions, type Setup } from "./setup.js";
+import { bodyBytes, type OpenApp, runConformance, toReply } from "./suite.js";
+
+async function fastifyApp(setup: Setup, calls: Call[]): Promise<FastifyInstance> {
+  const app = Fastify();
+  // Test stage (the host's own hook, as an app could have): a body that fails mid-way.
+  app.addHook("preParsing", async (request, _reply, payload) => {
+    if (request.headers[FAULT_HEADER] === undefined) return payload;
+    const chunks = payload[Symbol.asyncIterator]();
+    return Readable.from(
+      (async function* () {
+        const first = await chunks.next();
+        if (first.done !== true) yield first.value;
+        throw new Error("connection reset mid-body");
+      })(),
+    );
+  });
+  await app.register(webhookReceiver, {
+    path: "/webhooks",
+    token: TOKEN,
+    ...receiverOptions(setup, calls),
+  });
+  return app;
+}
+
+function headersOf(spec: RequestSpec): Record<string, string> {
+  const isFailing = typeof spec.body === "object" && "fail" in spec.body;
+  return isFailing ? { ...spec.headers, [FAULT_HEADER]: "1" } : spec.headers;
+}
+
+const inject: OpenApp = async (setup) => {
+  const calls: Call[] = [];
+  const app = await fastifyApp(setup, calls);
+  await app.ready();
+  return {
+    async send(spec) {
+      const body = bodyBytes(spec.body);
+      const res = await app.inject({
+        method: spec.method as "POST",
+        url: spec.url,
+        headers: headersOf(spec),
+        ...(body === undefined ? {} : { payload: Buffer.from(body) }),
+      });
+      return {
+        status: res.statusCode,
+        headers: res.headers as Record<string, string>,
+        body: res.body,
+      };
+    },
+    takeCalls: async () => calls.splice(0),
+    close: () => app.close(),
+  };
+};
+
+const socket: OpenApp = async (setup) => {
+  const calls: Call[] = [];
+  const app = await fastifyApp(setup, calls);
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const { port } = app.server.address() as AddressInfo;
+  return {
+    async send(spec) {
+      const body = bodyBytes(spec.body);
+      const response = await fetch(`http://127.0.0.1:${port}${spec.url}`, {
+        method: spec.method,
+        headers: headersOf(spec),
+        ...(body === undefined ? {} : { body }),
+      });
+      return toReply(response);
+    },
+    takeCalls: async () => calls.splice(0),
+    close: () => app.close(),
+  };
+};
+
+runConformance("@reportkit/fastify (inject)", inject);
+runConformance("@reportkit/fastify (real socket)", socket);

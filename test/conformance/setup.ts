@@ -1,0 +1,78 @@
+// The receiver every conformance target mounts, built from a small serialisable setup so the
+// same options exist in Node and, bundled, inside workerd. No node: imports here.
+import type { ReceiverOptions } from "@reportkit/core";
+
+/** How the app's handlers behave and which receiver options differ from the defaults. */
+export interface Setup {
+  /** Default: the handlers record the call and return. */
+  handler?: "throws" | "rejects";
+  maxBodyBytes?: number;
+  /** The token is a verifier function that throws (core: 500 token_check_failed). */
+  tokenCheck?: "throws";
+}
+
+/** One handler call as the test sees it: which handler, and the report as JSON. */
+export interface Call {
+  handler: "onDelivery" | "onCall";
+  report: unknown;
+}
+
+/** What a failing handler throws; no reply body may ever contain it. */
+export const HANDLER_SECRET = "db password is hunter2";
+
+export function setupKey(setup: Setup): string {
+  return JSON.stringify([setup.handler ?? "ok", setup.maxBodyBytes ?? 0, setup.tokenCheck ?? ""]);
+}
+
+/**
+ * Receiver options for a setup, without `token` unless the setup needs a special one: each
+ * target supplies it the way its users would (an option, or REPORTKIT_TOKEN).
+ */
+export function receiverOptions(setup: Setup, calls: Call[]): ReceiverOptions {
+  const record =
+    (handler: Call["handler"]) =>
+    (report: unknown): unknown => {
+      calls.push({ handler, report: JSON.parse(JSON.stringify(report)) });
+      if (setup.handler === "throws") throw new Error(HANDLER_SECRET);
+      if (setup.handler === "rejects") {
+        return new Promise((_, reject) => setTimeout(() => reject(new Error(HANDLER_SECRET)), 1));
+      }
+      return undefined;
+    };
+  return {
+    onDelivery: record("onDelivery"),
+    onCall: record("onCall"),
+    ...(setup.maxBodyBytes === undefined ? {} : { maxBodyBytes: setup.maxBodyBytes }),
+    ...(setup.tokenCheck === "throws"
+      ? {
+          token: () => {
+            throw new Error("token store unreachable");
+          },
+        }
+      : {}),
+  };
+}
+
+/** Where the workerd target names the setup of the receiver that answers the request. */
+export const SETUP_HEADER = "x-conformance-setup";
+
+/** The header by which a real-socket app's test stage makes the body stream fail mid-way. */
+export const FAULT_HEADER = "x-conformance-fault";
+
+/** A body that yields its first chunk and then fails, as a connection reset mid-body does. */
+export function failingStream(first: Uint8Array): ReadableStream<Uint8Array> {
+  let sent = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (sent) {
+          controller.error(new Error("connection reset mid-body"));
+          return;
+        }
+        sent = true;
+        controller.enqueue(first);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}

@@ -1,0 +1,55 @@
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { Miniflare } from "miniflare";
+import { afterAll, beforeAll } from "vitest";
+import { TOKEN } from "../fixtures/samples.js";
+import { type Call, FAULT_HEADER, SETUP_HEADER } from "./setup.js";
+import { bodyBytes, runConformance, toReply } from "./suite.js";
+
+// Hono + @reportkit/hono + @reportkit/core inside Cloudflare's real runtime (workerd), without
+// nodejs_compat: a node: import anywhere in them would fail the bundle or the load.
+let mf: Miniflare;
+
+beforeAll(async () => {
+  const bundle = await build({
+    entryPoints: [fileURLToPath(new URL("./worker.ts", import.meta.url))],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    conditions: ["source", "workerd", "worker", "import"],
+    write: false,
+    logLevel: "silent",
+  });
+  mf = new Miniflare({
+    modules: true,
+    script: bundle.outputFiles[0]?.text ?? "",
+    compatibilityDate: "2026-04-01",
+    bindings: { REPORTKIT_TOKEN: TOKEN },
+  });
+  await mf.ready;
+});
+
+afterAll(() => mf?.dispose());
+
+runConformance("@reportkit/hono in workerd (miniflare)", async (setup) => ({
+  async send(spec) {
+    const failing = typeof spec.body === "object" && "fail" in spec.body;
+    const body = bodyBytes(spec.body);
+    const response = await mf.dispatchFetch(`http://localhost${spec.url}`, {
+      method: spec.method,
+      headers: {
+        ...spec.headers,
+        [SETUP_HEADER]: JSON.stringify(setup),
+        ...(failing ? { [FAULT_HEADER]: "1" } : {}),
+      },
+      ...(body === undefined ? {} : { body }),
+    });
+    return toReply(response as unknown as Response);
+  },
+  async takeCalls() {
+    const response = await mf.dispatchFetch("http://localhost/__calls");
+    return (await response.json()) as Call[];
+  },
+  close: async () => {},
+}));
