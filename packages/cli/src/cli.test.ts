@@ -1,16 +1,17 @@
-// The real `reportkit` entry point (src/cli.ts), run as a child process against a sandbox and
-// recording receivers on this machine.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+// The real `reportkit` binary (dist/cli.js, the package's "bin", built here with tsc -b), run as a
+// child process against a sandbox and recording receivers on this machine.
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@reportkit/client";
 import { createSandbox, type Sandbox } from "@reportkit/sandbox";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
-const CLI = fileURLToPath(new URL("./cli.ts", import.meta.url));
-const NODE_ARGS = ["--import", "tsx", "--conditions=source", CLI];
+const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const NODE_ARGS = [CLI];
 const API_TOKEN = "cli-test-api-token-777";
 
 interface Run {
@@ -78,6 +79,11 @@ let env: Record<string, string>;
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {
+  // Up to date after `pnpm test`'s typecheck; builds the CLI and what it imports otherwise.
+  execFileSync(join(ROOT, "node_modules/.bin/tsc"), ["-b", "packages/cli"], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
   sandbox = await createSandbox({ token: API_TOKEN });
   env = { REPORTKIT_BASE_URL: sandbox.baseUrl, REPORTKIT_API_TOKEN: API_TOKEN };
 });
