@@ -1,104 +1,239 @@
 // In-process micro-benchmarks of @reportkit/core (the built dist, as users get it), with
-// tinybench. Started by run.ts on one pinned CPU; prints one JSON array of results.
-// Each task runs its operation BATCH times per sample, so the timer's own cost (tens of
-// nanoseconds) does not distort operations that take about a microsecond.
+// tinybench. Started by run.ts on one pinned CPU, once per task: `node micro.mjs --list`
+// prints the task names, `node micro.mjs <index>` runs one and prints its result as JSON
+// (`--all` runs them all in one process and prints the array).
+// A fresh process per task keeps one task's object shapes from turning the next one's
+// property accesses megamorphic, which a real receiver, seeing one or two shapes, never has.
+// Each sample runs the operation BATCH times, so the timer's own cost (tens of nanoseconds)
+// does not distort operations that take about a microsecond.
 import { checkBearer, createReceiver, parseReport } from "@reportkit/core";
 import { Bench } from "tinybench";
-
-const { dlr, call, token, quick } = JSON.parse(process.env.BENCH_FIXTURES ?? "null") ?? {};
-if (dlr === undefined) throw new Error("BENCH_FIXTURES is not set: run.ts starts this script.");
+import { DeliveryReport } from "./servers/hand-written.mjs";
 
 const BATCH = 100;
-const bench = new Bench({
-  time: quick ? 80 : 700,
-  warmupTime: quick ? 30 : 200,
-});
-
-let sink = 0;
-function sync(name, operation) {
-  bench.add(name, () => {
-    for (let i = 0; i < BATCH; i++) if (operation()) sink++;
-  });
-}
-function async(name, operation) {
-  bench.add(name, async () => {
-    for (let i = 0; i < BATCH; i++) if (await operation()) sink++;
-  });
-}
+const fixtures = JSON.parse(process.env.BENCH_FIXTURES ?? "null");
 
 const strings = (report) =>
   Object.fromEntries(Object.entries(report).map(([key, value]) => [key, String(value)]));
-const dlrText = JSON.stringify(dlr);
-const dlrWithUnix = { ...dlr, deliv_at: 1617965871, sent_at: 1617965868, submit_at: 1617965869 };
-const dlrMissingMobile = { ...dlr, mobile: undefined };
+const authorization = () => `Bearer ${fixtures.token}`;
 
-// For scale: what any JSON receiver pays, and what a careful hand-written receiver pays.
-sync("JSON.parse of the DLR (reference)", () => JSON.parse(dlrText));
-
-sync("parseReport: DLR (the sample)", () => parseReport(dlr).ok);
-sync("parseReport: DLR with unix times", () => parseReport(dlrWithUnix).ok);
-sync("parseReport: DLR, every value a string (form)", () => {
-  return parseReport(DLR_STRINGS).ok;
-});
-const DLR_STRINGS = strings(dlr);
-sync("parseReport: call report (the sample)", () => parseReport(call).ok);
-sync("parseReport: call report, every value a string (form)", () => {
-  return parseReport(CALL_STRINGS).ok;
-});
-const CALL_STRINGS = strings(call);
-sync("parseReport: rejected DLR (mobile missing)", () => !parseReport(dlrMissingMobile).ok);
-
-const oneToken = checkBearer(token);
-const tenTokens = checkBearer([...Array.from({ length: 9 }, (_, i) => `${token}-old-${i}`), token]);
-const authorization = `Bearer ${token}`;
-sync("bearer check, 1 token", () => oneToken(authorization) === "ok");
-sync("bearer check, 10 tokens", () => tenTokens(authorization) === "ok");
-
-const receiver = createReceiver({ token, onDelivery() {}, onCall() {} });
-function request(contentType, body) {
+function request(contentType, body, extra) {
   return {
     method: "POST",
     url: "/webhooks",
-    headers: { authorization, "content-type": contentType, host: "127.0.0.1" },
+    headers: { authorization: authorization(), "content-type": contentType, host: "127.0.0.1" },
     body,
+    ...extra,
   };
 }
-const form = new FormData();
-for (const [key, value] of Object.entries(DLR_STRINGS)) form.append(key, value);
-const multipart = new Response(form);
-const multipartType = multipart.headers.get("content-type");
-const multipartBytes = new Uint8Array(await multipart.arrayBuffer());
 
-const cases = [
-  ["Receiver.handle: DLR, JSON string body", request("application/json", dlrText)],
+async function multipart(fields) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  const encoded = new Response(form);
+  return {
+    type: encoded.headers.get("content-type"),
+    bytes: new Uint8Array(await encoded.arrayBuffer()),
+  };
+}
+
+/** A receiver's handle for one fixed request, checked to answer 200 before it is timed. */
+async function handles(options, req) {
+  const receiver = createReceiver({
+    token: fixtures.token,
+    onDelivery() {},
+    onCall() {},
+    ...options,
+  });
+  const first = await receiver.handle(req);
+  if (first.status !== 200) throw new Error(`expected 200, got ${first.status} ${first.body}`);
+  return { async: true, run: async () => (await receiver.handle(req)).status === 200 };
+}
+
+// Each entry: a name and a setup giving { run, async }; run returns true when it worked.
+const TASKS = [
+  [
+    "JSON.parse of the DLR (reference)",
+    () => {
+      const text = JSON.stringify(fixtures.dlr);
+      return { run: () => JSON.parse(text) !== null };
+    },
+  ],
+  [
+    "zod parse of the DLR, hand-written schema (reference)",
+    () => ({ run: () => DeliveryReport.safeParse(fixtures.dlr).success }),
+  ],
+  ["parseReport: DLR (the sample)", () => ({ run: () => parseReport(fixtures.dlr).ok })],
+  [
+    "parseReport: DLR with unix times",
+    () => {
+      const dlr = {
+        ...fixtures.dlr,
+        deliv_at: 1617965871,
+        sent_at: 1617965868,
+        submit_at: 1617965869,
+      };
+      return { run: () => parseReport(dlr).ok };
+    },
+  ],
+  [
+    "parseReport: DLR, every value a string (form)",
+    () => {
+      const dlr = strings(fixtures.dlr);
+      return { run: () => parseReport(dlr).ok };
+    },
+  ],
+  ["parseReport: call report (the sample)", () => ({ run: () => parseReport(fixtures.call).ok })],
+  [
+    "parseReport: call report, every value a string (form)",
+    () => {
+      const call = strings(fixtures.call);
+      return { run: () => parseReport(call).ok };
+    },
+  ],
+  [
+    "parseReport: rejected DLR (status missing)",
+    () => {
+      const { status: _, ...dlr } = fixtures.dlr;
+      return { run: () => !parseReport(dlr).ok };
+    },
+  ],
+  [
+    "bearer check, 1 token",
+    () => {
+      const check = checkBearer(fixtures.token);
+      const value = authorization();
+      return { run: () => check(value) === "ok" };
+    },
+  ],
+  [
+    "bearer check, 10 tokens",
+    () => {
+      const old = Array.from({ length: 9 }, (_, i) => `${fixtures.token}-old-${i}`);
+      const check = checkBearer([...old, fixtures.token]);
+      const value = authorization();
+      return { run: () => check(value) === "ok" };
+    },
+  ],
+  [
+    "Receiver.handle: DLR, JSON string body",
+    () => handles({}, request("application/json", JSON.stringify(fixtures.dlr))),
+  ],
   [
     "Receiver.handle: DLR, JSON bytes body",
-    request("application/json", new TextEncoder().encode(dlrText)),
+    () =>
+      handles(
+        {},
+        request("application/json", new TextEncoder().encode(JSON.stringify(fixtures.dlr))),
+      ),
   ],
   [
     "Receiver.handle: call report, JSON string body",
-    request("application/json", JSON.stringify(call)),
+    () => handles({}, request("application/json", JSON.stringify(fixtures.call))),
   ],
   [
     "Receiver.handle: DLR, urlencoded body",
-    request("application/x-www-form-urlencoded", new URLSearchParams(DLR_STRINGS).toString()),
+    () =>
+      handles(
+        {},
+        request(
+          "application/x-www-form-urlencoded",
+          new URLSearchParams(strings(fixtures.dlr)).toString(),
+        ),
+      ),
   ],
-  ["Receiver.handle: DLR, multipart body", request(multipartType, multipartBytes)],
+  [
+    "Receiver.handle: DLR, multipart body",
+    async () => {
+      const { type, bytes } = await multipart(strings(fixtures.dlr));
+      return handles({}, request(type, bytes));
+    },
+  ],
+  [
+    "Receiver.handle: composed GET (query)",
+    () => {
+      const query = new URLSearchParams({
+        call_id: String(fixtures.call.mid),
+        to: String(fixtures.call.to),
+        message_status: String(fixtures.call.status),
+        duration: String(fixtures.call.duration),
+      });
+      return handles(
+        { composed: fixtures.composed.get.template },
+        request(undefined, undefined, {
+          method: "GET",
+          url: `${fixtures.composed.get.path}?${query}`,
+          headers: { authorization: authorization(), host: "127.0.0.1" },
+        }),
+      );
+    },
+  ],
+  [
+    "Receiver.handle: composed multipart (form)",
+    async () => {
+      const dlr = fixtures.dlr;
+      const { type, bytes } = await multipart({
+        message_id: dlr.id,
+        phone: dlr.mobile,
+        message_status: dlr.status,
+        delivered: dlr.deliv_time,
+        sent: dlr.sent_time,
+        credits: dlr.credits,
+        ref: dlr.custom,
+      });
+      return handles(
+        { composed: fixtures.composed.multipart.template },
+        request(type, bytes, { url: fixtures.composed.multipart.path }),
+      );
+    },
+  ],
 ];
-for (const [name, req] of cases) {
-  const first = await receiver.handle(req);
-  if (first.status !== 200)
-    throw new Error(`${name}: expected 200, got ${first.status} ${first.body}`);
-  async(name, async () => (await receiver.handle(req)).status === 200);
+
+async function runTask(index) {
+  const [name, setup] = TASKS[index] ?? [];
+  if (setup === undefined) throw new Error(`No micro-benchmark number ${index}.`);
+  const { run, async = false } = await setup();
+  const bench = new Bench({
+    time: fixtures.quick ? 80 : 700,
+    warmupTime: fixtures.quick ? 30 : 200,
+  });
+  let failures = 0;
+  if (async) {
+    bench.add(name, async () => {
+      for (let i = 0; i < BATCH; i++) if (!(await run())) failures++;
+    });
+  } else {
+    bench.add(name, () => {
+      for (let i = 0; i < BATCH; i++) if (!run()) failures++;
+    });
+  }
+  await bench.run();
+  const { latency, state, error } = bench.tasks[0].result;
+  if (state !== "completed") return { name, error: String(error ?? state) };
+  if (failures > 0)
+    return { name, error: `${failures} operations did not give the expected answer` };
+  const nsPerOp = (latency.p50 * 1e6) / BATCH;
+  return { name, opsPerSecond: 1e9 / nsPerOp, nsPerOp, rme: latency.rme };
 }
 
-await bench.run();
+async function safely(index) {
+  try {
+    return await runTask(index);
+  } catch (error) {
+    return { name: TASKS[index]?.[0] ?? "?", error: String(error) };
+  }
+}
 
-const results = bench.tasks.map((task) => {
-  const { latency, state } = task.result;
-  if (state !== "completed") return { name: task.name, error: String(task.result.error ?? state) };
-  const nsPerOp = (latency.p50 * 1e6) / BATCH;
-  return { name: task.name, opsPerSecond: 1e9 / nsPerOp, nsPerOp, rme: latency.rme };
-});
-if (sink === 0) throw new Error("no operation succeeded");
-process.stdout.write(`${JSON.stringify(results)}\n`);
+const which = process.argv[2];
+if (which === "--list") {
+  process.stdout.write(`${JSON.stringify(TASKS.map(([name]) => name))}\n`);
+} else if (fixtures === null) {
+  throw new Error("BENCH_FIXTURES is not set: run.ts starts this script.");
+} else if (which === "--all") {
+  // One process for every task: for the --quick smoke run, where isolation does not matter.
+  const results = [];
+  for (let index = 0; index < TASKS.length; index++) results.push(await safely(index));
+  process.stdout.write(`${JSON.stringify(results)}\n`);
+} else {
+  process.stdout.write(`${JSON.stringify(await safely(Number(which)))}\n`);
+}

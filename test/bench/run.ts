@@ -50,7 +50,7 @@ if (unknown.length > 0) {
 
 /** Seconds. The full run stays under 5 minutes on 2 cores, --quick under 1. */
 const PLAN = quick
-  ? { rounds: 1, duration: 1, extraDuration: 0.5, warmup: 0.5, extraWarmup: 0.25 }
+  ? { rounds: 1, duration: 0.5, extraDuration: 0.3, warmup: 0.3, extraWarmup: 0.2 }
   : { rounds: 5, duration: 2.5, extraDuration: 1.5, warmup: 2, extraWarmup: 0.5 };
 const CONNECTIONS = 10;
 
@@ -210,8 +210,9 @@ async function load(
   if (result.id !== id) throw new Error(`load generator answered job ${result.id}, not ${id}`);
   const cpuAfter = cpuTicks(server.process.child.pid);
   if (cpuBefore !== undefined && cpuAfter !== undefined) {
-    result.serverCpu =
-      (cpuAfter - cpuBefore) / CLOCK_TICKS / ((performance.now() - wallBefore) / 1000);
+    const seconds = (cpuAfter - cpuBefore) / CLOCK_TICKS;
+    result.serverCpu = seconds / ((performance.now() - wallBefore) / 1000);
+    if (result.requests > 0) result.serverCpuPerRequest = (seconds * 1e6) / result.requests;
   }
   return result;
 }
@@ -232,16 +233,33 @@ function serverLabel(variant: Variant): Row["server"] {
   return variant === "reportkit-composed" ? "reportkit" : variant;
 }
 
+/** Each micro-benchmark in a fresh process (see micro.mjs), one after the other. */
 async function runMicro(pin: string[]): Promise<MicroResult[]> {
-  const proc = new LineProcess(
-    "micro-benchmarks",
-    [...pin, process.execPath, join(here, "micro.mjs")],
-    {
-      BENCH_FIXTURES: JSON.stringify({ ...FIXTURES, quick }),
-    },
-  );
-  const results = await proc.next<MicroResult[]>(120_000);
-  await proc.stop();
+  const script = join(here, "micro.mjs");
+  const env = { BENCH_FIXTURES: JSON.stringify({ ...FIXTURES, quick }) };
+  if (quick) {
+    const all = new LineProcess(
+      "micro-benchmarks",
+      [...pin, process.execPath, script, "--all"],
+      env,
+    );
+    const results = await all.next<MicroResult[]>(60_000);
+    await all.stop();
+    return results;
+  }
+  const lister = new LineProcess("micro-benchmarks", [process.execPath, script, "--list"], env);
+  const names = await lister.next<string[]>(30_000);
+  await lister.stop();
+  const results: MicroResult[] = [];
+  for (const [index, name] of names.entries()) {
+    const proc = new LineProcess(
+      `micro-benchmark "${name}"`,
+      [...pin, process.execPath, script, String(index)],
+      env,
+    );
+    results.push(await proc.next<MicroResult>(60_000));
+    await proc.stop();
+  }
   return results;
 }
 

@@ -106,4 +106,9 @@ export async function composedMultipart(): Promise<Scenario> {
 }
 
 /** What the micro-benchmarks and servers need from the fixtures, as JSON for their env. */
-export const FIXTURES = { dlr: SAMPLE_DLR, call: SAMPLE_CALL, token: TOKEN };
+export const FIXTURES = {
+  dlr: SAMPLE_DLR,
+  call: SAMPLE_CALL,
+  token: TOKEN,
+  composed: COMPOSED_TEMPLATES,
+};

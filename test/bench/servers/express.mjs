@@ -1,6 +1,6 @@
 import express from "express";
 import { countHandled, path, token } from "./common.mjs";
-import { authorized, DeliveryReport } from "./hand-written.mjs";
+import { bearerCheck, DeliveryReport } from "./hand-written.mjs";
 
 function listen(app) {
   return new Promise((resolve, reject) => {
@@ -22,6 +22,7 @@ export function bare() {
 }
 
 export function handWritten() {
+  const authorized = bearerCheck(token);
   const app = express();
   app.post(
     path,

@@ -1,6 +1,6 @@
 import Fastify from "fastify";
 import { countHandled, path, token } from "./common.mjs";
-import { authorized, DeliveryReport } from "./hand-written.mjs";
+import { bearerCheck, DeliveryReport } from "./hand-written.mjs";
 
 async function listen(app) {
   await app.listen({ port: 0, host: "127.0.0.1" });
@@ -18,6 +18,7 @@ export function bare() {
 }
 
 export function handWritten() {
+  const authorized = bearerCheck(token);
   const app = Fastify();
   app.post(path, async (request, reply) => {
     if (!authorized(request.headers.authorization)) return reply.code(401).send({ ok: false });

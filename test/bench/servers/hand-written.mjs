@@ -3,15 +3,15 @@
 // same work.
 import { timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { token } from "./common.mjs";
-
-const expected = Buffer.from(`Bearer ${token}`);
 
 /** Constant-time comparison of the whole Authorization value. */
-export function authorized(header) {
-  if (typeof header !== "string") return false;
-  const given = Buffer.from(header);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+export function bearerCheck(token) {
+  const expected = Buffer.from(`Bearer ${token}`);
+  return (header) => {
+    if (typeof header !== "string") return false;
+    const given = Buffer.from(header);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
 }
 
 /** The SMS delivery report as the provider's documentation shows it. */

@@ -1,7 +1,7 @@
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { countHandled, path, token } from "./common.mjs";
-import { authorized, DeliveryReport } from "./hand-written.mjs";
+import { bearerCheck, DeliveryReport } from "./hand-written.mjs";
 
 function listen(app) {
   return new Promise((resolve) => {
@@ -21,6 +21,7 @@ export function bare() {
 }
 
 export function handWritten() {
+  const authorized = bearerCheck(token);
   const app = new Hono();
   app.post(path, async (c) => {
     if (!authorized(c.req.header("authorization"))) return c.json({ ok: false }, 401);

@@ -1,0 +1,93 @@
+import { execFile } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, test } from "vitest";
+
+// A smoke run of `pnpm bench --quick`: it must finish, every configuration must have answered
+// only 2xx, and the report must have every row. Benchmarks are a tool, not tests: nothing
+// here looks at a timing.
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+const FRAMEWORKS = ["Express 5", "Fastify 5", "Hono 4 (node-server)"];
+const EXPECTED_ROWS = [
+  "node:http | bare | DLR (JSON)",
+  ...FRAMEWORKS.flatMap((fw) => [
+    `${fw} | bare | DLR (JSON)`,
+    `${fw} | hand-written | DLR (JSON)`,
+    `${fw} | reportkit | DLR (JSON)`,
+    `${fw} | reportkit | call report (JSON)`,
+    `${fw} | reportkit | composed GET (query)`,
+    `${fw} | reportkit | composed multipart (form)`,
+  ]),
+];
+const MICRO_ROWS = [
+  "parseReport: DLR (the sample)",
+  "parseReport: call report (the sample)",
+  "bearer check, 1 token",
+  "bearer check, 10 tokens",
+  "Receiver.handle: DLR, JSON string body",
+  "Receiver.handle: DLR, multipart body",
+];
+
+function runQuickBench(): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      "pnpm",
+      ["bench", "--quick"],
+      { cwd: root, timeout: 110_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** The markdown table rows of the report, as their cells. */
+function tableRows(markdown: string): string[][] {
+  return markdown
+    .split("\n")
+    .filter((line) => line.startsWith("| ") && !line.startsWith("| ---"))
+    .map((line) =>
+      line
+        .slice(2, -2)
+        .split(" | ")
+        .map((cell) => cell.trim()),
+    );
+}
+
+test("pnpm bench --quick measures every configuration, all answered 2xx", async () => {
+  const { code, stdout, stderr } = await runQuickBench();
+  expect(code, stderr.slice(-3000)).toBe(0);
+  expect(stdout).not.toContain("Not measured");
+
+  const rows = tableRows(stdout);
+  const http = new Map(
+    rows
+      .filter((cells) => cells.length === 10)
+      .map((cells) => [cells.slice(0, 3).join(" | "), cells]),
+  );
+  for (const label of EXPECTED_ROWS) {
+    const cells = http.get(label);
+    expect(cells, `row "${label}"`).toBeDefined();
+    expect(Number((cells as string[])[3]?.replaceAll(",", "")), `${label} req/s`).toBeGreaterThan(
+      0,
+    );
+    expect((cells as string[])[9], `${label} non-2xx`).toBe("0");
+  }
+
+  const ratios = rows.filter((cells) => cells.length === 7 && cells[1] !== "reportkit /");
+  expect(ratios.map((cells) => `${cells[0]} / ${cells[1]}`).sort()).toEqual(
+    FRAMEWORKS.flatMap((fw) => [`${fw} / bare`, `${fw} / hand-written`]).sort(),
+  );
+
+  const micro = new Map(
+    rows.filter((cells) => cells.length === 4).map((cells) => [cells[0], cells]),
+  );
+  for (const name of MICRO_ROWS) {
+    const cells = micro.get(name);
+    expect(cells, `micro-benchmark "${name}"`).toBeDefined();
+    expect(Number((cells as string[])[1]?.replaceAll(",", "")), `${name} ops/s`).toBeGreaterThan(0);
+  }
+}, 120_000);
