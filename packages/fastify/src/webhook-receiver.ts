@@ -6,13 +6,16 @@ import {
   type RefusalCode,
   withEnvToken,
 } from "@reportkit/core";
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 
-export type FastifyReceiverOptions<T extends ComposedTemplate | undefined = undefined> =
-  ReceiverOptions<T> & {
-    /** The route's path, under the register prefix. Default "/webhooks". */
-    path?: string;
-  };
+/**
+ * Core's options plus the route's `path`. A composed template is accepted; its report types
+ * are the plain ones here, since register() cannot carry a literal template's type along.
+ */
+export type FastifyReceiverOptions = ReceiverOptions<ComposedTemplate | undefined> & {
+  /** The route's path, under the register prefix. Default "/webhooks". */
+  path?: string;
+};
 
 // Core's default limit, applied here by Fastify while it reads the body.
 const DEFAULT_MAX_BODY_BYTES = 65_536;
@@ -24,12 +27,12 @@ const DEFAULT_MAX_BODY_BYTES = 65_536;
  * @example
  * await fastify.register(webhookReceiver, { path: "/webhooks", onDelivery(report) {} });
  */
-export async function webhookReceiver<const T extends ComposedTemplate | undefined = undefined>(
-  fastify: FastifyInstance,
-  options: FastifyReceiverOptions<T>,
-): Promise<void> {
+export const webhookReceiver: FastifyPluginAsync<FastifyReceiverOptions> = async (
+  fastify,
+  options,
+) => {
   const { path = "/webhooks", ...receiverOptions } = options;
-  const receiver = createReceiver(withEnvToken(receiverOptions as ReceiverOptions<T>, process.env));
+  const receiver = createReceiver(withEnvToken(receiverOptions, process.env));
   const bodyLimit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // Errors of the body stream, told apart from errors of the host's own hooks.
   const bodyErrors = new WeakSet<object>();
@@ -71,7 +74,7 @@ export async function webhookReceiver<const T extends ComposedTemplate | undefin
       await receiver.handle({ ...describe(request), body: request.body as Buffer | undefined }),
     ),
   );
-}
+};
 
 function describe(request: FastifyRequest) {
   return { method: request.method, url: request.url, headers: request.headers };

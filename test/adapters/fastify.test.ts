@@ -1,0 +1,261 @@
+import { request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Writable } from "node:stream";
+import type { ReportkitError } from "@reportkit/core";
+import webhookReceiverDefault, { webhookReceiver } from "@reportkit/fastify";
+import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SAMPLE_DLR, SAMPLE_DLR_TEXT, TOKEN } from "../fixtures/samples.js";
+
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+const JSON_HEADERS = { ...AUTH, "content-type": "application/json" };
+const DLR = JSON.stringify(SAMPLE_DLR);
+
+function handlers() {
+  return { onDelivery: vi.fn(), onCall: vi.fn() };
+}
+
+const apps: FastifyInstance[] = [];
+function track(app: FastifyInstance): FastifyInstance {
+  apps.push(app);
+  return app;
+}
+
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  await Promise.all(apps.splice(0).map((app) => app.close()));
+});
+
+describe("@reportkit/fastify: registration", () => {
+  it("is the default export too, on /webhooks unless told otherwise", async () => {
+    expect(webhookReceiverDefault).toBe(webhookReceiver);
+    const h = handlers();
+    const app = track(Fastify());
+    await app.register(webhookReceiverDefault, { token: TOKEN, ...h });
+    const res = await app.inject({
+      method: "POST",
+      url: "/webhooks",
+      headers: JSON_HEADERS,
+      payload: DLR,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(h.onDelivery).toHaveBeenCalledTimes(1);
+  });
+
+  it("the register prefix applies, and core sees the full URL", async () => {
+    const h = handlers();
+    const app = track(Fastify());
+    await app.register(webhookReceiver, { prefix: "/api", path: "/dlr", token: TOKEN, ...h });
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/dlr?try=1",
+      headers: JSON_HEADERS,
+      payload: DLR,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(h.onDelivery.mock.calls[0]?.[1]).toMatchObject({ url: "/api/dlr?try=1" });
+    expect(
+      (await app.inject({ method: "POST", url: "/dlr", headers: JSON_HEADERS, payload: DLR }))
+        .statusCode,
+    ).toBe(404);
+  });
+
+  it("reads REPORTKIT_TOKEN when no token is given; with neither, register fails naming both", async () => {
+    vi.stubEnv("REPORTKIT_TOKEN", TOKEN);
+    const app = track(Fastify());
+    await app.register(webhookReceiver, handlers());
+    expect(
+      (await app.inject({ method: "POST", url: "/webhooks", headers: JSON_HEADERS, payload: DLR }))
+        .statusCode,
+    ).toBe(200);
+
+    vi.stubEnv("REPORTKIT_TOKEN", "");
+    const bare = track(Fastify());
+    await expect(bare.register(webhookReceiver, handlers())).rejects.toThrow(
+      /no token given.*REPORTKIT_TOKEN/,
+    );
+  });
+});
+
+describe("@reportkit/fastify: encapsulation", () => {
+  async function hostWithReceiver() {
+    const h = handlers();
+    const app = track(Fastify());
+    app.post("/orders", async (request) => ({ received: request.body }));
+    app.setErrorHandler<FastifyError>(async (error, _request, reply) =>
+      reply.code(error.statusCode ?? 500).send({ host: true, code: error.code }),
+    );
+    await app.register(webhookReceiver, { token: TOKEN, ...h });
+    app.post("/later", async (request) => ({ received: request.body }));
+    return { app, h };
+  }
+
+  it("the host's other routes still parse JSON, before and after the plugin", async () => {
+    const { app } = await hostWithReceiver();
+    for (const url of ["/orders", "/later"]) {
+      const res = await app.inject({ method: "POST", url, payload: { n: 1 } });
+      expect(res.json()).toEqual({ received: { n: 1 } });
+    }
+  });
+
+  it("urlencoded stays unsupported on the host's routes (the catch-all parser is the plugin's)", async () => {
+    const { app } = await hostWithReceiver();
+    const res = await app.inject({
+      method: "POST",
+      url: "/orders",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      payload: "n=1",
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toMatchObject({ host: true, code: "FST_ERR_CTP_INVALID_MEDIA_TYPE" });
+  });
+
+  it("the host keeps its own body limit (1 MiB) and error handler on its routes", async () => {
+    const { app } = await hostWithReceiver();
+    const big = { padding: "x".repeat(100_000) };
+    expect((await app.inject({ method: "POST", url: "/orders", payload: big })).statusCode).toBe(
+      200,
+    );
+    const broken = await app.inject({
+      method: "POST",
+      url: "/orders",
+      headers: { "content-type": "application/json" },
+      payload: "{",
+    });
+    expect(broken.json()).toMatchObject({ host: true });
+  });
+
+  it("the webhook route gets core's replies, not the host's error handler", async () => {
+    const { app, h } = await hostWithReceiver();
+    const sample = await app.inject({
+      method: "POST",
+      url: "/webhooks",
+      headers: JSON_HEADERS,
+      payload: SAMPLE_DLR_TEXT,
+    });
+    expect(sample.statusCode).toBe(200);
+    const tooBig = await app.inject({
+      method: "POST",
+      url: "/webhooks",
+      headers: JSON_HEADERS,
+      payload: JSON.stringify({ ...SAMPLE_DLR, padding: "x".repeat(100_000) }),
+    });
+    expect(tooBig.statusCode).toBe(413);
+    expect(tooBig.json()).toMatchObject({ ok: false, error: { code: "payload_too_large" } });
+    expect(h.onDelivery).toHaveBeenCalledTimes(1);
+  });
+
+  it("an error of the host's own hook on the webhook route goes to the host's error handler", async () => {
+    const app = track(Fastify());
+    app.addHook("onRequest", async (request) => {
+      if (request.headers["x-blocked"] !== undefined) {
+        throw Object.assign(new Error("blocked"), { statusCode: 403, code: "HOST_BLOCKED" });
+      }
+    });
+    app.setErrorHandler<FastifyError>(async (error, _request, reply) =>
+      reply.code(error.statusCode ?? 500).send({ host: true, code: error.code }),
+    );
+    await app.register(webhookReceiver, { token: TOKEN, ...handlers() });
+    const res = await app.inject({
+      method: "POST",
+      url: "/webhooks",
+      headers: { ...JSON_HEADERS, "x-blocked": "1" },
+      payload: DLR,
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ host: true, code: "HOST_BLOCKED" });
+  });
+
+  it("a Content-Type Fastify itself finds malformed still gets core's answer", async () => {
+    const h = handlers();
+    const app = track(Fastify());
+    await app.register(webhookReceiver, { token: TOKEN, ...h });
+    const json = await app.inject({
+      method: "POST",
+      url: "/webhooks",
+      headers: { ...AUTH, "content-type": "json" },
+      payload: DLR,
+    });
+    expect(json.statusCode).toBe(415);
+    expect(json.json()).toMatchObject({ error: { code: "unsupported_media_type" } });
+    // An empty Content-Type is no Content-Type to core: read as JSON.
+    const empty = await app.inject({
+      method: "POST",
+      url: "/webhooks",
+      headers: { ...AUTH, "content-type": "" },
+      payload: DLR,
+    });
+    expect(empty.statusCode).toBe(200);
+    expect(h.onDelivery).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("@reportkit/fastify: logging and failures", () => {
+  function loggedApp() {
+    const lines: Record<string, unknown>[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+        done();
+      },
+    });
+    const app = track(Fastify({ logger: { level: "info", stream } }));
+    return { app, lines };
+  }
+
+  it("logs refusals and handler failures through request.log, never the token", async () => {
+    const { app, lines } = loggedApp();
+    await app.register(webhookReceiver, {
+      token: TOKEN,
+      onDelivery() {
+        throw new Error("db down");
+      },
+    });
+    await app.inject({ method: "POST", url: "/webhooks", headers: JSON_HEADERS, payload: DLR });
+    await app.inject({
+      method: "POST",
+      url: "/webhooks",
+      headers: { ...JSON_HEADERS, authorization: `Bearer ${TOKEN}x` },
+      payload: DLR,
+    });
+    const ours = lines.filter((line) => String(line.msg).startsWith("reportkit:"));
+    expect(ours.map((line) => [line.level, line.code])).toEqual([
+      [50, "handler_failed"],
+      [40, "unauthorized"],
+    ]);
+    expect(ours.every((line) => typeof line.reqId === "string")).toBe(true);
+    expect(JSON.stringify(lines)).not.toContain(TOKEN);
+  });
+
+  it("a client that disconnects mid-body: no crash, onError told, no report", async () => {
+    const h = handlers();
+    const errors: ReportkitError[] = [];
+    const app = track(Fastify());
+    await app.register(webhookReceiver, {
+      token: TOKEN,
+      ...h,
+      onError: (e) => void errors.push(e),
+    });
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const { port } = app.server.address() as AddressInfo;
+    const req = httpRequest({
+      port,
+      host: "127.0.0.1",
+      method: "POST",
+      path: "/webhooks",
+      headers: { ...JSON_HEADERS, "content-length": String(DLR.length) },
+    });
+    req.on("error", () => {});
+    req.write(DLR.slice(0, 40));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    req.destroy();
+    await vi.waitFor(() => expect(errors.map((e) => e.code)).toEqual(["body_read_failed"]));
+    expect(h.onDelivery).not.toHaveBeenCalled();
+    const after = await fetch(`http://127.0.0.1:${port}/webhooks`, {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: DLR,
+    });
+    expect(after.status).toBe(200);
+  });
+});

@@ -1,0 +1,133 @@
+import { webhookReceiver } from "@reportkit/hono";
+import { Hono } from "hono";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SAMPLE_DLR, SAMPLE_DLR_TEXT, TOKEN } from "../fixtures/samples.js";
+
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+const JSON_HEADERS = { ...AUTH, "content-type": "application/json" };
+const DLR = JSON.stringify(SAMPLE_DLR);
+
+function handlers() {
+  return { onDelivery: vi.fn(), onCall: vi.fn() };
+}
+
+interface Requestable {
+  request(url: string, init?: RequestInit, env?: object): Response | Promise<Response>;
+}
+
+function push(app: Requestable, init: RequestInit = {}, env?: object) {
+  return app.request(
+    "/webhooks",
+    { method: "POST", headers: JSON_HEADERS, body: DLR, ...init },
+    env,
+  );
+}
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe("@reportkit/hono: the token", () => {
+  it("given as an option", async () => {
+    const app = new Hono();
+    app.post("/webhooks", webhookReceiver({ token: TOKEN, ...handlers() }));
+    expect((await push(app)).status).toBe(200);
+  });
+
+  it("from REPORTKIT_TOKEN in process.env", async () => {
+    vi.stubEnv("REPORTKIT_TOKEN", TOKEN);
+    const app = new Hono();
+    app.post("/webhooks", webhookReceiver(handlers()));
+    expect((await push(app)).status).toBe(200);
+  });
+
+  it("from REPORTKIT_TOKEN in c.env (a Workers binding), per environment", async () => {
+    vi.stubEnv("REPORTKIT_TOKEN", "");
+    const h = handlers();
+    const app = new Hono<{ Bindings: { REPORTKIT_TOKEN: string } }>();
+    app.post("/webhooks", webhookReceiver(h));
+    expect((await push(app, {}, { REPORTKIT_TOKEN: TOKEN })).status).toBe(200);
+    expect((await push(app, {}, { REPORTKIT_TOKEN: "another-token" })).status).toBe(401);
+    expect(h.onDelivery).toHaveBeenCalledTimes(1);
+  });
+
+  it("with neither, the request fails with a message naming REPORTKIT_TOKEN", async () => {
+    vi.stubEnv("REPORTKIT_TOKEN", "");
+    const app = new Hono();
+    let message = "";
+    app.onError((error, c) => {
+      message = error.message;
+      return c.text("failed", 500);
+    });
+    app.post("/webhooks", webhookReceiver(handlers()));
+    expect((await push(app, {}, {})).status).toBe(500);
+    expect(message).toMatch(/no token given.*REPORTKIT_TOKEN/);
+  });
+
+  it("every other option is checked at construction, even before a token is known", () => {
+    vi.stubEnv("REPORTKIT_TOKEN", "");
+    expect(() => webhookReceiver({})).toThrow(/give at least one handler/);
+    expect(() => webhookReceiver({ ...handlers(), maxBodyBytes: -1 })).toThrow(/maxBodyBytes/);
+  });
+});
+
+describe("@reportkit/hono: mounting and bodies", () => {
+  it("app.on([...methods], path, handler) lets core answer other methods (405 with Allow)", async () => {
+    const app = new Hono();
+    app.on(["GET", "POST", "PUT"], "/webhooks", webhookReceiver({ token: TOKEN, ...handlers() }));
+    const res = await app.request("/webhooks?id=1", { headers: AUTH });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+  });
+
+  it("a body a middleware already read through c.req comes from Hono's cache", async () => {
+    const h = handlers();
+    const app = new Hono();
+    app.use("/webhooks", async (c, next) => {
+      await c.req.text();
+      await next();
+    });
+    app.post("/webhooks", webhookReceiver({ token: TOKEN, ...h }));
+    expect((await push(app, { body: SAMPLE_DLR_TEXT })).status).toBe(200);
+    expect(h.onDelivery.mock.calls[0]?.[0]).toMatchObject({ id: SAMPLE_DLR.id });
+  });
+
+  it("a body parsed by c.req.json() first is still the report", async () => {
+    const h = handlers();
+    const app = new Hono();
+    app.use("/webhooks", async (c, next) => {
+      await c.req.json();
+      await next();
+    });
+    app.post("/webhooks", webhookReceiver({ token: TOKEN, ...h }));
+    expect((await push(app)).status).toBe(200);
+    expect(h.onDelivery).toHaveBeenCalledTimes(1);
+  });
+
+  it("a body consumed straight from c.req.raw: 400, no hang", async () => {
+    const h = handlers();
+    const app = new Hono();
+    app.use("/webhooks", async (c, next) => {
+      await c.req.raw.arrayBuffer();
+      await next();
+    });
+    app.post("/webhooks", webhookReceiver({ token: TOKEN, ...h }));
+    const res = await push(app);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: "invalid_json" } });
+    expect(h.onDelivery).not.toHaveBeenCalled();
+  });
+
+  it("keeps headers earlier middleware set on the reply", async () => {
+    const app = new Hono();
+    app.use("*", async (c, next) => {
+      c.header("x-request-id", "abc");
+      await next();
+    });
+    app.post("/webhooks", webhookReceiver({ token: TOKEN, ...handlers() }));
+    const res = await push(app);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-request-id")).toBe("abc");
+    expect(res.headers.get("content-type")).toBe("application/json");
+  });
+});

@@ -1,0 +1,95 @@
+import type { CallStatus, ReportContext } from "@reportkit/core";
+import {
+  type CallReport,
+  type DeliveryReport,
+  webhookReceiver as expressReceiver,
+} from "@reportkit/express";
+import fastifyReceiver from "@reportkit/fastify";
+import { webhookReceiver as honoReceiver } from "@reportkit/hono";
+import express, { type RequestHandler } from "express";
+import Fastify from "fastify";
+import { Hono } from "hono";
+import { describe, expectTypeOf, it } from "vitest";
+
+describe("handler types in each adapter", () => {
+  it("Express: typed reports, and a handler Express accepts wherever it takes one", () => {
+    const handler = expressReceiver({
+      path: "/webhooks",
+      token: "t",
+      onDelivery(report, ctx) {
+        expectTypeOf(report).toEqualTypeOf<DeliveryReport>();
+        expectTypeOf(report.deliveredAt).toEqualTypeOf<Date | null>();
+        expectTypeOf(report.units).toEqualTypeOf<number | null>();
+        expectTypeOf(ctx).toEqualTypeOf<ReportContext>();
+      },
+      async onCall(report) {
+        expectTypeOf(report).toEqualTypeOf<CallReport>();
+        expectTypeOf(report.to).toEqualTypeOf<string | null>();
+        expectTypeOf(report.startedAt).toEqualTypeOf<Date | null>();
+      },
+    });
+    expectTypeOf(handler).toExtend<RequestHandler>();
+    const app = express();
+    app.use(handler);
+    app.use("/webhooks", handler);
+    app.post("/webhooks", handler);
+    express.Router().use(handler);
+  });
+
+  it("Express: a composed template types the report by its placeholders", () => {
+    expressReceiver({
+      token: "t",
+      composed: {
+        type: "call",
+        method: "GET",
+        url: "https://example.com/ack?call_id={{id}}&to={{to}}&message_status={{status}}",
+      },
+      onCall(report) {
+        expectTypeOf(report.to).toEqualTypeOf<string>();
+        expectTypeOf(report.status).toEqualTypeOf<CallStatus>();
+        expectTypeOf(report.duration).toEqualTypeOf<null>();
+      },
+    });
+  });
+
+  it("Fastify: register() types the options, handlers included", async () => {
+    const app = Fastify();
+    await app.register(fastifyReceiver, {
+      path: "/webhooks",
+      prefix: "/api",
+      token: ["old", "new"],
+      onDelivery(report, ctx) {
+        expectTypeOf(report).toEqualTypeOf<DeliveryReport>();
+        expectTypeOf(report.deliveredAt).toEqualTypeOf<Date | null>();
+        expectTypeOf(ctx.headers).toEqualTypeOf<Headers>();
+      },
+      onCall(report) {
+        expectTypeOf(report.duration).toEqualTypeOf<number | null>();
+      },
+    });
+    await app.register(fastifyReceiver, {
+      token: "t",
+      composed: { type: "call", method: "GET", url: "/ack?call_id={{id}}&to={{to}}" },
+      onCall(report) {
+        expectTypeOf(report.to).toEqualTypeOf<string | null>();
+      },
+    });
+    // @ts-expect-error maxBodyBytes is a number of bytes
+    await app.register(fastifyReceiver, { token: "t", onCall() {}, maxBodyBytes: "1mb" });
+  });
+
+  it("Hono: typed reports, and a handler for an app with its own Bindings", () => {
+    const app = new Hono<{ Bindings: { REPORTKIT_TOKEN: string; DB: object } }>();
+    app.post(
+      "/webhooks",
+      honoReceiver({
+        onDelivery(report) {
+          expectTypeOf(report.deliveredAt).toEqualTypeOf<Date | null>();
+          expectTypeOf(report.raw).toEqualTypeOf<Record<string, unknown>>();
+        },
+      }),
+    );
+    app.on(["GET", "POST", "PUT"], "/composed", honoReceiver({ auth: false, onCall() {} }));
+    new Hono().post("/webhooks", honoReceiver({ onCall() {} }));
+  });
+});
