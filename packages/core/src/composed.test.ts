@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { TOKEN } from "../../../test/fixtures/samples.js";
 import type { ComposedTemplate } from "./composed.js";
-import { createReceiver, type ReceiverOptions, type ReceiverRequest } from "./create-receiver.js";
+import { createReceiver, type ReceiverRequest } from "./create-receiver.js";
+import type { ReceiverOptions } from "./receiver-options.js";
 
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 // The field-notes example of a composed call webhook.

@@ -7,8 +7,9 @@ import {
   TOKEN,
 } from "../../../test/fixtures/samples.js";
 import type { ReportContext } from "./context.js";
-import { createReceiver, type ReceiverOptions, type ReceiverRequest } from "./create-receiver.js";
+import { createReceiver, type ReceiverRequest } from "./create-receiver.js";
 import type { ReportkitError } from "./errors.js";
+import type { ReceiverOptions } from "./receiver-options.js";
 import type { CallReport, DeliveryReport } from "./schemas.js";
 
 const AUTH = { authorization: `Bearer ${TOKEN}` };

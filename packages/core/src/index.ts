@@ -14,12 +14,8 @@ export {
 } from "./composed.js";
 export type { ReportContext } from "./context.js";
 export {
-  type CallReportFor,
   createReceiver,
-  type DeliveryReportFor,
-  type Handler,
   type Receiver,
-  type ReceiverOptions,
   type ReceiverRequest,
   type ReceiverResponse,
   type RefusalCode,
@@ -35,6 +31,12 @@ export {
 export type { ReceiverHeaders } from "./headers.js";
 export { type ParseOptions, type ParseResult, parseReport } from "./parse-report.js";
 export type { ReceiverBody } from "./read-body.js";
+export type {
+  CallReportFor,
+  DeliveryReportFor,
+  Handler,
+  ReceiverOptions,
+} from "./receiver-options.js";
 export {
   CALL_STATUSES,
   type CallPayload,
