@@ -120,10 +120,10 @@ export function tooLarge(limit: number): ReportkitError {
   );
 }
 
-function readFailed(cause: unknown): ReportkitError {
+export function readFailed(cause: unknown): ReportkitError {
   return new ReportkitError(
     "body_read_failed",
     "The request body could not be read to the end (the connection failed or was aborted).",
-    { cause },
+    cause === undefined ? undefined : { cause },
   );
 }

@@ -1,7 +1,7 @@
 import type { BearerResult } from "./check-bearer.js";
 import type { ReceiverResponse, RefusalCode } from "./create-receiver.js";
 import { ReportkitError } from "./errors.js";
-import { tooLarge } from "./read-body.js";
+import { readFailed, tooLarge } from "./read-body.js";
 
 // Every reply the receiver sends, built here so that status, headers and body always agree.
 
@@ -47,10 +47,7 @@ export function refusal(code: RefusalCode, limit: number): ReportkitError {
       "The body is not valid JSON. Send the report as a JSON object.",
     );
   }
-  return new ReportkitError(
-    "body_read_failed",
-    "The request body could not be read to the end (the connection failed or was aborted).",
-  );
+  return readFailed(undefined);
 }
 
 export function asReportkitError(error: unknown): ReportkitError {
