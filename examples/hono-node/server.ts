@@ -1,0 +1,30 @@
+import { serve } from "@hono/node-server";
+import { webhookReceiver } from "@reportkit/hono";
+import { Hono } from "hono";
+
+const app = new Hono();
+
+app.post(
+  "/webhooks",
+  webhookReceiver({
+    // No `token` here: it is read from REPORTKIT_TOKEN.
+    onDelivery(report) {
+      const at = report.deliveredAt?.toISOString() ?? "an unknown time";
+      console.log(`delivery ${report.id} to ${report.mobile}: ${report.status} at ${at}`);
+    },
+    onCall(report) {
+      console.log(
+        `call ${report.mid} ${report.from} -> ${report.to}: ${report.status}, ${report.duration}s`,
+      );
+    },
+  }),
+);
+
+app.get("/health", (c) => c.json({ ok: true }));
+
+serve(
+  { fetch: app.fetch, port: Number(process.env.PORT ?? 3000), hostname: "127.0.0.1" },
+  (info) => {
+    console.log(`listening on http://127.0.0.1:${info.port}/webhooks`);
+  },
+);

@@ -1,0 +1,25 @@
+import { webhookReceiver } from "@reportkit/hono";
+import { Hono } from "hono";
+
+// REPORTKIT_TOKEN is a Worker secret (`wrangler secret put REPORTKIT_TOKEN`): reportkit reads
+// it from c.env at the first request.
+const app = new Hono<{ Bindings: { REPORTKIT_TOKEN: string } }>();
+
+app.post(
+  "/webhooks",
+  webhookReceiver({
+    onDelivery(report) {
+      const at = report.deliveredAt?.toISOString() ?? "an unknown time";
+      console.log(`delivery ${report.id} to ${report.mobile}: ${report.status} at ${at}`);
+    },
+    onCall(report) {
+      console.log(
+        `call ${report.mid} ${report.from} -> ${report.to}: ${report.status}, ${report.duration}s`,
+      );
+    },
+  }),
+);
+
+app.get("/health", (c) => c.json({ ok: true }));
+
+export default app;
