@@ -25,8 +25,12 @@ export interface RequestSpec {
   url: string;
   /** Sent exactly as given: no default headers are added. */
   headers: Record<string, string>;
-  /** `fail` sends `first` and then the body stream fails. */
-  body?: string | Uint8Array<ArrayBuffer> | { fail: string };
+  /**
+   * `fail`: that much is sent, then the body stream fails. `chunks`: sent one by one as a
+   * stream, with no Content-Length (chunked on the wire), so only a limit applied while reading
+   * can stop it.
+   */
+  body?: string | Uint8Array<ArrayBuffer> | { fail: string } | { chunks: string[] };
 }
 
 export interface ConformanceCase {
@@ -116,6 +120,12 @@ function dlrOfSize(size: number): { body: string; report: object } {
 }
 const ONE_MIB = dlrOfSize(MiB);
 
+function chunked(text: string, size: number): string[] {
+  return Array.from({ length: Math.ceil(text.length / size) }, (_, i) =>
+    text.slice(i * size, (i + 1) * size),
+  );
+}
+
 const CONCURRENT = Array.from({ length: 100 }, (_, i) => {
   const raw = { ...SAMPLE_DLR, id: `b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:${i + 1}` };
   return { body: JSON.stringify(raw), report: { ...DLR_REPORT, id: raw.id, raw } };
@@ -183,6 +193,11 @@ export const CASES: ConformanceCase[] = [
       "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
     }),
     expect: { status: 200, calls: [delivered(FORM_REPORT)] },
+  },
+  {
+    name: "a report in chunks, without Content-Length",
+    requests: post({ chunks: chunked(DLR_JSON, 64) }),
+    expect: { status: 200, calls: [delivered()] },
   },
   {
     name: "a 1 MiB report under maxBodyBytes of 2 MiB",
@@ -302,6 +317,11 @@ export const CASES: ConformanceCase[] = [
   {
     name: "a 70 KiB body under the default 64 KiB limit",
     requests: post(dlrOfSize(70 * 1024).body),
+    expect: { status: 413, code: "payload_too_large", calls: [] },
+  },
+  {
+    name: "a 70 KiB body in chunks, without Content-Length, under the default limit",
+    requests: post({ chunks: chunked(dlrOfSize(70 * 1024).body, 16 * 1024) }),
     expect: { status: 413, code: "payload_too_large", calls: [] },
   },
   {

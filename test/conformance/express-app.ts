@@ -6,7 +6,7 @@ import request from "supertest";
 import { TOKEN } from "../fixtures/samples.js";
 import type { ExpressParser } from "./cases.js";
 import { type Call, FAULT_HEADER, receiverOptions } from "./setup.js";
-import { bodyBytes, type OpenApp } from "./suite.js";
+import { bodyBytes, chunksOf, isFailing, type OpenApp } from "./suite.js";
 
 /** What this file uses of the express module, Express 5 and 4 alike. */
 export interface ExpressModule {
@@ -77,8 +77,10 @@ export function expressTarget(
       async send(spec) {
         const method = spec.method.toLowerCase() as "get" | "post" | "put" | "delete";
         const test = request(origin)[method](spec.url).set(spec.headers);
-        if (typeof spec.body === "object" && "fail" in spec.body) test.set(FAULT_HEADER, "1");
-        const body = bodyBytes(spec.body);
+        if (isFailing(spec)) test.set(FAULT_HEADER, "1");
+        const chunks = chunksOf(spec);
+        if (chunks !== undefined) for (const chunk of chunks) test.write(Buffer.from(chunk));
+        const body = chunks === undefined ? bodyBytes(spec) : undefined;
         // The bytes exactly as given: superagent would serialise a Buffer under a JSON type.
         const res = await (body === undefined
           ? test

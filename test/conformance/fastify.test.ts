@@ -5,7 +5,15 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { TOKEN } from "../fixtures/samples.js";
 import type { RequestSpec } from "./cases.js";
 import { type Call, FAULT_HEADER, receiverOptions, type Setup } from "./setup.js";
-import { bodyBytes, type OpenApp, runConformance, toReply } from "./suite.js";
+import {
+  bodyBytes,
+  bodyInit,
+  chunksOf,
+  isFailing,
+  type OpenApp,
+  runConformance,
+  toReply,
+} from "./suite.js";
 
 async function fastifyApp(setup: Setup, calls: Call[]): Promise<FastifyInstance> {
   const app = Fastify();
@@ -30,8 +38,7 @@ async function fastifyApp(setup: Setup, calls: Call[]): Promise<FastifyInstance>
 }
 
 function headersOf(spec: RequestSpec): Record<string, string> {
-  const isFailing = typeof spec.body === "object" && "fail" in spec.body;
-  return isFailing ? { ...spec.headers, [FAULT_HEADER]: "1" } : spec.headers;
+  return isFailing(spec) ? { ...spec.headers, [FAULT_HEADER]: "1" } : spec.headers;
 }
 
 const inject: OpenApp = async (setup) => {
@@ -40,12 +47,17 @@ const inject: OpenApp = async (setup) => {
   await app.ready();
   return {
     async send(spec) {
-      const body = bodyBytes(spec.body);
+      const chunks = chunksOf(spec);
+      const bytes = bodyBytes(spec);
+      const payload =
+        chunks !== undefined
+          ? Readable.from(chunks.map((chunk) => Buffer.from(chunk)))
+          : bytes && Buffer.from(bytes);
       const res = await app.inject({
         method: spec.method as "POST",
         url: spec.url,
         headers: headersOf(spec),
-        ...(body === undefined ? {} : { payload: Buffer.from(body) }),
+        ...(payload === undefined ? {} : { payload }),
       });
       return {
         status: res.statusCode,
@@ -65,12 +77,12 @@ const socket: OpenApp = async (setup) => {
   const { port } = app.server.address() as AddressInfo;
   return {
     async send(spec) {
-      const body = bodyBytes(spec.body);
+      const body = chunksOf(spec) === undefined ? bodyBytes(spec) : bodyInit(spec);
       const response = await fetch(`http://127.0.0.1:${port}${spec.url}`, {
         method: spec.method,
         headers: headersOf(spec),
-        ...(body === undefined ? {} : { body }),
-      });
+        ...(body === undefined ? {} : { body, duplex: "half" }),
+      } as RequestInit);
       return toReply(response);
     },
     takeCalls: async () => calls.splice(0),

@@ -71,21 +71,52 @@ function sorted(calls: Call[]): Call[] {
 
 const encoder = new TextEncoder();
 
-/** The bytes to send; a failing body sends its first part (the app's test stage fails it). */
-export function bodyBytes(body: RequestSpec["body"]): Uint8Array<ArrayBuffer> | undefined {
-  if (body === undefined || body instanceof Uint8Array) return body;
-  return encoder.encode(typeof body === "string" ? body : body.fail);
+export function isFailing(spec: RequestSpec): boolean {
+  return typeof spec.body === "object" && "fail" in spec.body;
 }
 
-/** A web Request, with a stream that fails mid-way for a failing body. */
+/** The chunks of a body sent as a stream without Content-Length, else undefined. */
+export function chunksOf(spec: RequestSpec): Uint8Array<ArrayBuffer>[] | undefined {
+  const { body } = spec;
+  return typeof body === "object" && "chunks" in body
+    ? body.chunks.map((chunk) => encoder.encode(chunk))
+    : undefined;
+}
+
+/** A body sent in chunks as a web stream (a fetch sends it chunked). */
+export function streamOf(chunks: Uint8Array<ArrayBuffer>[]): ReadableStream<Uint8Array> {
+  let next = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const chunk = chunks[next++];
+      if (chunk === undefined) controller.close();
+      else controller.enqueue(chunk);
+    },
+  });
+}
+
+/** The bytes to send; a failing body sends its first part (the app's test stage fails it). */
+export function bodyBytes(spec: RequestSpec): Uint8Array<ArrayBuffer> | undefined {
+  const { body } = spec;
+  if (body === undefined || body instanceof Uint8Array) return body;
+  if (typeof body === "string") return encoder.encode(body);
+  return "fail" in body ? encoder.encode(body.fail) : encoder.encode(body.chunks.join(""));
+}
+
+/** The body as a fetch sends it: bytes, a chunked stream, or a stream that fails mid-way. */
+export function bodyInit(spec: RequestSpec): BodyInit | undefined {
+  const chunks = chunksOf(spec);
+  if (chunks !== undefined) return streamOf(chunks);
+  const bytes = bodyBytes(spec);
+  return isFailing(spec) && bytes !== undefined ? failingStream(bytes) : bytes;
+}
+
+/** A web Request for the spec. */
 export function toRequest(spec: RequestSpec, origin = "http://localhost"): Request {
-  const bytes = bodyBytes(spec.body);
-  const body =
-    typeof spec.body === "object" && "fail" in spec.body && bytes ? failingStream(bytes) : bytes;
   return new Request(`${origin}${spec.url}`, {
     method: spec.method,
     headers: spec.headers,
-    body,
+    body: bodyInit(spec),
     duplex: "half",
   } as RequestInit);
 }

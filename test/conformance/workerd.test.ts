@@ -4,7 +4,7 @@ import { Miniflare } from "miniflare";
 import { afterAll, beforeAll } from "vitest";
 import { TOKEN } from "../fixtures/samples.js";
 import { type Call, FAULT_HEADER, SETUP_HEADER } from "./setup.js";
-import { bodyBytes, runConformance, toReply } from "./suite.js";
+import { bodyBytes, bodyInit, chunksOf, isFailing, runConformance, toReply } from "./suite.js";
 
 // Hono + @reportkit/hono + @reportkit/core inside Cloudflare's real runtime (workerd), without
 // nodejs_compat: a node: import anywhere in them would fail the bundle or the load.
@@ -34,17 +34,17 @@ afterAll(() => mf?.dispose());
 
 runConformance("@reportkit/hono in workerd (miniflare)", async (setup) => ({
   async send(spec) {
-    const failing = typeof spec.body === "object" && "fail" in spec.body;
-    const body = bodyBytes(spec.body);
+    // A failing body is sent whole; the worker's test stage makes it fail.
+    const body = chunksOf(spec) === undefined ? bodyBytes(spec) : bodyInit(spec);
     const response = await mf.dispatchFetch(`http://localhost${spec.url}`, {
       method: spec.method,
       headers: {
         ...spec.headers,
         [SETUP_HEADER]: JSON.stringify(setup),
-        ...(failing ? { [FAULT_HEADER]: "1" } : {}),
+        ...(isFailing(spec) ? { [FAULT_HEADER]: "1" } : {}),
       },
-      ...(body === undefined ? {} : { body }),
-    });
+      ...(body === undefined ? {} : { body, duplex: "half" }),
+    } as unknown as Parameters<Miniflare["dispatchFetch"]>[1]);
     return toReply(response as unknown as Response);
   },
   async takeCalls() {
