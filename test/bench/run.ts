@@ -4,6 +4,10 @@
 // every server in its own process, the load generator in another, runs interleaved. Prints a
 // markdown report and (except with --quick or --only) writes it to test/bench/RESULTS.md.
 // Benchmarks are a tool, not tests: nothing here fails on a timing, only on a wrong answer.
+//
+// BENCH_DIR=<dir> runs the servers and micro-benchmarks from a copy of this folder instead
+// (servers/, micro.mjs and a node_modules that resolves @reportkit/* to scratch builds): the
+// way to measure a proposed fix to core or an adapter before making it. Nothing is recorded.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, release } from "node:os";
@@ -31,7 +35,8 @@ import {
 } from "./scenarios.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const testDir = dirname(here);
+/** Where servers/ and micro.mjs are run from (see BENCH_DIR above). */
+const benchDir = process.env.BENCH_DIR ?? here;
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
 const profile = args.includes("--profile");
@@ -69,7 +74,7 @@ const FRAMEWORKS = [
 ] as const;
 
 function adapterInstalled(adapter: string): boolean {
-  const dir = join(testDir, "node_modules", adapter);
+  const dir = join(dirname(benchDir), "node_modules", adapter);
   if (!existsSync(join(dir, "package.json"))) return false;
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   const entry = pkg.exports?.["."]?.default;
@@ -133,7 +138,7 @@ async function startServer(
   if (profile) node.push("--cpu-prof", `--cpu-prof-dir=${profileDir}`);
   const proc = new LineProcess(
     `${spec.framework} ${spec.variant} server`,
-    [...pin, ...node, join(here, "servers", "server.mjs"), spec.module, spec.variant],
+    [...pin, ...node, join(benchDir, "servers", "server.mjs"), spec.module, spec.variant],
     {
       BENCH_TOKEN: FIXTURES.token,
       BENCH_COMPOSED: JSON.stringify(COMPOSED_TEMPLATES),
@@ -235,7 +240,7 @@ function serverLabel(variant: Variant): Row["server"] {
 
 /** Each micro-benchmark in a fresh process (see micro.mjs), one after the other. */
 async function runMicro(pin: string[]): Promise<MicroResult[]> {
-  const script = join(here, "micro.mjs");
+  const script = join(benchDir, "micro.mjs");
   const env = { BENCH_FIXTURES: JSON.stringify({ ...FIXTURES, quick }) };
   if (quick) {
     const all = new LineProcess(
@@ -443,7 +448,7 @@ async function main(): Promise<number> {
   const text = report.join("\n");
   console.log(text);
 
-  if (!quick && only === undefined && !failed) {
+  if (!quick && only === undefined && !failed && benchDir === here) {
     const file = join(here, "RESULTS.md");
     writeFileSync(file, `${text}\n\n${NOTES_MARKER}${keptNotes(file) || "\n"}`);
     console.error(`written to ${file}`);

@@ -1,6 +1,6 @@
 // The receiver every conformance target mounts, built from a small serialisable setup so the
 // same options exist in Node and, bundled, inside workerd. No node: imports here.
-import type { ReceiverOptions } from "@reportkit/core";
+import type { ComposedTemplate, ReceiverOptions } from "@reportkit/core";
 
 /** How the app's handlers behave and which receiver options differ from the defaults. */
 export interface Setup {
@@ -9,6 +9,12 @@ export interface Setup {
   maxBodyBytes?: number;
   /** The token is a verifier function that throws (core: 500 token_check_failed). */
   tokenCheck?: "throws";
+  /** A composed webhook's template. */
+  composed?: ComposedTemplate;
+  /** The token comes in this header, whole, instead of Authorization: Bearer. */
+  header?: string;
+  /** The app mounts the receiver for every path under /webhooks (path placeholders). */
+  subpaths?: boolean;
 }
 
 /** One handler call as the test sees it: which handler, and the report as JSON. */
@@ -21,14 +27,23 @@ export interface Call {
 export const HANDLER_SECRET = "db password is hunter2";
 
 export function setupKey(setup: Setup): string {
-  return JSON.stringify([setup.handler ?? "ok", setup.maxBodyBytes ?? 0, setup.tokenCheck ?? ""]);
+  return JSON.stringify([
+    setup.handler ?? "ok",
+    setup.maxBodyBytes ?? 0,
+    setup.tokenCheck ?? "",
+    setup.composed ?? null,
+    setup.header ?? "",
+  ]);
 }
 
 /**
  * Receiver options for a setup, without `token` unless the setup needs a special one: each
  * target supplies it the way its users would (an option, or REPORTKIT_TOKEN).
  */
-export function receiverOptions(setup: Setup, calls: Call[]): ReceiverOptions {
+export function receiverOptions(
+  setup: Setup,
+  calls: Call[],
+): ReceiverOptions<ComposedTemplate | undefined> {
   const record =
     (handler: Call["handler"]) =>
     (report: unknown): unknown => {
@@ -43,6 +58,8 @@ export function receiverOptions(setup: Setup, calls: Call[]): ReceiverOptions {
     onDelivery: record("onDelivery"),
     onCall: record("onCall"),
     ...(setup.maxBodyBytes === undefined ? {} : { maxBodyBytes: setup.maxBodyBytes }),
+    ...(setup.composed === undefined ? {} : { composed: setup.composed }),
+    ...(setup.header === undefined ? {} : { header: setup.header }),
     ...(setup.tokenCheck === "throws"
       ? {
           token: () => {

@@ -1,6 +1,7 @@
 // The Workers module the workerd target runs: Hono and @reportkit/hono, bundled by esbuild,
 // with the token from the REPORTKIT_TOKEN binding (c.env). Test stages: a setup chosen per
 // request by a header, the handler calls read back from /__calls, and a body that fails.
+import type { ComposedTemplate } from "@reportkit/core";
 import { type HonoHandler, webhookReceiver } from "@reportkit/hono";
 import { Hono } from "hono";
 import {
@@ -52,7 +53,7 @@ app.all("/webhooks", (c) => {
   const setup = JSON.parse(c.req.header(SETUP_HEADER) ?? "{}") as Setup;
   let handler = handlers.get(setupKey(setup));
   if (handler === undefined) {
-    handler = webhookReceiver<undefined, Worker>(receiverOptions(setup, calls));
+    handler = webhookReceiver<ComposedTemplate | undefined, Worker>(receiverOptions(setup, calls));
     handlers.set(setupKey(setup), handler);
   }
   return handler(c);
