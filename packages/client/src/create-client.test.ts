@@ -90,6 +90,13 @@ describe("createClient options", () => {
   it("rejects nonsense numbers", () => {
     expect(() => createClient({ baseUrl: BASE, token: TOKEN, retries: -1 })).toThrow(/retries/);
     expect(() => createClient({ baseUrl: BASE, token: TOKEN, timeoutMs: 0 })).toThrow(/timeoutMs/);
+    // Values a timer cannot take would otherwise fail every request later, not here.
+    expect(() => createClient({ baseUrl: BASE, token: TOKEN, timeoutMs: 1500.5 })).toThrow(
+      /timeoutMs/,
+    );
+    expect(() => createClient({ baseUrl: BASE, token: TOKEN, timeoutMs: 5e9 })).toThrow(
+      /timeoutMs/,
+    );
   });
 
   it("adds the final slash to the base URL", () => {
@@ -280,6 +287,21 @@ describe("errors", () => {
     expect(error.message).not.toContain(TOKEN);
     expect(JSON.stringify({ ...error, message: error.message })).not.toContain(`Bearer ${TOKEN}`);
   });
+
+  it("never shows the token from echoed field errors", async () => {
+    const { fetch } = fakeFetch(json({ errors: { token: [`token ${TOKEN} is invalid`] } }, 422));
+    const { client } = testClient(fetch);
+    const error = (await client.webhooks.list().catch((e: unknown) => e)) as ApiError;
+    expect(error.message).toBe("GET developer/webhooks failed with 422: token [token] is invalid");
+  });
+
+  it("never shows part of the token where a long message is cut", async () => {
+    const { fetch } = fakeFetch(json({ message: `${"x".repeat(290)} ${TOKEN}` }, 400));
+    const { client } = testClient(fetch);
+    const error = (await client.webhooks.list().catch((e: unknown) => e)) as ApiError;
+    expect(error.message).toContain("[token]");
+    expect(error.message).not.toContain(TOKEN.slice(0, 6));
+  });
 });
 
 describe("retries", () => {
@@ -451,6 +473,23 @@ describe("iterate", () => {
     for await (const webhook of client.webhooks.iterate()) all.push(webhook);
     expect(all).toEqual([]);
     expect(seen).toHaveLength(1);
+  });
+
+  it("stops with an error when the server ignores the page asked for", async () => {
+    const pageOne = () =>
+      json({
+        data: [{ ...WIRE, id: "a" }],
+        meta: { current_page: 1, from: 1, to: 1, last_page: 3, per_page: 15, total: 3 },
+      });
+    const { fetch, seen } = fakeFetch(pageOne(), pageOne(), pageOne());
+    const { client } = testClient(fetch);
+    const ids: string[] = [];
+    const iterating = (async () => {
+      for await (const webhook of client.webhooks.iterate()) ids.push(webhook.id);
+    })();
+    await expect(iterating).rejects.toThrow(/asked for page 2, got 1/);
+    expect(ids).toEqual(["a"]);
+    expect(seen).toHaveLength(2);
   });
 
   it("refuses a page below 1", async () => {

@@ -1,4 +1,5 @@
 import { normalizeBaseUrl } from "./base-url.js";
+import { InvalidResponseError } from "./errors.js";
 import {
   type Webhook,
   WebhookListResponseSchema,
@@ -132,10 +133,19 @@ export function createClientWith(t: Transport): Client {
     let page = 1;
     for (;;) {
       const result = await list({ ...params, page });
+      // A server (or proxy) that ignores `page` would otherwise be asked for the same page
+      // forever, and its webhooks yielded again each time.
+      if (result.page.current !== page) {
+        throw new InvalidResponseError(`GET ${WEBHOOKS}`, {
+          status: 200,
+          body: result,
+          issues: [`meta.current_page: asked for page ${page}, got ${result.page.current}`],
+        });
+      }
       yield* result.data;
       // Page numbers, not links.next: the links may name another host (a proxy's view).
       if (result.data.length === 0 || result.page.current >= result.page.last) return;
-      page = result.page.current + 1;
+      page += 1;
     }
   }
 
@@ -190,10 +200,15 @@ function pick<T extends object>(input: T, keys: readonly (keyof T & string)[]) {
   return out;
 }
 
+// Timers take at most a signed 32-bit number of ms (about 24.8 days).
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 function positive(value: number | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new TypeError(`reportkit client: \`${name}\` must be a positive number of ms.`);
+  if (!Number.isSafeInteger(value) || value <= 0 || value > MAX_TIMER_MS) {
+    throw new TypeError(
+      `reportkit client: \`${name}\` must be a whole number of ms from 1 to ${MAX_TIMER_MS}.`,
+    );
   }
   return value;
 }

@@ -167,7 +167,10 @@ function apiError(
   if (typeof record?.message === "string" && record.message.trim() !== "") said = record.message;
   else if (typeof record?.error === "string") said = record.error;
   else if (typeof body === "string" && !body.trimStart().startsWith("<")) said = body;
-  said = said === undefined ? undefined : oneLine(said).replaceAll(t.token, "[token]");
+  // Redacted before the cut, so no part of a token is left at the edge, and again at the end
+  // for anything else the server echoed (field errors included).
+  const redact = (text: string) => text.replaceAll(t.token, "[token]");
+  said = said === undefined ? undefined : oneLine(redact(said));
 
   const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
   let message = `${label} failed with ${status}`;
@@ -184,7 +187,7 @@ function apiError(
   return new ApiError(label, {
     status: response.status,
     code,
-    message,
+    message: redact(message),
     body,
     errors,
     retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
