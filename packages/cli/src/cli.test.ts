@@ -214,6 +214,10 @@ describe("reportkit webhooks", () => {
     );
     expect(badBase.stderr).toMatch(/^reportkit: `baseUrl` must end in \/api\/v2\//);
 
+    const noTime = await reportkit(["webhooks", "list", "--timeout", "0s"], env);
+    expect(noTime.code).toBe(1);
+    expect(noTime.stderr).toMatch(/^reportkit: --timeout must be at least 1ms; got "0s"\./);
+
     const wrong = await reportkit(
       ["webhooks", "list", "--api-token", "definitely-wrong-token"],
       env,

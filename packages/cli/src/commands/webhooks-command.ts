@@ -154,12 +154,11 @@ function connect(options: ConnectionOptions, io: CliIo): Client {
   if (token === undefined || token === "") {
     throw new CliError("no API token: pass --api-token or set REPORTKIT_API_TOKEN.");
   }
+  const timeoutMs = parseDuration(options.timeout, "--timeout");
+  if (timeoutMs < 1)
+    throw new CliError(`--timeout must be at least 1ms; got "${options.timeout}".`);
   try {
-    return createClient({
-      baseUrl,
-      token,
-      timeoutMs: parseDuration(options.timeout, "--timeout"),
-    });
+    return createClient({ baseUrl, token, timeoutMs });
   } catch (error) {
     throw new CliError((error as Error).message.replace(/^reportkit client: /, ""));
   }
