@@ -239,6 +239,9 @@ describe("error paths", () => {
     const broken = await raw("POST", "developer/webhooks", "{not json");
     expect(broken.status).toBe(400);
     expect(broken.json).toMatchObject({ status: "Error", code: 400 });
+    const badId = await raw("GET", "developer/webhooks/%E0%A4%A");
+    expect(badId.status).toBe(404);
+    expect(badId.json.message).toBe("Webhook %E0%A4%A not found.");
   });
 
   it("accepts a form-encoded body as Laravel does", async () => {

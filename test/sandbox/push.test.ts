@@ -151,6 +151,42 @@ describe("retries, then drop", () => {
     expect(await sent.outcome).toBe("cancelled");
     expect(recorder.requests).toHaveLength(1);
   });
+
+  it("close() during an attempt cancels it without logging a drop", async () => {
+    recorder = await startRecorder(() => "hang");
+    const hook = await hookTo(`${recorder.url}/reports`);
+    const sent = sandbox.sendSms({ webhookId: hook.id });
+    await expect.poll(() => recorder?.requests.length).toBe(1);
+    await sandbox.close();
+    expect(await sent.outcome).toBe("cancelled");
+    expect(sandbox.attempts()).toEqual([]);
+  });
+
+  it.each([
+    [
+      "made inactive",
+      (id: string) =>
+        client.webhooks.update(id, { name: "t", uri: "https://a.example/", status: 0 }),
+      /made inactive \(status 0\)/,
+    ],
+    ["deleted", (id: string) => client.webhooks.delete(id), /deleted/],
+  ] as const)("does not retry once the webhook is %s, and logs why", async (_, change, reason) => {
+    await sandbox.close();
+    sandbox = await createSandbox({ token: TOKEN, retryIntervalMs: 300 });
+    client = createClient({ baseUrl: sandbox.baseUrl, token: TOKEN });
+    recorder = await startRecorder(() => 500);
+    const hook = await hookTo(`${recorder.url}/reports`);
+    const sent = sandbox.sendSms({ webhookId: hook.id });
+    await expect.poll(() => sandbox.attempts().length).toBe(1);
+    await change(hook.id);
+    expect(await sent.outcome).toBe("skipped");
+    expect(recorder.requests).toHaveLength(1);
+    expect(sandbox.attempts().map((a) => [a.attempt, a.outcome])).toEqual([
+      [1, "retrying"],
+      [2, "skipped"],
+    ]);
+    expect(sandbox.attempts()[1]?.error).toMatch(reason);
+  });
 });
 
 describe("what is pushed", () => {

@@ -1,7 +1,7 @@
 import { renderComposed } from "./composed.js";
 import { FieldErrors } from "./field-errors.js";
 import { type PushRequest, standardPush } from "./push-request.js";
-import type { Pusher, PushOutcome } from "./pusher.js";
+import type { Pusher, PushJob, PushOutcome } from "./pusher.js";
 import {
   buildCallReport,
   buildDeliveryReport,
@@ -30,12 +30,15 @@ export interface Dispatched<R> {
   webhookId: string;
   /** True when the report is being pushed; false when the webhook is inactive. */
   pushed: boolean;
-  /** Resolves with the push's final outcome ("skipped" for an inactive webhook). */
-  outcome: Promise<PushOutcome | "skipped">;
+  /** Resolves with the push's final outcome ("skipped" for an inactive or deleted webhook). */
+  outcome: Promise<PushOutcome>;
 }
 
 export const INACTIVE_REASON =
   "webhook is inactive (status 0): not pushed (sandbox assumption; the provider's documentation is silent)";
+
+export const INACTIVE_RETRY_REASON =
+  "webhook was made inactive (status 0): retry not sent (sandbox assumption; the provider's documentation is silent)";
 
 /** Sends simulated messages and calls: builds the report, then hands it to the pusher. */
 export class Dispatcher {
@@ -106,11 +109,16 @@ export class Dispatcher {
       webhook.composed === null
         ? Promise.resolve(standardPush(webhook.uri, report, bearer))
         : renderComposed(webhook.composed, variables, bearer);
-    const job = (request: PushRequest) => ({
+    const job = (request: PushRequest): PushJob => ({
       reportId,
       reportType,
       webhookId: webhook.id,
       request,
+      retryBlocked: () => {
+        const now = this.store.get(webhook.id);
+        if (now === undefined) return "webhook was deleted: retry not sent";
+        return now.status === 0 ? INACTIVE_RETRY_REASON : undefined;
+      },
     });
     if (webhook.status === 0) {
       const outcome = this.track(

@@ -33,13 +33,22 @@ export function managementRoute(
   }
   const item = /^developer\/webhooks\/([^/]+)$/.exec(path);
   if (item !== null) {
-    const id = decodeURIComponent(item[1] as string);
+    const id = decodeSegment(item[1] as string);
     if (method === "GET" || method === "HEAD") return () => show(store, id);
     if (method === "PUT" || method === "PATCH") return () => update(store, id, request);
     if (method === "DELETE") return () => remove(store, id);
     return notAllowed(method, path, "GET, HEAD, PUT, PATCH, DELETE");
   }
   return undefined;
+}
+
+/** A path segment decoded; one with broken percent-encoding stays as sent (and is not found). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** Laravel's MethodNotAllowedHttpException text. */

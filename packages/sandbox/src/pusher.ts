@@ -21,7 +21,7 @@ export interface PushAttempt {
   durationMs: number;
   /**
    * delivered: 200 or 202. retrying: failed, another attempt is scheduled at `nextAttemptAt`.
-   * dropped: failed and no retry is left. skipped: not sent (inactive webhook).
+   * dropped: failed and no retry is left. skipped: not sent (inactive or deleted webhook).
    */
   outcome: "delivered" | "retrying" | "dropped" | "skipped";
   nextAttemptAt: Date | null;
@@ -32,9 +32,15 @@ export interface PushJob {
   reportType: "delivery" | "call";
   webhookId: string | null;
   request: PushRequest;
+  /**
+   * Asked before each retry: a reason not to send it (the webhook was deactivated or deleted
+   * meanwhile), or undefined to go on.
+   */
+  retryBlocked?: () => string | undefined;
 }
 
-export type PushOutcome = "delivered" | "dropped" | "cancelled";
+/** "skipped": a retry was not sent because `retryBlocked` gave a reason. */
+export type PushOutcome = "delivered" | "dropped" | "skipped" | "cancelled";
 
 export interface PusherOptions {
   /** Retries after a failed attempt. Default 3, as the provider. */
@@ -128,27 +134,47 @@ export function createPusher(options: PusherOptions = {}): Pusher {
     }
   }
 
+  function entry(job: PushJob, attempt: number, fields: Partial<PushAttempt>): PushAttempt {
+    return {
+      reportId: job.reportId,
+      reportType: job.reportType,
+      webhookId: job.webhookId,
+      method: job.request.method,
+      url: job.request.url,
+      attempt,
+      maxAttempts,
+      statusCode: null,
+      error: null,
+      at: new Date(),
+      durationMs: 0,
+      outcome: "skipped",
+      nextAttemptAt: null,
+      ...fields,
+    };
+  }
+
   async function run(job: PushJob): Promise<PushOutcome> {
     for (let attempt = 1; ; attempt++) {
+      const blocked = attempt > 1 ? job.retryBlocked?.() : undefined;
+      if (blocked !== undefined) {
+        record(entry(job, attempt, { error: blocked }));
+        return "skipped";
+      }
       const started = Date.now();
       const result = await sendOnce(job.request, timeoutMs, shutdown.signal);
-      const last = attempt >= maxAttempts;
-      const outcome = result.ok ? "delivered" : last || closed ? "dropped" : "retrying";
-      record({
-        reportId: job.reportId,
-        reportType: job.reportType,
-        webhookId: job.webhookId,
-        method: job.request.method,
-        url: job.request.url,
-        attempt,
-        maxAttempts,
-        statusCode: result.statusCode,
-        error: result.ok ? null : result.error,
-        at: new Date(started),
-        durationMs: Date.now() - started,
-        outcome,
-        nextAttemptAt: outcome === "retrying" ? new Date(Date.now() + retryIntervalMs) : null,
-      });
+      // Aborted by close(): the sender went away, the receiver did not fail it.
+      if (!result.ok && closed) return "cancelled";
+      const outcome = result.ok ? "delivered" : attempt >= maxAttempts ? "dropped" : "retrying";
+      record(
+        entry(job, attempt, {
+          statusCode: result.statusCode,
+          error: result.ok ? null : result.error,
+          at: new Date(started),
+          durationMs: Date.now() - started,
+          outcome,
+          nextAttemptAt: outcome === "retrying" ? new Date(Date.now() + retryIntervalMs) : null,
+        }),
+      );
       if (outcome !== "retrying") return outcome;
       const cancelled = await wait(retryIntervalMs);
       if (cancelled) return "cancelled";
@@ -173,23 +199,9 @@ export function createPusher(options: PusherOptions = {}): Pusher {
       return run(job).finally(settle);
     },
     skip(job, reason) {
-      const entry: PushAttempt = {
-        reportId: job.reportId,
-        reportType: job.reportType,
-        webhookId: job.webhookId,
-        method: job.request.method,
-        url: job.request.url,
-        attempt: 0,
-        maxAttempts,
-        statusCode: null,
-        error: reason,
-        at: new Date(),
-        durationMs: 0,
-        outcome: "skipped",
-        nextAttemptAt: null,
-      };
-      record(entry);
-      return entry;
+      const skipped = entry(job, 0, { error: reason });
+      record(skipped);
+      return skipped;
     },
     get attempts() {
       return attempts;
