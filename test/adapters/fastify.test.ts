@@ -145,6 +145,26 @@ describe("@reportkit/fastify: encapsulation", () => {
     expect(h.onDelivery).toHaveBeenCalledTimes(1);
   });
 
+  it("a body over Fastify's limit still gets core's order: method, token and type first", async () => {
+    const { app } = await hostWithReceiver();
+    const big = JSON.stringify({ ...SAMPLE_DLR, padding: "x".repeat(100_000) });
+    const send = (method: "POST" | "PUT", headers: Record<string, string>) =>
+      app.inject({ method, url: "/webhooks", headers, payload: big });
+    const codes = async (method: "POST" | "PUT", headers: Record<string, string>) => {
+      const res = await send(method, headers);
+      return [res.statusCode, res.json().error.code];
+    };
+    expect(await codes("POST", { "content-type": "application/json" })).toEqual([
+      401,
+      "unauthorized",
+    ]);
+    expect(await codes("PUT", JSON_HEADERS)).toEqual([405, "method_not_allowed"]);
+    expect(await codes("POST", { ...AUTH, "content-type": "application/xml" })).toEqual([
+      415,
+      "unsupported_media_type",
+    ]);
+  });
+
   it("an error of the host's own hook on the webhook route goes to the host's error handler", async () => {
     const app = track(Fastify());
     app.addHook("onRequest", async (request) => {
@@ -224,6 +244,8 @@ describe("@reportkit/fastify: logging and failures", () => {
       [40, "unauthorized"],
     ]);
     expect(ours.every((line) => typeof line.reqId === "string")).toBe(true);
+    // The handler's own error is in the log (the app's log), never in the reply.
+    expect(ours[0]?.err).toMatchObject({ message: "db down" });
     expect(JSON.stringify(lines)).not.toContain(TOKEN);
   });
 

@@ -430,11 +430,78 @@ describe("createReceiver: handlers and onError", () => {
 
   it("refuse() answers like handle for framework-side refusals and tells onError", async () => {
     const { receiver, errors } = setup({ maxBodyBytes: 10 });
-    const res = receiver.refuse("payload_too_large", { method: "POST", url: "/", headers: AUTH });
+    const res = await receiver.refuse("payload_too_large", {
+      method: "POST",
+      url: "/",
+      headers: AUTH,
+    });
     expect(res.status).toBe(413);
     expect(errorOf(res.body)).toMatchObject({ code: "payload_too_large" });
     expect(errorOf(res.body).message).toContain("10 bytes");
     expect(errors.map((e) => e.code)).toEqual(["payload_too_large"]);
+  });
+
+  it("refuse() still checks the method, the token and the content type first, as handle does", async () => {
+    const { receiver } = setup({ maxBodyBytes: 10 });
+    const refuse = (method: string, headers: Record<string, string>) =>
+      receiver.refuse("payload_too_large", { method, url: "/", headers });
+    expect((await refuse("POST", {})).status).toBe(401);
+    expect((await refuse("PUT", AUTH)).status).toBe(405);
+    expect((await refuse("POST", { ...AUTH, "content-type": "application/xml" })).status).toBe(415);
+    expect(
+      (await receiver.refuse("body_read_failed", { method: "POST", url: "/", headers: AUTH }))
+        .status,
+    ).toBe(400);
+  });
+
+  it("answers a malformed request with a reply, never a throw", async () => {
+    const { receiver, errors } = setup();
+    const odd = [
+      null,
+      { url: "/", headers: AUTH, body: "{}" },
+      { method: 5, url: "/", headers: AUTH, body: "{}" },
+      { method: "POST", url: "/", body: "{}" },
+    ] as unknown as Parameters<typeof receiver.handle>[0][];
+    for (const request of odd) {
+      const res = await receiver.handle(request);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+    }
+    expect(errors).toHaveLength(odd.length);
+    // A body a framework parsed into a scalar is no report: 400, not a crash.
+    for (const body of [5, true]) {
+      const res = await receiver.handle({
+        method: "POST",
+        url: "/",
+        headers: AUTH,
+        body: body as unknown as string,
+      });
+      expect(res.status).toBe(400);
+      expect(errorOf(res.body).code).toBe("unrecognized_report");
+    }
+  });
+
+  it("hands handlers readable headers even from HTTP/2 (pseudo-headers) and odd values", async () => {
+    const seen: (string | null)[] = [];
+    const { receiver } = setup({
+      onDelivery: (_report, ctx) => {
+        seen.push(ctx.headers.get("x-request-id"));
+      },
+    });
+    const res = await receiver.handle({
+      method: "POST",
+      url: "/",
+      headers: {
+        ":method": "POST",
+        ":path": "/",
+        ":authority": "localhost",
+        "x-request-id": "r-1",
+        "bad name": "x",
+        ...AUTH,
+      },
+      body: SAMPLE_DLR_TEXT,
+    });
+    expect(res.status).toBe(200);
+    expect(seen).toEqual(["r-1"]);
   });
 });
 

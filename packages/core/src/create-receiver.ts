@@ -43,6 +43,8 @@ export interface ReceiverResponse {
   status: number;
   headers: Readonly<Record<string, string>>;
   body: string;
+  /** Why the request was refused or failed (with a handler's own error as `cause`), for logging. */
+  error?: ReportkitError;
 }
 
 export interface Receiver {
@@ -51,10 +53,11 @@ export interface Receiver {
   /** Web standard: for Workers, Deno, Bun, Hono and any fetch-style server. */
   fetch(request: Request): Promise<Response>;
   /**
-   * The reply for a request the host framework refused before reportkit saw its body (for
-   * example Fastify's own body limit), exactly as `handle` would give it; `onError` is told.
+   * The reply for a request whose body the host framework could not read (for example
+   * Fastify's own body limit), exactly as `handle` would give it: the method, the token and
+   * the content type are still checked first, and `onError` is told.
    */
-  refuse(code: RefusalCode, request: Omit<ReceiverRequest, "body">): ReceiverResponse;
+  refuse(code: RefusalCode, request: Omit<ReceiverRequest, "body">): Promise<ReceiverResponse>;
 }
 
 /** Refusals an adapter's framework can hit before core reads the body. */
@@ -105,8 +108,7 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
     if (result !== "ok") throw unauthorized(result, credentialHeader);
   }
 
-  function receive(request: ReceiverRequest): MaybePromise<Report> {
-    const method = request.method.toUpperCase();
+  function receive(request: ReceiverRequest, method: string): MaybePromise<Report> {
     const allowed = template?.method ?? "POST";
     if (method !== allowed) throw methodNotAllowed(method, allowed);
     return then(authenticate(request), () =>
@@ -146,15 +148,10 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
   }
 
   async function handle(request: ReceiverRequest): Promise<ReceiverResponse> {
-    const ctx = new RequestContext(
-      request.method.toUpperCase(),
-      request.url,
-      request.headers,
-      credentialHeader,
-    );
+    const ctx = contextOf(request);
     let report: Report;
     try {
-      const received = receive(request);
+      const received = receive(request, ctx.method);
       report = isThenable(received) ? await received : received;
     } catch (error) {
       return reply(asReportkitError(error), ctx);
@@ -187,14 +184,23 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
     return new Response(response.body, { status: response.status, headers: response.headers });
   }
 
-  function refuse(code: RefusalCode, request: Omit<ReceiverRequest, "body">): ReceiverResponse {
-    const ctx = new RequestContext(
-      request.method.toUpperCase(),
-      request.url,
-      request.headers,
+  /** Never throws, whatever an adapter passes: a reply needs a context even for a bad request. */
+  function contextOf(request: ReceiverRequest): RequestContext {
+    const { method, url, headers } = (request ?? {}) as Partial<ReceiverRequest>;
+    return new RequestContext(
+      typeof method === "string" ? method.toUpperCase() : "",
+      typeof url === "string" ? url : "",
+      typeof headers === "object" && headers !== null ? headers : {},
       credentialHeader,
     );
-    return reply(refusal(code, limit), ctx);
+  }
+
+  function refuse(
+    code: RefusalCode,
+    request: Omit<ReceiverRequest, "body">,
+  ): Promise<ReceiverResponse> {
+    // The refusal stands where core would have read the body, after method, auth and type.
+    return handle({ ...request, body: failedBody(refusal(code, limit)) });
   }
 
   return { handle, fetch, refuse };
@@ -224,3 +230,10 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 function ignore(): void {}
+
+/** A body whose reading fails with `error`, as the framework's read of it did. */
+function failedBody(error: ReportkitError): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }),
+  };
+}

@@ -29,8 +29,14 @@ export function redactedHeaders(headers: ReceiverHeaders, secretHeader: string):
     headers instanceof Headers ? headers.entries() : Object.entries(headers);
   for (const [key, value] of entries) {
     const lower = key.toLowerCase();
-    if (value === undefined || lower === "authorization" || lower === secretHeader) continue;
-    out.set(lower, typeof value === "string" ? value : value.join(", "));
+    // HTTP/2 pseudo-headers (":method", ":path") are not headers to a web Headers object.
+    if (value === undefined || lower[0] === ":") continue;
+    if (lower === "authorization" || lower === secretHeader) continue;
+    try {
+      out.set(lower, typeof value === "string" ? value : value.join(", "));
+    } catch {
+      // A name or value web Headers refuses is left out, rather than fail the handler.
+    }
   }
   return out;
 }

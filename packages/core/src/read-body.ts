@@ -30,6 +30,8 @@ export type BodyContent =
  */
 export function readBody(body: ReceiverBody, limit: number): BodyContent | Promise<BodyContent> {
   if (body === undefined || body === null) return undefined;
+  // A scalar a framework parsed (a JSON 5 or true) is no stream: parsing will say it is no report.
+  if (typeof body !== "object" && typeof body !== "string") return body as unknown as BodyContent;
   if (typeof body === "string") {
     if (body.length > limit / 3 && utf8Length(body) > limit) throw tooLarge(limit);
     return body;

@@ -63,5 +63,5 @@ export function asReportkitError(error: unknown): ReportkitError {
 
 export function errorResponse(error: ReportkitError): ReceiverResponse {
   const body = JSON.stringify({ ok: false, error: { code: error.code, message: error.message } });
-  return { status: error.status, headers: replyHeaders.get(error) ?? JSON_HEADERS, body };
+  return { status: error.status, headers: replyHeaders.get(error) ?? JSON_HEADERS, body, error };
 }

@@ -65,7 +65,7 @@ export const webhookReceiver: FastifyPluginAsync<FastifyReceiverOptions> = async
           : undefined;
     // Not a body error (a host hook failed, say): the host's error handler answers it.
     if (refusal === undefined) throw error;
-    return send(request, reply, receiver.refuse(refusal, describe(request)));
+    return send(request, reply, await receiver.refuse(refusal, describe(request)));
   });
   fastify.all(path, { bodyLimit }, async (request, reply) =>
     send(
@@ -81,14 +81,12 @@ function describe(request: FastifyRequest) {
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, response: ReceiverResponse) {
-  if (response.status >= 400) {
-    const { error } = JSON.parse(response.body) as { error?: { code: string; message: string } };
-    const log = response.status >= 500 ? request.log.error : request.log.warn;
-    log.call(
-      request.log,
-      { status: response.status, code: error?.code },
-      `reportkit: ${error?.message}`,
-    );
+  const { error } = response;
+  if (error !== undefined) {
+    // The cause is the app's own error (a handler's throw), logged as Fastify logs any.
+    const fields = { status: response.status, code: error.code, err: error.cause };
+    if (response.status >= 500) request.log.error(fields, `reportkit: ${error.message}`);
+    else request.log.warn(fields, `reportkit: ${error.message}`);
   }
   // Bytes, so Fastify sends core's Content-Type as it is (a string would gain "; charset=utf-8").
   return reply.code(response.status).headers(response.headers).send(Buffer.from(response.body));
