@@ -23,6 +23,17 @@ function push(app: Requestable, init: RequestInit = {}, env?: object) {
   );
 }
 
+/** The report's fields as a form sends them: every value a string. */
+function stringsOf(report: object): Record<string, string> {
+  return Object.fromEntries(Object.entries(report).map(([k, v]) => [k, String(v)]));
+}
+
+function formOf(report: object): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(stringsOf(report))) form.append(key, value);
+  return form;
+}
+
 afterEach(() => {
   vi.unstubAllEnvs();
 });
@@ -102,6 +113,26 @@ describe("@reportkit/hono: mounting and bodies", () => {
     app.post("/webhooks", webhookReceiver({ token: TOKEN, ...h }));
     expect((await push(app)).status).toBe(200);
     expect(h.onDelivery).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([
+    ["multipart/form-data", () => formOf(SAMPLE_DLR)],
+    ["application/x-www-form-urlencoded", () => new URLSearchParams(stringsOf(SAMPLE_DLR))],
+  ])("a %s body read by c.req.formData() first is still the report", async (_, body) => {
+    const h = handlers();
+    const app = new Hono();
+    app.use("/webhooks", async (c, next) => {
+      await c.req.formData();
+      await next();
+    });
+    app.post("/webhooks", webhookReceiver({ token: TOKEN, ...h }));
+    const res = await app.request("/webhooks", { method: "POST", headers: AUTH, body: body() });
+    expect(await res.json()).toEqual({ ok: true });
+    expect(h.onDelivery.mock.calls[0]?.[0]).toMatchObject({
+      id: SAMPLE_DLR.id,
+      units: SAMPLE_DLR.units,
+      raw: stringsOf(SAMPLE_DLR),
+    });
   });
 
   it("a body consumed straight from c.req.raw: 400, no hang", async () => {

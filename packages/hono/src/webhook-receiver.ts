@@ -54,9 +54,21 @@ export function webhookReceiver<
   };
 }
 
+/** What Hono's body cache holds at run time: promises, whatever its type says. */
+type BodyCache = { arrayBuffer?: unknown; text?: unknown; formData?: Promise<FormData> };
+
 /** A body a validator or middleware already read through `c.req`, from Hono's cache. */
 async function bodyReadBefore(c: Context): Promise<ReceiverBody> {
+  const cache = c.req.bodyCache as BodyCache;
   try {
+    if (cache.formData !== undefined && cache.arrayBuffer === undefined && !cache.text) {
+      // Hono would re-encode the form under a boundary the request's Content-Type does not name.
+      const fields: [string, string][] = [];
+      for (const [key, value] of await cache.formData) {
+        if (typeof value === "string") fields.push([key, value]);
+      }
+      return Object.fromEntries(fields);
+    }
     return new Uint8Array(await c.req.arrayBuffer());
   } catch {
     return undefined; // read straight from c.req.raw and gone: nothing to wait for
