@@ -122,6 +122,50 @@ describe("@reportkit/express: bodies other middleware touched", () => {
     expect(h.onDelivery).toHaveBeenCalledTimes(1);
   });
 
+  it.each([false, true])(
+    "express.urlencoded({ extended: %s }) before it: a JSON report sent as urlencoded (PHP curl's default) is still read",
+    async (extended) => {
+      const h = handlers();
+      const app = express();
+      app.use(express.urlencoded({ extended }));
+      app.use(webhookReceiver({ path: "/webhooks", token: TOKEN, ...h }));
+      const body = JSON.stringify({ ...SAMPLE_DLR, custom: "a=b&c" });
+      const res = await request(app)
+        .post("/webhooks")
+        .set("authorization", AUTH)
+        .set("content-type", "application/x-www-form-urlencoded")
+        .send(body);
+      expect(res.status).toBe(200);
+      expect(h.onDelivery.mock.calls[0]?.[0]).toMatchObject({ id: SAMPLE_DLR.id, custom: "a=b&c" });
+    },
+  );
+
+  it("express.urlencoded({ extended: true }) before it: repeated and bracketed keys read as core reads them", async () => {
+    const h = handlers();
+    const app = express();
+    app.use(express.urlencoded({ extended: true }));
+    app.use(
+      webhookReceiver({
+        path: "/webhooks",
+        token: TOKEN,
+        composed: {
+          type: "delivery",
+          url: "https://example.com/webhooks",
+          body: { "data[id]": "{{id}}", "data[st]": "{{status}}" },
+          format: "form",
+        },
+        onDelivery: h.onDelivery,
+      }),
+    );
+    const res = await request(app)
+      .post("/webhooks")
+      .set("authorization", AUTH)
+      .set("content-type", "application/x-www-form-urlencoded")
+      .send("data%5Bid%5D=a%3A1&data%5Bst%5D=ACCEPTD&data%5Bst%5D=DELIVRD");
+    expect(res.status).toBe(200);
+    expect(h.onDelivery.mock.calls[0]?.[0]).toMatchObject({ id: "a:1", status: "DELIVRD" });
+  });
+
   // What the adapter cannot change: an Express parser that fails answers before the receiver
   // runs. Still a non-2xx, so the provider retries and no report is acknowledged.
   it("express.json() before it refuses a body it cannot parse with Express's own 400", async () => {

@@ -1,5 +1,7 @@
 import { ReportkitError } from "./errors.js";
 import { parseLenientJson } from "./lenient-json.js";
+import { parseMultipart } from "./parse-multipart.js";
+import { fromParsedForm } from "./parsed-form.js";
 import type { BodyContent } from "./read-body.js";
 
 export type BodyFormat = "json" | "urlencoded" | "multipart";
@@ -48,9 +50,12 @@ export function decodeBody(
   contentType: string | undefined,
 ): unknown {
   if (content !== undefined && typeof content !== "string" && !(content instanceof Uint8Array)) {
-    return content;
+    // Parsed upstream: a form parser's object is brought back to core's own reading of forms.
+    return format === "json" || Array.isArray(content)
+      ? content
+      : fromParsedForm(content as Record<string, unknown>);
   }
-  if (format === "multipart") return decodeMultipart(content ?? "", contentType ?? "");
+  if (format === "multipart") return parseMultipart(content ?? "", contentType ?? "");
   const text = typeof content === "string" ? content : decodeText(content, contentType);
   if (format === "urlencoded" && !looksLikeJson(text)) {
     return Object.fromEntries(new URLSearchParams(text));
@@ -92,26 +97,4 @@ function decodeText(bytes: Uint8Array | undefined, contentType: string | undefin
   } catch {
     return utf8.decode(bytes);
   }
-}
-
-async function decodeMultipart(
-  content: string | Uint8Array,
-  contentType: string,
-): Promise<Record<string, string>> {
-  let form: FormData;
-  try {
-    form = await new Response(content as BodyInit, {
-      headers: { "content-type": contentType },
-    }).formData();
-  } catch {
-    throw new ReportkitError(
-      "invalid_form",
-      "The multipart/form-data body could not be read: check its boundary parameter and parts.",
-    );
-  }
-  const fields: [string, string][] = [];
-  form.forEach((value, key) => {
-    if (typeof value === "string") fields.push([key, value]);
-  });
-  return Object.fromEntries(fields);
 }
