@@ -29,8 +29,8 @@ export function timingSafeEqual(actual: string, expected: string): boolean {
  * Builds the credential check once, at factory time.
  *
  * With `header` unset the credential is an `Authorization: Bearer <token>` value (scheme in any
- * case). With a custom header name the whole header value is the credential. A single
- * trailing comma is ignored: the provider's own documented curl sample sends one.
+ * case), where a single trailing comma is ignored: the provider's own documented curl sample
+ * sends one. With a custom header name the whole header value is the credential.
  *
  * @example
  * const check = checkBearer(["new-token", "old-token"]);
@@ -66,8 +66,9 @@ function bearerToken(value: string | undefined): string | undefined {
   return m === null ? undefined : m[1];
 }
 
+/** A custom header's value, whole: HTTP's own whitespace trim, nothing else. */
 function wholeValue(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const v = stripComma(value.trim());
+  const v = value.trim();
   return v === "" ? undefined : v;
 }

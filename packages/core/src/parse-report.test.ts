@@ -110,7 +110,10 @@ describe("parseReport: delivery reports", () => {
     [{ deliv_time: "2021-02-30 10:00:00" }, "deliv_time", /date and time/],
     [{ sent_time: "09/04/2021" }, "sent_time", /date and time/],
     [{ mobile: {} }, "mobile", /./],
-    [{ mobile: "" }, "mobile", /phone number/],
+    [{ units: "99999999999999999999" }, "units", /whole number/],
+    // What JSON.parse makes of digits past 2^53: already another number.
+    [{ id: JSON.parse("9007199254740993") }, "id", /too large to be exact/],
+    [{ custom: JSON.parse("12345678901234567891") }, "custom", /send it as a string/],
     [{ status: null }, "status", /./],
     [{ id: ["x"] }, "id", /./],
   ])("rejects %o naming the field", (patch, field, message) => {
@@ -119,6 +122,32 @@ describe("parseReport: delivery reports", () => {
     expect(error.field).toBe(field);
     expect(error.message).toContain(`"${field}"`);
     expect(error.message).toMatch(message);
+  });
+
+  it("hands phone numbers over as digits, whatever punctuation they were written with", () => {
+    expect(ok({ ...SAMPLE_DLR, mobile: "+91 98765-43210" })).toMatchObject({
+      mobile: "919876543210",
+    });
+    expect(ok({ ...SAMPLE_DLR, mobile: "(0) 98765.43210" })).toMatchObject({
+      mobile: "09876543210",
+    });
+    // Not a number at all: kept as sent rather than refused (and the report lost).
+    expect(ok({ ...SAMPLE_CALL, from: "anonymous" })).toMatchObject({ from: "anonymous" });
+    // An empty mobile is still a report (its id says which): kept as "".
+    expect(ok({ ...SAMPLE_DLR, mobile: "" })).toMatchObject({ mobile: "" });
+  });
+
+  it("writes credits sent as a JSON number in plain decimals", () => {
+    expect(ok({ ...SAMPLE_DLR, credits: 2 })).toMatchObject({ credits: "2.0000" });
+    expect(ok({ ...SAMPLE_DLR, credits: 0.12345 })).toMatchObject({ credits: "0.12345" });
+    expect(ok({ ...SAMPLE_DLR, credits: 1e-7 })).toMatchObject({ credits: "0.0000001" });
+  });
+
+  it("reads a unix timestamp sent in milliseconds by its size", () => {
+    const seconds = ok({ ...SAMPLE_DLR, deliv_at: "1617985671" });
+    const millis = ok({ ...SAMPLE_DLR, deliv_at: 1617985671000 });
+    expect(millis).toMatchObject({ deliveredAt: new Date("2021-04-09T16:27:51Z") });
+    expect(seconds).toMatchObject({ deliveredAt: new Date("2021-04-09T16:27:51Z") });
   });
 
   it("says a required field is missing", () => {

@@ -144,8 +144,8 @@ function toDelivery(
       deliveredAt,
       sentAt,
       submittedAt,
-      cid: optionalText(p.cid),
-      custom: optionalText(p.custom),
+      cid: optionalText(p.cid, "cid"),
+      custom: optionalText(p.custom, "custom"),
       raw: payload,
     };
     return { ok: true, report };
@@ -169,8 +169,8 @@ function toCall(payload: Record<string, unknown>, readWallClock: WallClockReader
     const flowId = optionalCount(p.flow_id, "flow_id");
     const report: CallReport = {
       type: "call",
-      webhookId: optionalText(p.webhook_id),
-      mid: optionalText(p.mid),
+      webhookId: optionalText(p.webhook_id, "webhook_id"),
+      mid: optionalText(p.mid, "mid"),
       bridge,
       from,
       to,
@@ -179,8 +179,8 @@ function toCall(payload: Record<string, unknown>, readWallClock: WallClockReader
       duration,
       flowId,
       status,
-      source: optionalText(p.source),
-      recordingUrl: optionalText(p.recording_url),
+      source: optionalText(p.source, "source"),
+      recordingUrl: optionalText(p.recording_url, "recording_url"),
       raw: payload,
     };
     return { ok: true, report };
