@@ -1,6 +1,6 @@
 // The conformance table: every request here gets the same reply, and the same handler calls,
 // from @reportkit/core and from every adapter. Each target file runs it unchanged.
-import type { ErrorCode } from "@reportkit/core";
+import type { ComposedTemplate, ErrorCode } from "@reportkit/core";
 import {
   SAMPLE_CALL,
   SAMPLE_CALL_TEXT,
@@ -43,7 +43,10 @@ export interface ConformanceCase {
   expect: {
     status: number;
     code?: ErrorCode;
-    headers?: Record<string, string>;
+    /** What the error message must say (say, the key it names). */
+    message?: RegExp;
+    /** Exact values, or patterns for values whose details may vary. */
+    headers?: Record<string, string | RegExp>;
     /** Every handler call the requests caused, in any order. */
     calls: Call[];
   };
@@ -105,12 +108,14 @@ const DLR_FORM_FIELDS = Object.fromEntries(
 const DLR_FORM = new URLSearchParams(DLR_FORM_FIELDS).toString();
 const FORM_REPORT = { ...DLR_REPORT, raw: DLR_FORM_FIELDS };
 const BOUNDARY = "----reportkit-conformance";
-const DLR_MULTIPART = `${Object.entries(DLR_FORM_FIELDS)
-  .map(
-    ([key, value]) =>
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${key}"\r\n\r\n${value}\r\n`,
-  )
-  .join("")}--${BOUNDARY}--\r\n`;
+const multipart = (fields: Record<string, string>) =>
+  `${Object.entries(fields)
+    .map(
+      ([key, value]) =>
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${key}"\r\n\r\n${value}\r\n`,
+    )
+    .join("")}--${BOUNDARY}--\r\n`;
+const DLR_MULTIPART = multipart(DLR_FORM_FIELDS);
 
 /** A valid DLR of exactly `size` bytes, padded by an extra field (unknown keys pass). */
 function dlrOfSize(size: number): { body: string; report: object } {
@@ -130,6 +135,169 @@ const CONCURRENT = Array.from({ length: 100 }, (_, i) => {
   const raw = { ...SAMPLE_DLR, id: `b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:${i + 1}` };
   return { body: JSON.stringify(raw), report: { ...DLR_REPORT, id: raw.id, raw } };
 });
+
+// ---- Composed webhooks: the customer's own template (README "Composed webhooks") ---------
+
+const FORM_TYPE = "application/x-www-form-urlencoded";
+const MULTIPART_TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
+
+/** A request with any method and URL; Bearer token and JSON type unless told otherwise. */
+const send = (
+  method: string,
+  url: string,
+  body?: RequestSpec["body"],
+  headers: Record<string, string> = body === undefined ? AUTH : JSON_HEADERS,
+): RequestSpec[] => [{ method, url, headers, body }];
+
+/** The values without one key. */
+const without = (values: Record<string, string>, key: string): Record<string, string> =>
+  Object.fromEntries(Object.entries(values).filter(([k]) => k !== key));
+
+const EMPTY_CALL = {
+  type: "call",
+  webhookId: null,
+  mid: null,
+  bridge: null,
+  from: null,
+  to: null,
+  startedAt: null,
+  endedAt: null,
+  duration: null,
+  flowId: null,
+  status: null,
+  source: null,
+  recordingUrl: null,
+};
+
+// The field-notes call example, as is: the customer's own query keys (call_id,
+// message_status), and a JSON body. A call report's {{id}} fills `mid`. Its URL has a path of
+// its own (/ack/receive): mounted under /webhooks, the request path ends with it.
+const CALL_EXAMPLE_URL =
+  "https://www.domain.com/ack/receive?call_id={{id}}&to={{to}}&message_status={{status}}";
+const CALL_EXAMPLE_GET: Setup = {
+  subpaths: true,
+  composed: { type: "call", method: "GET", url: CALL_EXAMPLE_URL },
+};
+const CALL_EXAMPLE_POST: Setup = {
+  subpaths: true,
+  composed: {
+    type: "call",
+    method: "POST",
+    url: CALL_EXAMPLE_URL,
+    body: { id: "{{id}}", to: "{{to}}", status: "{{status}}", duration: "{{duration}}" },
+    format: "json",
+  },
+};
+const CALL_EXAMPLE_PATH = "/webhooks/ack/receive";
+const CALL_QUERY = { call_id: CALL_REPORT.mid, to: "919876543210", message_status: "ANSWER" };
+const CALL_EXAMPLE_QUERY = `${CALL_EXAMPLE_PATH}?${new URLSearchParams(CALL_QUERY)}`;
+const CALL_EXAMPLE_BODY = {
+  id: CALL_REPORT.mid,
+  to: "919876543210",
+  status: "ANSWER",
+  duration: "23",
+};
+const composedCall = (fields: object, raw: object): Call => ({
+  handler: "onCall",
+  report: { ...EMPTY_CALL, ...fields, raw },
+});
+const CALL_EXAMPLE_GOT = { mid: CALL_REPORT.mid, to: "919876543210", status: "ANSWER" };
+
+// A delivery template with keys of the customer's choosing for every kind of value: text,
+// an exact decimal, a number, a wall-clock time and unix times.
+const DLR_KEYS = {
+  msg_id: "{{id}}",
+  phone: "{{mobile}}",
+  state: "{{status}}",
+  cost: "{{credits}}",
+  parts: "{{units}}",
+  delivered: "{{deliv_time}}",
+  sent: "{{sent_at}}",
+  submitted: "{{submit_at}}",
+  ref: "{{custom}}",
+} as const;
+/** What the provider fills the template with: strings, always. */
+const DLR_VALUES: Record<keyof typeof DLR_KEYS, string> = {
+  msg_id: DLR_REPORT.id,
+  phone: "919876543210",
+  state: "DELIVRD",
+  cost: "2.0000",
+  parts: "1",
+  delivered: "2021-04-09 16:27:51",
+  sent: "1617985668",
+  submitted: "1617985669",
+  ref: "order-1234",
+};
+/** The same report as the standard push gives; no variable carries `cid`. */
+const composedDelivery = (values: Record<string, string>, fields: object = {}): Call =>
+  delivered({ ...DLR_REPORT, cid: null, ...fields, raw: values });
+
+const DLR_QUERY_TEMPLATE = `https://example.com/webhooks?${Object.entries(DLR_KEYS)
+  .map(([key, variable]) => `${key}=${variable}`)
+  .join("&")}`;
+const dlrTemplate = (method: "GET" | "POST" | "PUT", format?: "json" | "form"): Setup => ({
+  composed:
+    method === "GET"
+      ? { type: "delivery", method, url: DLR_QUERY_TEMPLATE }
+      : {
+          type: "delivery",
+          method,
+          url: "https://example.com/webhooks",
+          body: DLR_KEYS,
+          ...(format === undefined ? {} : { format }),
+        },
+});
+const DLR_GET = dlrTemplate("GET");
+const DLR_POST_JSON = dlrTemplate("POST", "json");
+const DLR_POST_FORM = dlrTemplate("POST", "form");
+const DLR_PUT_JSON = dlrTemplate("PUT"); // format defaults to JSON
+const DLR_PUT_FORM = dlrTemplate("PUT", "form");
+
+/** The values as each body format carries them. */
+const asJson = (values: Record<string, string>) => JSON.stringify(values);
+const asUrlencoded = (values: Record<string, string>) => new URLSearchParams(values).toString();
+const FORM_HEADERS = { ...AUTH, "content-type": FORM_TYPE };
+const MULTIPART_HEADERS = { ...AUTH, "content-type": MULTIPART_TYPE };
+const DLR_QUERY_URL = `${URL}?${asUrlencoded(DLR_VALUES)}`;
+
+// Path placeholders and a custom auth header (README's PUT example): the whole x-api-key value
+// is the token. Matched against the end of the request path, after the /webhooks mount.
+const DLR_PATH_PUT: Setup = {
+  subpaths: true,
+  header: "x-api-key",
+  composed: { type: "delivery", method: "PUT", url: "https://example.com/dlr/{{id}}/{{status}}" },
+};
+const DLR_PATH_URL = `/webhooks/dlr/${encodeURIComponent(DLR_REPORT.id)}/DELIVRD`;
+const API_KEY = { "x-api-key": TOKEN };
+const PATH_REPORT = {
+  ...DLR_REPORT,
+  mobile: null,
+  credits: null,
+  units: null,
+  deliveredAt: null,
+  sentAt: null,
+  submittedAt: null,
+  cid: null,
+  custom: null,
+  raw: {},
+};
+// One template with a value in each place: a path segment with text around its placeholder,
+// the query, and a JSON body.
+const DLR_MIXED: Setup = {
+  subpaths: true,
+  composed: {
+    type: "delivery",
+    url: "https://example.com/hooks/dlr-{{id}}.json?state={{status}}",
+    body: { phone: "{{mobile}}", ref: "{{custom}}" },
+  },
+};
+const MIXED_BODY = { phone: "919876543210", ref: "order-1234" };
+const MIXED_REPORT = {
+  ...PATH_REPORT,
+  mobile: "919876543210",
+  custom: "order-1234",
+  raw: { state: "DELIVRD", ...MIXED_BODY },
+};
 
 export const CASES: ConformanceCase[] = [
   // ---- 200: delivered ------------------------------------------------------------------
@@ -438,5 +606,477 @@ export const CASES: ConformanceCase[] = [
     expressParsers: ["raw-any"],
     requests: post(dlrOfSize(70 * 1024).body),
     expect: { status: 413, code: "payload_too_large", calls: [] },
+  },
+
+  // ---- No handler for that kind ------------------------------------------------------------
+  {
+    name: "a call report to a receiver with only onDelivery: 200, no call",
+    setup: { handlers: "delivery-only" },
+    requests: post(CALL_JSON),
+    expect: { status: 200, calls: [] },
+  },
+  {
+    name: "a DLR to a receiver with only onCall: 200, no call",
+    setup: { handlers: "call-only" },
+    requests: post(DLR_JSON),
+    expect: { status: 200, calls: [] },
+  },
+
+  // ---- Composed: the field-notes call example ----------------------------------------------
+  {
+    name: "composed call, the field-notes example as GET: values from the query, {{id}} fills mid",
+    setup: CALL_EXAMPLE_GET,
+    requests: send("GET", CALL_EXAMPLE_QUERY),
+    expect: { status: 200, calls: [composedCall(CALL_EXAMPLE_GOT, CALL_QUERY)] },
+  },
+  {
+    name: "composed call, the field-notes example as POST: query and JSON body keys",
+    setup: CALL_EXAMPLE_POST,
+    requests: send("POST", CALL_EXAMPLE_QUERY, JSON.stringify(CALL_EXAMPLE_BODY)),
+    expect: {
+      status: 200,
+      calls: [
+        composedCall(
+          { ...CALL_EXAMPLE_GOT, duration: 23 },
+          { ...CALL_QUERY, ...CALL_EXAMPLE_BODY },
+        ),
+      ],
+    },
+  },
+  {
+    name: "composed call GET: a promised query key missing is 400 naming it",
+    setup: CALL_EXAMPLE_GET,
+    requests: send("GET", `${CALL_EXAMPLE_PATH}?call_id=${CALL_REPORT.mid}&message_status=ANSWER`),
+    expect: { status: 400, code: "invalid_report", message: /"to"/, calls: [] },
+  },
+  {
+    name: "composed call GET: an empty promised text value is an empty string",
+    setup: CALL_EXAMPLE_GET,
+    requests: send(
+      "GET",
+      `${CALL_EXAMPLE_PATH}?call_id=${CALL_REPORT.mid}&to=&message_status=ANSWER`,
+    ),
+    expect: {
+      status: 200,
+      calls: [composedCall({ ...CALL_EXAMPLE_GOT, to: "" }, { ...CALL_QUERY, to: "" })],
+    },
+  },
+  {
+    name: "composed call POST: a promised body key missing is 400 naming it",
+    setup: CALL_EXAMPLE_POST,
+    requests: send(
+      "POST",
+      CALL_EXAMPLE_QUERY,
+      JSON.stringify(without(CALL_EXAMPLE_BODY, "duration")),
+    ),
+    expect: { status: 400, code: "invalid_report", message: /"duration"/, calls: [] },
+  },
+  {
+    name: "composed call GET: a template without path placeholders leaves the path to the route",
+    setup: CALL_EXAMPLE_GET,
+    requests: send("GET", `/webhooks/ack/other?${new URLSearchParams(CALL_QUERY)}`),
+    expect: { status: 200, calls: [composedCall(CALL_EXAMPLE_GOT, CALL_QUERY)] },
+  },
+  {
+    name: "composed call GET: POST is 405 with Allow: GET",
+    setup: CALL_EXAMPLE_GET,
+    requests: send("POST", CALL_EXAMPLE_QUERY, JSON.stringify(CALL_EXAMPLE_BODY)),
+    expect: { status: 405, code: "method_not_allowed", headers: { allow: "GET" }, calls: [] },
+  },
+  {
+    name: "composed call POST: GET is 405 with Allow: POST",
+    setup: CALL_EXAMPLE_POST,
+    requests: send("GET", CALL_EXAMPLE_QUERY),
+    expect: { status: 405, code: "method_not_allowed", headers: { allow: "POST" }, calls: [] },
+  },
+  {
+    name: "composed call GET: without the token, 401",
+    setup: CALL_EXAMPLE_GET,
+    requests: send("GET", CALL_EXAMPLE_QUERY, undefined, {}),
+    expect: {
+      status: 401,
+      code: "unauthorized",
+      headers: { "www-authenticate": CHALLENGE },
+      calls: [],
+    },
+  },
+
+  // ---- Composed: a delivery template in each method and body format ----------------------
+  {
+    name: "composed delivery, GET: values from the query, coerced like a standard push",
+    setup: DLR_GET,
+    requests: send("GET", DLR_QUERY_URL),
+    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
+  },
+  {
+    name: "composed delivery, GET reads only the query (a stray Content-Type is ignored)",
+    setup: DLR_GET,
+    requests: send("GET", DLR_QUERY_URL, undefined, {
+      ...AUTH,
+      "content-type": "application/xml",
+    }),
+    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
+  },
+  {
+    name: "composed delivery, POST JSON",
+    setup: DLR_POST_JSON,
+    requests: send("POST", URL, asJson(DLR_VALUES)),
+    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
+  },
+  {
+    name: "composed delivery, POST urlencoded",
+    setup: DLR_POST_FORM,
+    requests: send("POST", URL, asUrlencoded(DLR_VALUES), FORM_HEADERS),
+    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
+  },
+  {
+    name: "composed delivery, POST multipart/form-data",
+    setup: DLR_POST_FORM,
+    requests: send("POST", URL, multipart(DLR_VALUES), MULTIPART_HEADERS),
+    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
+  },
+  {
+    name: "composed delivery, PUT JSON",
+    setup: DLR_PUT_JSON,
+    requests: send("PUT", URL, asJson(DLR_VALUES)),
+    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
+  },
+  {
+    name: "composed delivery, PUT urlencoded",
+    setup: DLR_PUT_FORM,
+    requests: send("PUT", URL, asUrlencoded(DLR_VALUES), FORM_HEADERS),
+    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
+  },
+  {
+    name: "composed delivery, PUT multipart/form-data",
+    setup: DLR_PUT_FORM,
+    requests: send("PUT", URL, multipart(DLR_VALUES), MULTIPART_HEADERS),
+    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
+  },
+  {
+    name: "composed delivery POST: a promised body key missing is 400 naming it",
+    setup: DLR_POST_FORM,
+    requests: send("POST", URL, asUrlencoded(without(DLR_VALUES, "parts")), FORM_HEADERS),
+    expect: { status: 400, code: "invalid_report", message: /"parts"/, calls: [] },
+  },
+  {
+    name: "composed delivery: empty promised numbers are null",
+    setup: DLR_POST_JSON,
+    requests: send("POST", URL, asJson({ ...DLR_VALUES, cost: "", parts: "" })),
+    expect: {
+      status: 200,
+      calls: [
+        composedDelivery({ ...DLR_VALUES, cost: "", parts: "" }, { credits: null, units: null }),
+      ],
+    },
+  },
+  {
+    name: "composed delivery: empty promised times (wall-clock and unix) are null",
+    setup: DLR_GET,
+    requests: send("GET", `${URL}?${asUrlencoded({ ...DLR_VALUES, delivered: "", sent: "" })}`),
+    expect: {
+      status: 200,
+      calls: [
+        composedDelivery(
+          { ...DLR_VALUES, delivered: "", sent: "" },
+          {
+            deliveredAt: null,
+            sentAt: null,
+          },
+        ),
+      ],
+    },
+  },
+  {
+    name: "composed delivery: empty promised text values are empty strings",
+    setup: DLR_PUT_FORM,
+    requests: send("PUT", URL, multipart({ ...DLR_VALUES, phone: "", ref: "" }), MULTIPART_HEADERS),
+    expect: {
+      status: 200,
+      calls: [composedDelivery({ ...DLR_VALUES, phone: "", ref: "" }, { mobile: "", custom: "" })],
+    },
+  },
+  {
+    name: 'composed delivery: an unusable value (units "abc") is 400, as in a standard push',
+    setup: DLR_POST_JSON,
+    requests: send("POST", URL, asJson({ ...DLR_VALUES, parts: "abc" })),
+    expect: { status: 400, code: "invalid_report", calls: [] },
+  },
+  {
+    name: "composed delivery POST form: application/xml is 415",
+    setup: DLR_POST_FORM,
+    requests: send("POST", URL, "<report/>", { ...AUTH, "content-type": "application/xml" }),
+    expect: { status: 415, code: "unsupported_media_type", calls: [] },
+  },
+  {
+    name: "composed delivery POST: PUT is 405 with Allow: POST",
+    setup: DLR_POST_JSON,
+    requests: send("PUT", URL, asJson(DLR_VALUES)),
+    expect: { status: 405, code: "method_not_allowed", headers: { allow: "POST" }, calls: [] },
+  },
+  {
+    name: "composed delivery PUT: POST is 405 with Allow: PUT",
+    setup: DLR_PUT_JSON,
+    requests: send("POST", URL, asJson(DLR_VALUES)),
+    expect: { status: 405, code: "method_not_allowed", headers: { allow: "PUT" }, calls: [] },
+  },
+  {
+    name: "composed delivery GET: DELETE is 405 with Allow: GET",
+    setup: DLR_GET,
+    requests: send("DELETE", DLR_QUERY_URL),
+    expect: { status: 405, code: "method_not_allowed", headers: { allow: "GET" }, calls: [] },
+  },
+
+  // ---- Composed: path placeholders and a custom token header -------------------------------
+  {
+    name: "composed delivery, PUT with path placeholders and an x-api-key token",
+    setup: DLR_PATH_PUT,
+    requests: send("PUT", DLR_PATH_URL, undefined, API_KEY),
+    expect: { status: 200, calls: [delivered(PATH_REPORT)] },
+  },
+  {
+    name: "composed path template: a value in a segment with text around it, the query and the body",
+    setup: DLR_MIXED,
+    requests: send(
+      "POST",
+      `/webhooks/hooks/dlr-${encodeURIComponent(DLR_REPORT.id)}.json?state=DELIVRD`,
+      JSON.stringify(MIXED_BODY),
+    ),
+    expect: { status: 200, calls: [delivered(MIXED_REPORT)] },
+  },
+  {
+    name: "composed path template: a literal segment that differs is 400",
+    setup: DLR_PATH_PUT,
+    requests: send(
+      "PUT",
+      `/webhooks/other/${encodeURIComponent(DLR_REPORT.id)}/DELIVRD`,
+      undefined,
+      API_KEY,
+    ),
+    expect: { status: 400, code: "invalid_report", calls: [] },
+  },
+  {
+    name: "composed path template: a request path too short for it is 400",
+    setup: DLR_PATH_PUT,
+    requests: send("PUT", "/webhooks/DELIVRD", undefined, API_KEY),
+    expect: { status: 400, code: "invalid_report", calls: [] },
+  },
+  {
+    name: "composed path template: POST is 405 with Allow: PUT",
+    setup: DLR_PATH_PUT,
+    requests: send("POST", DLR_PATH_URL, undefined, API_KEY),
+    expect: { status: 405, code: "method_not_allowed", headers: { allow: "PUT" }, calls: [] },
+  },
+  {
+    name: "x-api-key: the header name in another case",
+    setup: DLR_PATH_PUT,
+    requests: send("PUT", DLR_PATH_URL, undefined, { "X-API-Key": TOKEN }),
+    expect: { status: 200, calls: [delivered(PATH_REPORT)] },
+  },
+  {
+    name: "x-api-key missing: 401",
+    setup: DLR_PATH_PUT,
+    requests: send("PUT", DLR_PATH_URL, undefined, {}),
+    expect: {
+      status: 401,
+      code: "unauthorized",
+      message: /x-api-key/,
+      headers: { "www-authenticate": /realm="reportkit"/ },
+      calls: [],
+    },
+  },
+  {
+    name: "x-api-key with a wrong token: 401 invalid_token",
+    setup: DLR_PATH_PUT,
+    requests: send("PUT", DLR_PATH_URL, undefined, { "x-api-key": "not-the-token" }),
+    expect: {
+      status: 401,
+      code: "unauthorized",
+      headers: { "www-authenticate": /error="invalid_token"/ },
+      calls: [],
+    },
+  },
+  {
+    name: "x-api-key compares the whole value: 'Bearer <token>' there is a wrong token",
+    setup: DLR_PATH_PUT,
+    requests: send("PUT", DLR_PATH_URL, undefined, { "x-api-key": `Bearer ${TOKEN}` }),
+    expect: {
+      status: 401,
+      code: "unauthorized",
+      headers: { "www-authenticate": /error="invalid_token"/ },
+      calls: [],
+    },
+  },
+  {
+    name: "x-api-key receiver: the token in Authorization: Bearer instead is 401",
+    setup: DLR_PATH_PUT,
+    requests: send("PUT", DLR_PATH_URL, undefined, AUTH),
+    expect: {
+      status: 401,
+      code: "unauthorized",
+      headers: { "www-authenticate": /realm="reportkit"/ },
+      calls: [],
+    },
+  },
+
+  // ---- Composed bodies an Express body parser read first (a plain request elsewhere) -------
+  {
+    name: "composed delivery POST urlencoded, pre-parsed by express.urlencoded()",
+    setup: DLR_POST_FORM,
+    expressParsers: ["urlencoded"],
+    requests: send("POST", URL, asUrlencoded(DLR_VALUES), FORM_HEADERS),
+    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
+  },
+  {
+    name: "composed delivery PUT urlencoded, pre-parsed by express.urlencoded({ extended: true })",
+    setup: DLR_PUT_FORM,
+    expressParsers: ["json", "urlencoded-extended"],
+    requests: send("PUT", URL, asUrlencoded(DLR_VALUES), FORM_HEADERS),
+    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
+  },
+  {
+    name: "composed delivery PUT JSON, pre-parsed by express.json()",
+    setup: DLR_PUT_JSON,
+    expressParsers: ["urlencoded", "json"],
+    requests: send("PUT", URL, asJson(DLR_VALUES)),
+    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
+  },
+  {
+    name: "composed delivery PUT multipart, with express.json() and express.urlencoded() first",
+    setup: DLR_PUT_FORM,
+    expressParsers: ["json", "urlencoded"],
+    requests: send("PUT", URL, multipart(DLR_VALUES), MULTIPART_HEADERS),
+    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
+  },
+  {
+    name: "composed call GET, with express.json() and express.urlencoded() first",
+    setup: CALL_EXAMPLE_GET,
+    expressParsers: ["json", "urlencoded"],
+    requests: send("GET", CALL_EXAMPLE_QUERY),
+    expect: { status: 200, calls: [composedCall(CALL_EXAMPLE_GOT, CALL_QUERY)] },
+  },
+  {
+    name: "composed call POST JSON (the field-notes example), pre-parsed by express.json()",
+    setup: CALL_EXAMPLE_POST,
+    expressParsers: ["json"],
+    requests: send("POST", CALL_EXAMPLE_QUERY, JSON.stringify(CALL_EXAMPLE_BODY)),
+    expect: {
+      status: 200,
+      calls: [
+        composedCall(
+          { ...CALL_EXAMPLE_GOT, duration: 23 },
+          { ...CALL_QUERY, ...CALL_EXAMPLE_BODY },
+        ),
+      ],
+    },
+  },
+];
+
+/** A setup the receiver must refuse when it is built, with a message naming the problem. */
+export interface ConstructionErrorCase {
+  name: string;
+  setup: Setup;
+  /** Each must match the error's message. */
+  messages: RegExp[];
+}
+
+export const CONSTRUCTION_ERRORS: ConstructionErrorCase[] = [
+  {
+    name: "an unknown variable in a delivery template: named, and the allowed ones listed",
+    setup: {
+      composed: {
+        type: "delivery",
+        url: "https://example.com/dlr?id={{id}}&state={{status}}&at={{delivered_at}}",
+      },
+    },
+    messages: [/unknown variable/i, /\{\{delivered_at\}\}/, /\{\{deliv_at\}\}.*\{\{submit_at\}\}/],
+  },
+  {
+    name: "an unknown variable in a call template (mobile is a delivery variable)",
+    setup: {
+      composed: {
+        type: "call",
+        url: "https://example.com/calls",
+        body: { state: "{{status}}", phone: "{{mobile}}" },
+      },
+    },
+    messages: [/unknown variable/i, /\{\{mobile\}\}/, /\{\{recording_url\}\}/],
+  },
+  {
+    name: "a body value that is not exactly one {{variable}}: text around it",
+    setup: {
+      composed: {
+        type: "delivery",
+        url: "https://example.com/dlr",
+        body: { msg_id: "{{id}}", state: "status={{status}}" },
+      },
+    },
+    messages: [/"state"/, /exactly one/i],
+  },
+  {
+    name: "a body value that is not exactly one {{variable}}: two of them",
+    setup: {
+      composed: {
+        type: "delivery",
+        url: "https://example.com/dlr",
+        body: { both: "{{id}}{{status}}" },
+      },
+    },
+    messages: [/"both"/, /exactly one/i],
+  },
+  {
+    name: "a body value that is not exactly one {{variable}}: a constant",
+    setup: {
+      composed: {
+        type: "delivery",
+        url: "https://example.com/dlr?id={{id}}&state={{status}}",
+        body: { source: "panel" },
+      },
+    },
+    messages: [/"source"/, /exactly one/i],
+  },
+  {
+    name: "a GET template with a body",
+    setup: {
+      composed: {
+        type: "delivery",
+        method: "GET",
+        url: "https://example.com/dlr?id={{id}}",
+        body: { state: "{{status}}" },
+      },
+    },
+    messages: [/GET/, /body/i],
+  },
+  {
+    name: "a delivery template without {{id}}",
+    setup: { composed: { type: "delivery", url: "https://example.com/dlr?state={{status}}" } },
+    messages: [/\{\{id\}\}/],
+  },
+  {
+    name: "a delivery template without {{status}}",
+    setup: {
+      composed: {
+        type: "delivery",
+        url: "https://example.com/dlr",
+        body: { msg_id: "{{id}}", phone: "{{mobile}}" },
+      },
+    },
+    messages: [/\{\{status\}\}/],
+  },
+  {
+    name: "a call template without {{status}}",
+    setup: {
+      composed: {
+        type: "call",
+        method: "GET",
+        url: "https://www.domain.com/ack/receive?call_id={{id}}&to={{to}}",
+      },
+    },
+    messages: [/call/, /\{\{status\}\}/],
+  },
+  {
+    name: "a delivery template with only onCall",
+    setup: { handlers: "call-only", composed: DLR_POST_JSON.composed as ComposedTemplate },
+    messages: [/onDelivery/],
   },
 ];

@@ -6,7 +6,7 @@ import request from "supertest";
 import { TOKEN } from "../fixtures/samples.js";
 import type { ExpressParser } from "./cases.js";
 import { type Call, FAULT_HEADER, receiverOptions } from "./setup.js";
-import { bodyBytes, chunksOf, isFailing, type OpenApp } from "./suite.js";
+import { bodyBytes, chunksOf, isFailing, type OpenApp, type Routes } from "./suite.js";
 
 /** What this file uses of the express module, Express 5 and 4 alike. */
 export interface ExpressModule {
@@ -55,21 +55,33 @@ const failBodyOnRequest: RequestHandler = (req, _res, next) => {
 const asIs = ((bytes: Buffer) => bytes) as unknown as (body: unknown) => string;
 
 /**
- * An Express app with the receiver mounted the given way, on a real socket, driven by
- * supertest. The `path` option mount and the mount-path mount are both conformance targets.
+ * How the app mounts the receiver, as the README shows:
+ * - "path option": `app.use(webhookReceiver({ path: "/webhooks" }))`; `path` is one exact path,
+ *   so for a setup with subpaths the receiver is mounted without it, `app.use(webhookReceiver())`;
+ * - "mount path": `app.use("/webhooks", webhookReceiver())`, subpaths included;
+ * - "post route": `app.post("/webhooks", webhookReceiver())`, which only ever sees POST to
+ *   /webhooks (see POST_ROUTE).
  */
-export function expressTarget(
-  express: ExpressModule,
-  mount: "path option" | "mount path",
-): OpenApp {
+export type ExpressMount = "path option" | "mount path" | "post route";
+
+/** What a `post route` mount hands to the receiver: the cases it applies to. */
+export const POST_ROUTE: Routes = { methods: ["POST"], exactPath: true };
+
+/**
+ * An Express app with the receiver mounted the given way, on a real socket, driven by
+ * supertest. Every mount is a conformance target of its own.
+ */
+export function expressTarget(express: ExpressModule, mount: ExpressMount): OpenApp {
   return async (setup, parsers = []) => {
     const calls: Call[] = [];
     const app = express();
     app.use(failBodyOnRequest);
     for (const name of parsers) app.use(parser(express, name));
     const options = { token: TOKEN, ...receiverOptions(setup, calls) };
-    if (mount === "path option") app.use(webhookReceiver({ path: "/webhooks", ...options }));
-    else app.use("/webhooks", webhookReceiver(options));
+    if (mount === "post route") app.post("/webhooks", webhookReceiver(options));
+    else if (mount === "mount path") app.use("/webhooks", webhookReceiver(options));
+    else if (setup.subpaths === true) app.use(webhookReceiver(options));
+    else app.use(webhookReceiver({ path: "/webhooks", ...options }));
     const server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -29,11 +29,17 @@ async function fastifyApp(setup: Setup, calls: Call[]): Promise<FastifyInstance>
       })(),
     );
   });
-  await app.register(webhookReceiver, {
-    path: "/webhooks",
-    token: TOKEN,
-    ...receiverOptions(setup, calls),
-  });
+  try {
+    // A construction error (an invalid template) rejects here.
+    await app.register(webhookReceiver, {
+      path: setup.subpaths === true ? "/webhooks/*" : "/webhooks",
+      token: TOKEN,
+      ...receiverOptions(setup, calls),
+    });
+  } catch (error) {
+    await app.close().catch(() => {});
+    throw error;
+  }
   return app;
 }
 

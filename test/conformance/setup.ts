@@ -13,8 +13,13 @@ export interface Setup {
   composed?: ComposedTemplate;
   /** The token comes in this header, whole, instead of Authorization: Bearer. */
   header?: string;
-  /** The app mounts the receiver for every path under /webhooks (path placeholders). */
+  /**
+   * The app mounts the receiver for every path under /webhooks/ (path placeholders, a
+   * template's own path after a mount prefix). Such cases send only to paths under /webhooks/.
+   */
   subpaths?: boolean;
+  /** Default: both handlers. Otherwise only the one named, so the other kind has none. */
+  handlers?: "delivery-only" | "call-only";
 }
 
 /** One handler call as the test sees it: which handler, and the report as JSON. */
@@ -33,6 +38,8 @@ export function setupKey(setup: Setup): string {
     setup.tokenCheck ?? "",
     setup.composed ?? null,
     setup.header ?? "",
+    setup.subpaths ?? false,
+    setup.handlers ?? "both",
   ]);
 }
 
@@ -55,8 +62,8 @@ export function receiverOptions(
       return undefined;
     };
   return {
-    onDelivery: record("onDelivery"),
-    onCall: record("onCall"),
+    ...(setup.handlers === "call-only" ? {} : { onDelivery: record("onDelivery") }),
+    ...(setup.handlers === "delivery-only" ? {} : { onCall: record("onCall") }),
     ...(setup.maxBodyBytes === undefined ? {} : { maxBodyBytes: setup.maxBodyBytes }),
     ...(setup.composed === undefined ? {} : { composed: setup.composed }),
     ...(setup.header === undefined ? {} : { header: setup.header }),

@@ -1,6 +1,7 @@
 // The Workers module the workerd target runs: Hono and @reportkit/hono, bundled by esbuild,
-// with the token from the REPORTKIT_TOKEN binding (c.env). Test stages: a setup chosen per
-// request by a header, the handler calls read back from /__calls, and a body that fails.
+// with the token from the REPORTKIT_TOKEN binding (c.env). Test stages: receivers built per
+// setup by /__setup (which answers a construction error as a 500), then chosen per request by
+// a header, the handler calls read back from /__calls, and a body that fails.
 import type { ComposedTemplate } from "@reportkit/core";
 import { type HonoHandler, webhookReceiver } from "@reportkit/hono";
 import { Hono } from "hono";
@@ -22,12 +23,31 @@ const app = new Hono<Worker>();
 
 app.get("/__calls", (c) => c.json(calls.splice(0)));
 
+// Builds the receiver for a setup, as the test's "open" does on every other target: a setup
+// the receiver refuses comes back as a 500 with the construction error.
+app.post("/__setup", async (c) => {
+  const setup = (await c.req.json()) as Setup;
+  const key = setupKey(setup);
+  if (!handlers.has(key)) {
+    try {
+      handlers.set(
+        key,
+        webhookReceiver<ComposedTemplate | undefined, Worker>(receiverOptions(setup, calls)),
+      );
+    } catch (error) {
+      const { name, message } = error instanceof Error ? error : new Error(String(error));
+      return c.json({ constructionError: { name, message } }, 500);
+    }
+  }
+  return c.json({ ok: true });
+});
+
 // Test stages on the body. A failing body fails after its first chunk. And since workerd
 // under miniflare resets the loopback connection when a reply (an early 413, say) goes out
 // before the upload was read to the end, so that the client fails mid-write instead of
 // reading the reply, the receiver gets the body through a stream it can stop reading
 // (cancel) while the rest of the upload is still read, after the reply was decided.
-app.use("/webhooks", async (c, next) => {
+app.use("/webhooks/*", async (c, next) => {
   const raw = c.req.raw;
   if (raw.body === null) return next();
   const upload = raw.body.getReader();
@@ -49,13 +69,12 @@ app.use("/webhooks", async (c, next) => {
   while (!(await upload.read()).done) {}
 });
 
-app.all("/webhooks", (c) => {
+// "/webhooks/*" matches /webhooks itself too; only a subpaths setup mounts the receiver below.
+app.all("/webhooks/*", (c) => {
   const setup = JSON.parse(c.req.header(SETUP_HEADER) ?? "{}") as Setup;
-  let handler = handlers.get(setupKey(setup));
-  if (handler === undefined) {
-    handler = webhookReceiver<ComposedTemplate | undefined, Worker>(receiverOptions(setup, calls));
-    handlers.set(setupKey(setup), handler);
-  }
+  if (setup.subpaths !== true && c.req.path !== "/webhooks") return c.notFound();
+  const handler = handlers.get(setupKey(setup));
+  if (handler === undefined) return c.text("conformance: setup not opened by /__setup", 500);
   return handler(c);
 });
 

@@ -3,7 +3,7 @@ import { build } from "esbuild";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll } from "vitest";
 import { TOKEN } from "../fixtures/samples.js";
-import { type Call, FAULT_HEADER, SETUP_HEADER } from "./setup.js";
+import { type Call, FAULT_HEADER, SETUP_HEADER, type Setup } from "./setup.js";
 import { bodyBytes, bodyInit, chunksOf, isFailing, runConformance, toReply } from "./suite.js";
 
 // Hono + @reportkit/hono + @reportkit/core inside Cloudflare's real runtime (workerd), without
@@ -32,24 +32,44 @@ beforeAll(async () => {
 
 afterAll(() => mf?.dispose());
 
-runConformance("@reportkit/hono in workerd (miniflare)", async (setup) => ({
-  async send(spec) {
-    // A failing body is sent whole; the worker's test stage makes it fail.
-    const body = chunksOf(spec) === undefined ? bodyBytes(spec) : bodyInit(spec);
-    const response = await mf.dispatchFetch(`http://localhost${spec.url}`, {
-      method: spec.method,
-      headers: {
-        ...spec.headers,
-        [SETUP_HEADER]: JSON.stringify(setup),
-        ...(isFailing(spec) ? { [FAULT_HEADER]: "1" } : {}),
-      },
-      ...(body === undefined ? {} : { body, duplex: "half" }),
-    } as unknown as Parameters<Miniflare["dispatchFetch"]>[1]);
-    return toReply(response as unknown as Response);
-  },
-  async takeCalls() {
-    const response = await mf.dispatchFetch("http://localhost/__calls");
-    return (await response.json()) as Call[];
-  },
-  close: async () => {},
-}));
+/** Builds the worker's receiver for the setup; a construction error is thrown here. */
+async function openSetup(setup: Setup): Promise<void> {
+  const response = await mf.dispatchFetch("http://localhost/__setup", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(setup),
+  });
+  const reply = (await response.json()) as {
+    constructionError?: { name: string; message: string };
+  };
+  if (reply.constructionError !== undefined) {
+    const { name, message } = reply.constructionError;
+    throw Object.assign(new Error(message), { name });
+  }
+  if (response.status !== 200) throw new Error(`/__setup answered ${response.status}`);
+}
+
+runConformance("@reportkit/hono in workerd (miniflare)", async (setup) => {
+  await openSetup(setup);
+  return {
+    async send(spec) {
+      // A failing body is sent whole; the worker's test stage makes it fail.
+      const body = chunksOf(spec) === undefined ? bodyBytes(spec) : bodyInit(spec);
+      const response = await mf.dispatchFetch(`http://localhost${spec.url}`, {
+        method: spec.method,
+        headers: {
+          ...spec.headers,
+          [SETUP_HEADER]: JSON.stringify(setup),
+          ...(isFailing(spec) ? { [FAULT_HEADER]: "1" } : {}),
+        },
+        ...(body === undefined ? {} : { body, duplex: "half" }),
+      } as unknown as Parameters<Miniflare["dispatchFetch"]>[1]);
+      return toReply(response as unknown as Response);
+    },
+    async takeCalls() {
+      const response = await mf.dispatchFetch("http://localhost/__calls");
+      return (await response.json()) as Call[];
+    },
+    close: async () => {},
+  };
+});

@@ -38,7 +38,7 @@ async function curl(args: string[]): Promise<{ status: number; body: string }> {
 
 describe("curl -F (multipart/form-data from a non-Node client)", () => {
   it("delivers a composed delivery report with the customer's own keys", async () => {
-    const reports: { id: string; status: string; mobile: string; deliveredAt: Date }[] = [];
+    const reports: { id: string; status: string; mobile: string; deliveredAt: Date | null }[] = [];
     const base = await serve(
       createReceiver({
         token: TOKEN,
@@ -77,7 +77,7 @@ describe("curl -F (multipart/form-data from a non-Node client)", () => {
     });
   });
 
-  it("delivers the standard payload as multipart fields, and PUT with --data-urlencode", async () => {
+  it("delivers the standard payload as multipart fields", async () => {
     const reports: DeliveryReport[] = [];
     const base = await serve(
       createReceiver({
@@ -94,5 +94,41 @@ describe("curl -F (multipart/form-data from a non-Node client)", () => {
     const wrong = await curl(["-H", "Authorization: Bearer nope", ...fields, `${base}/webhooks`]);
     expect(wrong.status).toBe(401);
     expect(reports).toHaveLength(1);
+  });
+
+  it("delivers a composed PUT sent with --data-urlencode, values in the path and the body", async () => {
+    const reports: { id: string; status: string; custom: string }[] = [];
+    const base = await serve(
+      createReceiver({
+        token: TOKEN,
+        composed: {
+          type: "delivery",
+          method: "PUT",
+          url: "https://example.com/dlr/{{id}}",
+          body: { state: "{{status}}", ref: "{{custom}}" },
+          format: "form",
+        },
+        onDelivery: (report) => {
+          reports.push(report);
+        },
+      }),
+    );
+    const res = await curl([
+      "-X",
+      "PUT",
+      "-H",
+      `Authorization: Bearer ${TOKEN}`,
+      "--data-urlencode",
+      "state=DELIVRD",
+      "--data-urlencode",
+      "ref=order 42 & more",
+      `${base}/dlr/b34e35ad-fe34-4a8b-977c-b21cd76cd7d6%3A1`,
+    ]);
+    expect(res).toEqual({ status: 200, body: '{"ok":true}' });
+    expect(reports[0]).toMatchObject({
+      id: "b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1",
+      status: "DELIVRD",
+      custom: "order 42 & more",
+    });
   });
 });

@@ -28,7 +28,7 @@ describe("handler types follow a literal composed template", () => {
     });
   });
 
-  it("body keys count too, and a time variable makes its Date non-null", () => {
+  it("body keys count too; a promised number or time stays nullable (the provider may send it empty)", () => {
     createReceiver({
       token: "t",
       composed: {
@@ -41,12 +41,36 @@ describe("handler types follow a literal composed template", () => {
       onDelivery(report) {
         expectTypeOf(report.id).toEqualTypeOf<string>();
         expectTypeOf(report.status).toEqualTypeOf<DeliveryStatus>();
-        expectTypeOf(report.deliveredAt).toEqualTypeOf<Date>();
-        expectTypeOf(report.units).toEqualTypeOf<number>();
+        expectTypeOf(report.deliveredAt).toEqualTypeOf<Date | null>();
+        expectTypeOf(report.units).toEqualTypeOf<number | null>();
         expectTypeOf(report.mobile).toEqualTypeOf<null>();
         expectTypeOf(report.sentAt).toEqualTypeOf<null>();
         expectTypeOf(report.credits).toEqualTypeOf<null>();
         expectTypeOf(report.cid).toEqualTypeOf<null>();
+      },
+    });
+  });
+
+  it("spaces inside the braces are the same variable, at run time and in the type", () => {
+    createReceiver({
+      token: "t",
+      composed: { type: "delivery", url: "/d?i={{ id }}&s={{status }}&m={{ mobile}}" },
+      onDelivery(report) {
+        expectTypeOf(report.mobile).toEqualTypeOf<string>();
+        expectTypeOf(report.id).toEqualTypeOf<string>();
+      },
+    });
+  });
+
+  it("a body that is not a literal gives the plain report types", () => {
+    const body: Record<string, string> = { st: "{{status}}", m: "{{mobile}}" };
+    createReceiver({
+      token: "t",
+      composed: { type: "delivery", url: "/d/{{id}}", body },
+      onDelivery(report) {
+        expectTypeOf(report.mobile).toEqualTypeOf<string>();
+        expectTypeOf(report.deliveredAt).toEqualTypeOf<Date | null>();
+        expectTypeOf(report.custom).toEqualTypeOf<string | null>();
       },
     });
   });

@@ -223,24 +223,74 @@ describe("composed delivery webhooks in every method and body format", () => {
       mobile: "9198",
       custom: "",
     });
-    const short = await status(receiver, { method: "GET", url: "/hooks/abc", headers: AUTH });
-    expect(short.status).toBe(400);
-    expect(short.error?.message).toContain("path segment");
+    // Too short, one segment too many (values must not shift), a literal that differs.
+    for (const url of [
+      "/hooks/abc",
+      "/hooks/abc/UNDELIV/m-9198.json/extra",
+      "/other/abc/UNDELIV/m-9198.json",
+      "/hooks/abc/UNDELIV/9198.json",
+    ]) {
+      const wrong = await status(receiver, { method: "GET", url: `${url}?c=`, headers: AUTH });
+      expect(wrong.status).toBe(400);
+      expect(wrong.error?.message).toContain("does not end with the composed template's path");
+    }
+    expect(reports).toHaveLength(1);
   });
 
-  it("refuses an empty value for a promised number or time", async () => {
-    const { receiver } = receiverFor({
+  it("keeps an empty path segment in its place", async () => {
+    const { receiver, reports } = receiverFor({
       type: "delivery",
-      method: "GET",
-      url: "/d?i={{id}}&s={{status}}&u={{units}}",
+      method: "PUT",
+      url: "/hooks/{{custom}}/{{id}}/{{status}}/",
     });
-    const res = await status(receiver, {
+    const res = await receiver.handle({ method: "PUT", url: "/hooks//a:1/DELIVRD", headers: AUTH });
+    expect(res.status).toBe(200);
+    expect(reports[0]).toMatchObject({ custom: "", id: "a:1", status: "DELIVRD" });
+  });
+
+  it("reads the template's path only when it has a placeholder: the route decides the rest", async () => {
+    const { receiver, reports } = receiverFor({
+      type: "call",
       method: "GET",
-      url: "/d?i=1&s=DELIVRD&u=",
+      url: "https://www.domain.com/ack/receive?call_id={{id}}&message_status={{status}}",
+    });
+    const res = await receiver.handle({
+      method: "GET",
+      url: "/webhooks?call_id=m-1&message_status=ANSWER",
       headers: AUTH,
     });
-    expect(res.status).toBe(400);
-    expect(res.error?.message).toContain("{{units}}");
+    expect(res.status).toBe(200);
+    expect(reports[0]).toMatchObject({ mid: "m-1", status: "ANSWER" });
+  });
+
+  it("takes the last of repeated query keys, as body forms do", async () => {
+    const { receiver, reports } = receiverFor({
+      type: "delivery",
+      method: "GET",
+      url: "/d?i={{id}}&s={{status}}",
+    });
+    await receiver.handle({ method: "GET", url: "/d?i=1&s=ACCEPTD&s=DELIVRD", headers: AUTH });
+    expect(reports[0]).toMatchObject({ status: "DELIVRD" });
+  });
+
+  it("accepts an empty value for a promised number or time as null, as a standard push does", async () => {
+    const { receiver, reports } = receiverFor({
+      type: "delivery",
+      method: "GET",
+      url: "/d?i={{id}}&s={{status}}&u={{units}}&t={{deliv_time}}&a={{deliv_at}}",
+    });
+    const res = await receiver.handle({
+      method: "GET",
+      url: "/d?i=1&s=UNDELIV&u=&t=&a=0",
+      headers: AUTH,
+    });
+    expect(res.status).toBe(200);
+    expect(reports[0]).toMatchObject({
+      id: "1",
+      status: "UNDELIV",
+      units: null,
+      deliveredAt: null,
+    });
   });
 
   it("authenticates with a custom header of the customer's choosing", async () => {
@@ -259,7 +309,13 @@ describe("composed delivery webhooks in every method and body format", () => {
       headers: { "x-api-key": "nope" },
     });
     const bearer = await receiver.handle({ method: "GET", url: "/d?i=1&s=DELIVRD", headers: AUTH });
-    expect([ok.status, wrong.status, bearer.status]).toEqual([200, 401, 401]);
+    // The whole value: no "Bearer" scheme, and no trailing comma forgiven as for Authorization.
+    const comma = await receiver.handle({
+      method: "GET",
+      url: "/d?i=1&s=DELIVRD",
+      headers: { "x-api-key": `${TOKEN},` },
+    });
+    expect([ok.status, wrong.status, bearer.status, comma.status]).toEqual([200, 401, 401, 401]);
     expect(wrong.headers["www-authenticate"]).toContain('error="invalid_token"');
     expect(reports).toHaveLength(1);
   });
@@ -297,6 +353,14 @@ describe("composed templates are checked at construction", () => {
       { type: "call", method: "DELETE", url: "/c?s={{status}}" },
       /`method` must be GET, POST or PUT/,
     ],
+    [
+      { type: "call", url: "www.domain.com/ack/{{status}}" },
+      /must be the full callback URL .* or a path starting with "\/"/,
+    ],
+    [{ type: "call", url: "https://{{to}}.example.com/c?s={{status}}" }, /not in its host/],
+    [{ type: "call", url: "/c?s={{status}}#{{to}}" }, /#fragment never reaches/],
+    [{ type: "call", url: "/c?s={{status}}&t={{to" }, /unbalanced braces/],
+    [{ type: "call", url: "/c", body: { s: "{{status}}", t: "{{to}" } }, /unbalanced braces/],
   ])("%o", (composed, message) => {
     expect(() =>
       createReceiver({ token: TOKEN, composed, onDelivery, onCall } as unknown as ReceiverOptions),

@@ -56,8 +56,14 @@ type CallVariables = typeof CALL_VARIABLES;
 
 // ---- Types that follow the template ------------------------------------------------------
 
+type Trim<S extends string> = S extends ` ${infer R}`
+  ? Trim<R>
+  : S extends `${infer R} `
+    ? Trim<R>
+    : S;
+
 type Placeholders<S> = S extends `${string}{{${infer V}}}${infer Rest}`
-  ? V | Placeholders<Rest>
+  ? Trim<V> | Placeholders<Rest>
   : never;
 
 /** The variables a literal template uses, in its URL and body. */
@@ -69,20 +75,46 @@ type Promised<T extends ComposedTemplate, Vars> = Vars[TemplateVariables<T> & ke
 type Mapped<Vars> = Vars[keyof Vars];
 
 /**
- * A report typed by its template: a field whose variable the template uses is non-null, one
- * it cannot carry is null. A template that is not a literal gives the plain report type.
+ * Numbers and times a template may carry and still leave empty: the provider has no delivery
+ * time for an SMS that was never delivered, no start for a call never answered. Refusing such
+ * a report would lose it, so these stay nullable even when the template promises them.
  */
-type Follow<R, T extends ComposedTemplate, Vars> = string extends T["url"]
-  ? R
-  : {
-      [K in keyof R]: K extends Promised<T, Vars>
-        ? null extends R[K]
-          ? Exclude<R[K], null>
-          : R[K]
-        : K extends Mapped<Vars> | "cid"
-          ? null
-          : R[K];
-    };
+type MayBeEmpty =
+  | "credits"
+  | "units"
+  | "deliveredAt"
+  | "sentAt"
+  | "submittedAt"
+  | "startedAt"
+  | "endedAt"
+  | "duration"
+  | "flowId";
+
+/** Whether the type of a template is known: its URL and every body value are literals. */
+type IsLiteral<T extends ComposedTemplate> = string extends T["url"]
+  ? false
+  : T["body"] extends Readonly<Record<string, infer V>>
+    ? string extends V
+      ? false
+      : true
+    : true;
+
+/**
+ * A report typed by its template: a text field whose variable the template uses is non-null,
+ * a field it cannot carry is null. A template that is not a literal gives the plain type.
+ */
+type Follow<R, T extends ComposedTemplate, Vars> =
+  IsLiteral<T> extends false
+    ? R
+    : {
+        [K in keyof R]: K extends Promised<T, Vars>
+          ? K extends MayBeEmpty
+            ? R[K]
+            : Exclude<R[K], null>
+          : K extends Mapped<Vars> | "cid"
+            ? null
+            : R[K];
+      };
 
 export type ComposedDeliveryReport<T extends ComposedTemplate> = Follow<
   DeliveryReport,
@@ -99,6 +131,7 @@ type Source =
   | { readonly from: "body"; readonly key: string; readonly variable: string }
   | {
       readonly from: "path";
+      /** Index into the template's path segments. */
       readonly segment: number;
       readonly pattern: RegExp;
       readonly variable: string;
@@ -108,10 +141,16 @@ export interface CompiledTemplate {
   readonly type: "delivery" | "call";
   readonly method: "GET" | "POST" | "PUT";
   readonly sources: readonly Source[];
-  /** Report fields the template promises (non-null in the handler's type). */
+  /** Report fields the template promises. */
   readonly promised: ReadonlySet<string>;
-  /** The number of path segments the template has, to align it with the request's path. */
-  readonly pathLength: number;
+  /**
+   * The template's path segments (decoded literals, or placeholder patterns), when it has a
+   * path placeholder: the request path must end with them. Without one, the path is the
+   * route's business and is not read.
+   */
+  readonly path: readonly (string | RegExp)[] | undefined;
+  /** The template's path as written, for error messages. */
+  readonly pathText: string;
 }
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -161,12 +200,20 @@ export function compileTemplate(template: ComposedTemplate): CompiledTemplate {
     return variable;
   };
 
+  checkUrlShape(url);
+  for (const value of [url, ...Object.values(typeof body === "object" && body ? body : {})]) {
+    if (typeof value === "string" && /\{\{|\}\}/.test(value.replace(PLACEHOLDER, ""))) {
+      throw templateError(
+        `unbalanced braces in ${JSON.stringify(value)}: write each variable as {{name}}.`,
+      );
+    }
+  }
   const sources: Source[] = [];
   const { path, query } = splitUrl(url);
-  const segments = path.split("/").filter((s) => s !== "");
-  segments.forEach((segment, index) => {
+  const segments = pathSegments(path);
+  const pattern: (string | RegExp)[] = segments.map((segment, index) => {
     const found = [...segment.matchAll(PLACEHOLDER)];
-    if (found.length === 0) return;
+    if (found.length === 0) return safeDecode(segment);
     if (found.length > 1) {
       throw templateError(
         `path segment "${segment}" has more than one {{variable}}; use one per segment.`,
@@ -177,8 +224,9 @@ export function compileTemplate(template: ComposedTemplate): CompiledTemplate {
       `path segment "${segment}"`,
     );
     const [before, after] = segment.split(PLACEHOLDER_ONCE) as [string, string];
-    const pattern = new RegExp(`^${escapeRegExp(before)}(.*)${escapeRegExp(after)}$`);
-    sources.push({ from: "path", segment: index, pattern, variable });
+    const matcher = new RegExp(`^${escapeRegExp(before)}(.*)${escapeRegExp(after)}$`);
+    sources.push({ from: "path", segment: index, pattern: matcher, variable });
+    return matcher;
   });
   for (const [key, value] of new URLSearchParams(query)) {
     const found = [...value.matchAll(PLACEHOLDER)];
@@ -224,7 +272,56 @@ export function compileTemplate(template: ComposedTemplate): CompiledTemplate {
     }
   }
   const promised = new Set([...used].map((v) => variables[v] as string));
-  return { type, method, sources, promised, pathLength: segments.length };
+  const hasPathVariable = sources.some((s) => s.from === "path");
+  return {
+    type,
+    method,
+    sources,
+    promised,
+    path: hasPathVariable ? pattern : undefined,
+    pathText: path,
+  };
+}
+
+/**
+ * The URL must be the one entered in the panel (scheme and host, which are ignored) or a
+ * path; a bare "www.example.com/x" would be read as a path and never match a request.
+ */
+function checkUrlShape(url: string): void {
+  const origin = ORIGIN.exec(url)?.[0] ?? "";
+  const rest = url.slice(origin.length);
+  if (origin === "" && !/^[/?]/.test(rest)) {
+    throw templateError(
+      `\`url\` must be the full callback URL ("https://example.com/hooks?id={{id}}") or a path starting with "/", got ${JSON.stringify(url)}.`,
+    );
+  }
+  if (origin.includes("{{")) {
+    throw templateError(
+      `{{variables}} can stand in the URL's path and query only, not in its host: ${JSON.stringify(url)}.`,
+    );
+  }
+  const hash = rest.indexOf("#");
+  if (hash !== -1 && rest.slice(hash).includes("{{")) {
+    throw templateError(
+      `{{variables}} can stand in the URL's path and query only; a #fragment never reaches the receiver: ${JSON.stringify(url)}.`,
+    );
+  }
+}
+
+/** Path segments without the empty ones a leading or a trailing "/" makes. */
+function pathSegments(path: string): string[] {
+  const segments = path.split("/");
+  if (segments[0] === "") segments.shift();
+  if (segments.length > 0 && segments[segments.length - 1] === "") segments.pop();
+  return segments;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 const PLACEHOLDER_ONCE = /\{\{[^{}]*\}\}/;
@@ -233,7 +330,8 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
+// "https://host" or a protocol-relative "//host".
+const ORIGIN = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*/i;
 
 /** Path and query of a URL or a template URL, without parsing (placeholders are not URL-safe). */
 export function splitUrl(url: string): { path: string; query: string } {
@@ -264,11 +362,10 @@ export function readComposed(
     typeof body === "object" && body !== null && !Array.isArray(body)
       ? (body as Record<string, unknown>)
       : {};
-  const segments = path.split("/").filter((s) => s !== "");
-  const offset = segments.length - compiled.pathLength;
+  const segments = compiled.path === undefined ? [] : matchPath(compiled, path);
   const payload: Record<string, unknown> = {};
   for (const source of compiled.sources) {
-    const value = readSource(source, params, fields, segments, offset);
+    const value = readSource(source, params, fields, segments);
     if (value === undefined) throw missing(compiled, source);
     const field = compiled.type === "call" && source.variable === "id" ? "mid" : source.variable;
     if (payload[field] === undefined) payload[field] = value;
@@ -277,38 +374,55 @@ export function readComposed(
   return { payload, raw };
 }
 
+/**
+ * The request path's last segments, one for each of the template's, once every literal and
+ * placeholder of the template matched them: extra or missing segments must not shift values.
+ * @throws ReportkitError `invalid_report` when the path is not the template's
+ */
+function matchPath(compiled: CompiledTemplate, path: string): string[] {
+  const template = compiled.path as readonly (string | RegExp)[];
+  const segments = pathSegments(path);
+  const tail = segments.slice(segments.length - template.length);
+  const fits =
+    segments.length >= template.length &&
+    template.every((part, i) =>
+      typeof part === "string"
+        ? safeDecode(tail[i] as string) === part
+        : part.test(tail[i] as string),
+    );
+  if (!fits) {
+    throw new ReportkitError(
+      "invalid_report",
+      `The request path ${JSON.stringify(path.slice(0, 200))} does not end with the composed template's path ${JSON.stringify(compiled.pathText)}, segment by segment; check the route and the template's URL.`,
+      { field: "path" },
+    );
+  }
+  return tail;
+}
+
 function readSource(
   source: Source,
   params: URLSearchParams,
   fields: Record<string, unknown>,
   segments: string[],
-  offset: number,
 ): unknown {
-  if (source.from === "query") return params.get(source.key) ?? undefined;
+  // Repeated keys: the last one, as body forms decode.
+  if (source.from === "query") return params.getAll(source.key).at(-1);
   if (source.from === "body")
     return Object.hasOwn(fields, source.key) ? fields[source.key] : undefined;
-  const segment = offset >= 0 ? segments[source.segment + offset] : undefined;
-  const match = segment === undefined ? null : source.pattern.exec(segment);
-  if (match === null) return undefined;
-  try {
-    return decodeURIComponent(match[1] as string);
-  } catch {
-    return match[1];
-  }
+  const match = source.pattern.exec(segments[source.segment] as string);
+  return match === null ? undefined : safeDecode(match[1] as string);
 }
 
 function missing(compiled: CompiledTemplate, source: Source): ReportkitError {
   const what = compiled.type === "delivery" ? "SMS delivery report" : "call report";
-  const where =
-    source.from === "query"
-      ? `query parameter "${source.key}"`
-      : source.from === "body"
-        ? `body key "${source.key}"`
-        : `path segment ${source.segment + 1}`;
+  // Path segments are checked as a whole by matchPath: only a key can be missing.
+  const { key } = source as Exclude<Source, { from: "path" }>;
+  const where = source.from === "query" ? `query parameter "${key}"` : `body key "${key}"`;
   return new ReportkitError(
     "invalid_report",
     `The composed ${what} is missing ${where}, which the template fills with {{${source.variable}}}.`,
-    { field: source.from === "path" ? source.variable : source.key },
+    { field: key },
   );
 }
 
@@ -326,28 +440,12 @@ const TEXT_FIELDS = new Set([
 ]);
 
 /**
- * Holds a composed report to its template's promise: a promised field is never null. An empty
- * text value stays ""; an empty number or time cannot be honoured and is refused.
- * @throws ReportkitError `invalid_report` naming the variable
+ * Holds a composed report to its template's promise: a promised text field is never null (an
+ * empty value stays ""). An empty number or time stays null, as in a standard push: the
+ * provider has no such value for this event, and refusing the report would lose it.
  */
 export function keepPromises(compiled: CompiledTemplate, report: Record<string, unknown>): void {
   for (const field of compiled.promised) {
-    if (report[field] !== null) continue;
-    if (TEXT_FIELDS.has(field)) {
-      report[field] = "";
-      continue;
-    }
-    const source = compiled.sources.find((s) => variableField(compiled, s.variable) === field);
-    throw new ReportkitError(
-      "invalid_report",
-      `The composed report's {{${source?.variable ?? field}}} value is empty, but the template promises it.`,
-      { field: source?.variable ?? field },
-    );
+    if (report[field] === null && TEXT_FIELDS.has(field)) report[field] = "";
   }
-}
-
-function variableField(compiled: CompiledTemplate, variable: string): string {
-  const variables: Record<string, string> =
-    compiled.type === "delivery" ? DELIVERY_VARIABLES : CALL_VARIABLES;
-  return variables[variable] as string;
 }
