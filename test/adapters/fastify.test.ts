@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import type { ReportkitError } from "@reportkit/core";
 import webhookReceiverDefault, { webhookReceiver } from "@reportkit/fastify";
-import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from "fastify";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SAMPLE_DLR, SAMPLE_DLR_TEXT, TOKEN } from "../fixtures/samples.js";
 
@@ -165,26 +165,29 @@ describe("@reportkit/fastify: encapsulation", () => {
     ]);
   });
 
-  it("an error of the host's own hook on the webhook route goes to the host's error handler", async () => {
-    const app = track(Fastify());
-    app.addHook("onRequest", async (request) => {
-      if (request.headers["x-blocked"] !== undefined) {
-        throw Object.assign(new Error("blocked"), { statusCode: 403, code: "HOST_BLOCKED" });
-      }
-    });
-    app.setErrorHandler<FastifyError>(async (error, _request, reply) =>
-      reply.code(error.statusCode ?? 500).send({ host: true, code: error.code }),
-    );
-    await app.register(webhookReceiver, { token: TOKEN, ...handlers() });
-    const res = await app.inject({
-      method: "POST",
-      url: "/webhooks",
-      headers: { ...JSON_HEADERS, "x-blocked": "1" },
-      payload: DLR,
-    });
-    expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ host: true, code: "HOST_BLOCKED" });
-  });
+  it.each(["onRequest", "preParsing", "preValidation", "preHandler"] as const)(
+    "an error of the host's own %s hook on the webhook route goes to the host's error handler",
+    async (hook) => {
+      const app = track(Fastify());
+      app.addHook(hook, async (request: FastifyRequest) => {
+        if (request.headers["x-blocked"] !== undefined) {
+          throw Object.assign(new Error("blocked"), { statusCode: 403, code: "HOST_BLOCKED" });
+        }
+      });
+      app.setErrorHandler<FastifyError>(async (error, _request, reply) =>
+        reply.code(error.statusCode ?? 500).send({ host: true, code: error.code }),
+      );
+      await app.register(webhookReceiver, { token: TOKEN, ...handlers() });
+      const res = await app.inject({
+        method: "POST",
+        url: "/webhooks",
+        headers: { ...JSON_HEADERS, "x-blocked": "1" },
+        payload: DLR,
+      });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ host: true, code: "HOST_BLOCKED" });
+    },
+  );
 
   it("a Content-Type Fastify itself finds malformed still gets core's answer", async () => {
     const h = handlers();

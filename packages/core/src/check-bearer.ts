@@ -62,6 +62,11 @@ function stripComma(value: string): string {
 
 function bearerToken(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
+  // The usual "Bearer <token>" read without a regex; anything else takes the general path.
+  if (value.startsWith("Bearer ")) {
+    const token = stripComma(value.slice(7));
+    if (token !== "" && token.indexOf(" ") === -1 && token.indexOf("\t") === -1) return token;
+  }
   const m = BEARER.exec(stripComma(value));
   return m === null ? undefined : m[1];
 }

@@ -60,6 +60,7 @@ export function phone(value: string | number, field: string): string {
     throw new FieldError(field, `expected a phone number, got ${value}`);
   }
   const s = value.trim();
+  if (DIGITS.test(s)) return s;
   const digits = s.replace(PHONE_PUNCTUATION, "");
   return DIGITS.test(digits) ? digits : s;
 }

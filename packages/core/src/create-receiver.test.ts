@@ -141,6 +141,49 @@ describe("createReceiver: the reply table", () => {
     }
   });
 
+  it("reads a web Request passed as the body whole when its length is declared, else streams it", async () => {
+    const { receiver, deliveries } = setup();
+    const latin1 = new Uint8Array([...new TextEncoder().encode(SAMPLE_DLR_TEXT)]);
+    const custom = JSON.stringify({ ...SAMPLE_DLR, custom: "caf\u00e9" });
+    // ISO-8859-1 bytes: é is one byte, 0xE9, which only a bytes read decodes right.
+    const bytes = Uint8Array.from(custom, (c) => c.charCodeAt(0));
+    const requests = [
+      [latin1, "application/json", true],
+      [bytes, "application/json; charset=ISO-8859-1", true],
+      [latin1, "application/json", false],
+    ] as const;
+    for (const [body, type, declared] of requests) {
+      const web = new Request("http://x/webhooks", { method: "POST", body });
+      const headers = { ...AUTH, "content-type": type };
+      const res = await receiver.handle({
+        method: "POST",
+        url: "/webhooks",
+        headers: declared ? { ...headers, "content-length": String(body.byteLength) } : headers,
+        body: web,
+      });
+      expect(res.status).toBe(200);
+    }
+    expect(deliveries.map((d) => d.custom)).toEqual(["order-1234", "café", "order-1234"]);
+  });
+
+  it("400 body_read_failed when a web Request's body cannot be read", async () => {
+    const { receiver, errors } = setup();
+    const failing = {
+      body: null,
+      bodyUsed: false,
+      text: () => Promise.reject(new Error("reset")),
+      arrayBuffer: () => Promise.reject(new Error("reset")),
+    };
+    const res = await receiver.handle({
+      method: "POST",
+      url: "/webhooks",
+      headers: { ...AUTH, "content-length": "10" },
+      body: failing,
+    });
+    expect(res.status).toBe(400);
+    expect(errors.map((e) => e.code)).toEqual(["body_read_failed"]);
+  });
+
   it("counts UTF-8 bytes, not characters, against the limit", async () => {
     const { receiver } = setup({ maxBodyBytes: 500 });
     const body = JSON.stringify({ ...SAMPLE_DLR, custom: "é".repeat(100) });

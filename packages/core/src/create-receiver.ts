@@ -5,13 +5,14 @@ import {
   type BodyFormat,
   decodeBody,
   formatOf,
+  isUtf8,
   mediaType,
   unsupportedMediaType,
 } from "./decode-body.js";
 import { ReportkitError } from "./errors.js";
 import { getHeader, type ReceiverHeaders } from "./headers.js";
 import { parseWith } from "./parse-report.js";
-import { type ReceiverBody, readBody, tooLarge } from "./read-body.js";
+import { type ReceiverBody, readBody, tooLarge, type WholeRead } from "./read-body.js";
 import {
   type Handler,
   type ReceiverOptions,
@@ -113,31 +114,51 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
     if (method !== allowed) throw methodNotAllowed(method, allowed);
     return then(authenticate(request), () =>
       template === undefined
-        ? then(readPayload(request, "json"), (payload) => parsed(payload))
+        ? readPayload(request, "json", parsedStandard)
         : receiveComposed(request, template),
     );
   }
 
+  function parsedStandard(payload: unknown): Report {
+    return parsed(payload);
+  }
+
   function receiveComposed(request: ReceiverRequest, compiled: Template): MaybePromise<Report> {
-    const body = compiled.readsBody ? readPayload(request, compiled.format) : undefined;
-    return then(body, (content) => {
+    const fromContent = (content: unknown): Report => {
       const { payload, raw } = readComposed(compiled, request.url, content);
       const report = parsed(payload, compiled.type);
       (report as { raw: Record<string, unknown> }).raw = raw;
       keepPromises(compiled, report as unknown as Record<string, unknown>);
       return report;
-    });
+    };
+    return compiled.readsBody
+      ? readPayload(request, compiled.format, fromContent)
+      : fromContent(undefined);
   }
 
-  function readPayload(request: ReceiverRequest, fallback: BodyFormat): MaybePromise<unknown> {
+  /** Reads and decodes the body, then hands it to `next` in the same step (one await, not three). */
+  function readPayload<T>(
+    request: ReceiverRequest,
+    fallback: BodyFormat,
+    next: (payload: unknown) => T,
+  ): MaybePromise<T> {
     const contentType = getHeader(request.headers, "content-type");
     const type = mediaType(contentType);
     const format = type === "" ? fallback : formatOf(type);
     if (format === undefined) throw unsupportedMediaType(type);
-    const declared = getHeader(request.headers, "content-length");
-    if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
-    return then(readBody(request.body, limit), (content) =>
-      decodeBody(content, format, contentType),
+    const { body } = request;
+    let whole: WholeRead;
+    // A body still to be read is refused on its declared size before a byte is read; text or
+    // bytes already in hand are measured exactly by readBody.
+    if (typeof body !== "string" && !(body instanceof Uint8Array)) {
+      const declared = getHeader(request.headers, "content-length");
+      if (declared !== undefined) {
+        if (Number(declared) > limit) throw tooLarge(limit);
+        whole = format !== "multipart" && isUtf8(contentType) ? "text" : "bytes";
+      }
+    }
+    return then(readBody(body, limit, whole), (content) =>
+      next(decodeBody(content, format, contentType)),
     );
   }
 
@@ -179,7 +200,7 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
       method: request.method,
       url: request.url,
       headers: request.headers,
-      body: request.body,
+      body: request,
     });
     return new Response(response.body, { status: response.status, headers: response.headers });
   }

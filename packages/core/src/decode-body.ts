@@ -88,9 +88,22 @@ function looksLikeJson(text: string): boolean {
   return false;
 }
 
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
+
+function charsetOf(contentType: string | undefined): string | undefined {
+  if (contentType === undefined || contentType.indexOf(";") === -1) return undefined;
+  return CHARSET.exec(contentType)?.[1]?.toLowerCase();
+}
+
+/** Whether a body of this Content-Type is UTF-8 text (no charset says so too). */
+export function isUtf8(contentType: string | undefined): boolean {
+  const charset = charsetOf(contentType);
+  return charset === undefined || charset === "utf-8" || charset === "utf8";
+}
+
 function decodeText(bytes: Uint8Array | undefined, contentType: string | undefined): string {
   if (bytes === undefined) return "";
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? "")?.[1]?.toLowerCase();
+  const charset = charsetOf(contentType);
   if (charset === undefined || charset === "utf-8" || charset === "utf8") return utf8.decode(bytes);
   try {
     return new TextDecoder(charset).decode(bytes);

@@ -30,7 +30,7 @@ export {
 } from "./errors.js";
 export type { ReceiverHeaders } from "./headers.js";
 export { type ParseOptions, type ParseResult, parseReport } from "./parse-report.js";
-export type { ReceiverBody } from "./read-body.js";
+export type { ReceiverBody, WebBody } from "./read-body.js";
 export type {
   CallReportFor,
   DeliveryReportFor,

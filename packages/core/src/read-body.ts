@@ -1,8 +1,23 @@
 import { ReportkitError } from "./errors.js";
 
 /**
- * A request body as an adapter has it: text, bytes, a stream not yet read (web or Node), an
- * object some framework middleware already parsed, or nothing.
+ * A web `Request` (or `Response`) whose body is still unread. Core reads it whole with
+ * `text()` or `arrayBuffer()` when the request declares a Content-Length (checked against
+ * `maxBodyBytes` first, and the runtime never delivers more than it), which runtimes such as
+ * @hono/node-server serve far faster than the stream; without one, it reads `body` under the
+ * limit.
+ */
+export interface WebBody {
+  readonly body: ReadableStream<Uint8Array> | null;
+  readonly bodyUsed: boolean;
+  text(): Promise<string>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+/**
+ * A request body as an adapter has it: text, bytes, a stream not yet read (web or Node), a
+ * web Request with its body unread, an object some framework middleware already parsed, or
+ * nothing.
  */
 export type ReceiverBody =
   | string
@@ -10,10 +25,14 @@ export type ReceiverBody =
   | ArrayBuffer
   | ReadableStream<Uint8Array>
   | AsyncIterable<Uint8Array>
+  | WebBody
   | Record<string, unknown>
   | readonly unknown[]
   | null
   | undefined;
+
+/** How to read a WebBody whose length is declared: as text (UTF-8) or bytes. */
+export type WholeRead = "text" | "bytes" | undefined;
 
 /** What readBody returns: text or bytes to decode, or an object parsed upstream. */
 export type BodyContent =
@@ -28,7 +47,11 @@ export type BodyContent =
  * after `limit` bytes, not after it was all buffered.
  * @throws ReportkitError `payload_too_large` or `body_read_failed`
  */
-export function readBody(body: ReceiverBody, limit: number): BodyContent | Promise<BodyContent> {
+export function readBody(
+  body: ReceiverBody,
+  limit: number,
+  whole?: WholeRead,
+): BodyContent | Promise<BodyContent> {
   if (body === undefined || body === null) return undefined;
   // A scalar a framework parsed (a JSON 5 or true) is no stream: parsing will say it is no report.
   if (typeof body !== "object" && typeof body !== "string") return body as unknown as BodyContent;
@@ -41,11 +64,30 @@ export function readBody(body: ReceiverBody, limit: number): BodyContent | Promi
     return body;
   }
   if (body instanceof ArrayBuffer) return readBody(new Uint8Array(body), limit);
+  if (isWebBody(body)) {
+    if (whole === undefined)
+      return body.body === null ? undefined : readWebStream(body.body, limit);
+    const read = whole === "text" ? body.text() : body.arrayBuffer();
+    return read.then(
+      (content) => readBody(content, limit) as BodyContent,
+      (error: unknown) => {
+        throw readFailed(error);
+      },
+    );
+  }
   if (typeof (body as ReadableStream).getReader === "function") {
     return readWebStream(body as ReadableStream<Uint8Array>, limit);
   }
   if (Symbol.asyncIterator in body) return readIterable(body as AsyncIterable<Uint8Array>, limit);
   return body as Record<string, unknown>;
+}
+
+function isWebBody(body: object): body is WebBody {
+  return (
+    typeof (body as WebBody).arrayBuffer === "function" &&
+    typeof (body as WebBody).text === "function" &&
+    "bodyUsed" in body
+  );
 }
 
 async function readWebStream(stream: ReadableStream<Uint8Array>, limit: number) {

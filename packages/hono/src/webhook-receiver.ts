@@ -48,7 +48,9 @@ export function webhookReceiver<
       method: raw.method,
       url: raw.url,
       headers: raw.headers,
-      body: raw.bodyUsed ? await bodyReadBefore(c) : raw.body,
+      // The Request itself: core reads it whole when its length is declared (on
+      // @hono/node-server several times faster than `raw.body`, a stream), else streams it.
+      body: raw.bodyUsed ? await bodyReadBefore(c) : raw,
     });
     return c.body(reply.body, reply.status as ContentfulStatusCode, reply.headers);
   };
