@@ -99,24 +99,31 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
   // The pipeline stays synchronous until something really is asynchronous (a stream, a
   // verifier function, a multipart body): an await per stage would cost more than the parse.
 
-  function authenticate(request: ReceiverRequest): MaybePromise<void> {
+  /** Undefined once authenticated; a promise while a verifier function decides. */
+  function authenticate(request: ReceiverRequest): Promise<void> | undefined {
     if (config.check === undefined) return;
     const result = config.check(getHeader(request.headers, credentialHeader));
-    return isThenable(result) ? result.then(authenticated, verifierFailed) : authenticated(result);
+    if (isThenable(result)) return result.then(requireOk, verifierFailed);
+    requireOk(result);
   }
 
-  function authenticated(result: BearerResult): void {
+  function requireOk(result: BearerResult): void {
     if (result !== "ok") throw unauthorized(result, credentialHeader);
   }
 
   function receive(request: ReceiverRequest, method: string): MaybePromise<Report> {
     const allowed = template?.method ?? "POST";
     if (method !== allowed) throw methodNotAllowed(method, allowed);
-    return then(authenticate(request), () =>
-      template === undefined
-        ? readPayload(request, "json", parsedStandard)
-        : receiveComposed(request, template),
-    );
+    const authenticating = authenticate(request);
+    return authenticating === undefined
+      ? afterAuthentication(request)
+      : authenticating.then(() => afterAuthentication(request));
+  }
+
+  function afterAuthentication(request: ReceiverRequest): MaybePromise<Report> {
+    return template === undefined
+      ? readPayload(request, "json", parsedStandard)
+      : receiveComposed(request, template);
   }
 
   function parsedStandard(payload: unknown): Report {
@@ -157,9 +164,11 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
         whole = format !== "multipart" && isUtf8(contentType) ? "text" : "bytes";
       }
     }
-    return then(readBody(body, limit, whole), (content) =>
-      next(decodeBody(content, format, contentType)),
-    );
+    const content = readBody(body, limit, whole);
+    // No closure on the usual path, where the body is already in hand.
+    return isThenable(content)
+      ? content.then((read) => next(decodeBody(read, format, contentType)))
+      : next(decodeBody(content, format, contentType));
   }
 
   function parsed(payload: unknown, kind?: "delivery" | "call"): Report {
@@ -228,11 +237,6 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
 }
 
 type MaybePromise<T> = T | Promise<T>;
-
-/** Runs `next` now for a plain value, or once a promise settles. */
-function then<T, U>(value: MaybePromise<T>, next: (value: T) => MaybePromise<U>): MaybePromise<U> {
-  return isThenable(value) ? (value as Promise<T>).then(next) : next(value as T);
-}
 
 function verifierFailed(cause: unknown): never {
   throw new ReportkitError(

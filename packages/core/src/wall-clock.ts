@@ -69,7 +69,33 @@ function fixedFormat(s: string): number | null | undefined {
   const month = digits(s, 5, 2);
   const day = digits(s, 8, 2);
   if (year === 0 && month === 0 && day === 0) return null;
-  return utcOf(year, month, day, digits(s, 11, 2), digits(s, 14, 2), digits(s, 17, 2), 0);
+  const days = dayNumber(year, month, day);
+  if (days === undefined) return undefined;
+  const h = digits(s, 11, 2);
+  const mi = digits(s, 14, 2);
+  const sec = digits(s, 17, 2);
+  if (h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59) return undefined;
+  return days * 86_400_000 + h * 3_600_000 + mi * 60_000 + sec * 1000;
+}
+
+// The three times of one report, and the reports of one day, share a date: its day number
+// is kept rather than worked out again.
+let lastDate = -1;
+let lastDays = 0;
+
+/** Days since 1970-01-01 of a valid date, else undefined. */
+function dayNumber(year: number, month: number, day: number): number | undefined {
+  const key = year * 10_000 + month * 100 + day;
+  if (key === lastDate) return lastDays;
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > (DAYS[month - 1] as number)) {
+    return undefined;
+  }
+  if (month === 2 && day === 29 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0))) {
+    return undefined;
+  }
+  lastDays = daysFromCivil(year, month, day);
+  lastDate = key;
+  return lastDays;
 }
 
 function anyFormat(text: string): number | undefined {
@@ -80,15 +106,15 @@ function anyFormat(text: string): number | undefined {
   return utcOf(n(1), n(2), n(3), n(4), n(5), n(6), ms);
 }
 
-/** -1 when a character is not a digit, which every range check below rejects. */
-function digits(s: string, from: number, count: number): number {
-  let n = 0;
-  for (let i = from; i < from + count; i++) {
-    const d = s.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return -1;
-    n = n * 10 + d;
-  }
-  return n;
+/** -1 when a character is not a digit, which every range check rejects. */
+function digits(s: string, from: number, count: 2 | 4): number {
+  const a = s.charCodeAt(from) - 48;
+  const b = s.charCodeAt(from + 1) - 48;
+  if (count === 2) return a >>> 0 > 9 || b >>> 0 > 9 ? -1 : a * 10 + b;
+  const c = s.charCodeAt(from + 2) - 48;
+  const d = s.charCodeAt(from + 3) - 48;
+  if (a >>> 0 > 9 || b >>> 0 > 9 || c >>> 0 > 9 || d >>> 0 > 9) return -1;
+  return a * 1000 + b * 100 + c * 10 + d;
 }
 
 const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
