@@ -374,6 +374,11 @@ describe("createReceiver: tokens", () => {
       (await receiver.handle(post(SAMPLE_DLR_TEXT, { authorization: "Bearer nope" }))).status,
     ).toBe(401);
     expect(seen).toEqual(["from-vault", "nope"]);
+    // A synchronous verifier works the same.
+    const sync = setup({ token: (token: string) => token === "from-vault" }).receiver;
+    const good = await sync.handle(post(SAMPLE_DLR_TEXT, { authorization: "Bearer from-vault" }));
+    const bad = await sync.handle(post(SAMPLE_DLR_TEXT, { authorization: "Bearer nope" }));
+    expect([good.status, bad.status]).toEqual([200, 401]);
   });
 
   it("500 token_check_failed when the verifier throws, so the provider retries", async () => {
