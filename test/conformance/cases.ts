@@ -252,6 +252,10 @@ const DLR_POST_JSON = dlrTemplate("POST", "json");
 const DLR_POST_FORM = dlrTemplate("POST", "form");
 const DLR_PUT_JSON = dlrTemplate("PUT"); // format defaults to JSON
 const DLR_PUT_FORM = dlrTemplate("PUT", "form");
+const BODY_TEMPLATES = {
+  POST: { json: DLR_POST_JSON, form: DLR_POST_FORM },
+  PUT: { json: DLR_PUT_JSON, form: DLR_PUT_FORM },
+};
 
 /** The values as each body format carries them. */
 const asJson = (values: Record<string, string>) => JSON.stringify(values);
@@ -717,42 +721,26 @@ export const CASES: ConformanceCase[] = [
     }),
     expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
   },
-  {
-    name: "composed delivery, POST JSON",
-    setup: DLR_POST_JSON,
-    requests: send("POST", URL, asJson(DLR_VALUES)),
-    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
-  },
-  {
-    name: "composed delivery, POST urlencoded",
-    setup: DLR_POST_FORM,
-    requests: send("POST", URL, asUrlencoded(DLR_VALUES), FORM_HEADERS),
-    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
-  },
-  {
-    name: "composed delivery, POST multipart/form-data",
-    setup: DLR_POST_FORM,
-    requests: send("POST", URL, multipart(DLR_VALUES), MULTIPART_HEADERS),
-    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
-  },
-  {
-    name: "composed delivery, PUT JSON",
-    setup: DLR_PUT_JSON,
-    requests: send("PUT", URL, asJson(DLR_VALUES)),
-    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
-  },
-  {
-    name: "composed delivery, PUT urlencoded",
-    setup: DLR_PUT_FORM,
-    requests: send("PUT", URL, asUrlencoded(DLR_VALUES), FORM_HEADERS),
-    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
-  },
-  {
-    name: "composed delivery, PUT multipart/form-data",
-    setup: DLR_PUT_FORM,
-    requests: send("PUT", URL, multipart(DLR_VALUES), MULTIPART_HEADERS),
-    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
-  },
+  // POST and PUT, each in the three body formats.
+  ...(["POST", "PUT"] as const).flatMap((method) =>
+    [
+      ["JSON", asJson, JSON_HEADERS],
+      ["urlencoded", asUrlencoded, FORM_HEADERS],
+      ["multipart/form-data", multipart, MULTIPART_HEADERS],
+    ].map(
+      ([label, encode, headers]): ConformanceCase => ({
+        name: `composed delivery, ${method} ${label}`,
+        setup: BODY_TEMPLATES[method][label === "JSON" ? "json" : "form"],
+        requests: send(
+          method,
+          URL,
+          (encode as (values: Record<string, string>) => string)(DLR_VALUES),
+          headers as Record<string, string>,
+        ),
+        expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
+      }),
+    ),
+  ),
   {
     name: "composed delivery POST: a promised body key missing is 400 naming it",
     setup: DLR_POST_FORM,
