@@ -55,7 +55,8 @@ export const webhookReceiver: FastifyPluginAsync<FastifyReceiverOptions> = async
       return send(request, reply, await receiver.handle(describe(request, request.raw)));
     }
     // A body error: Fastify's own, or the stream failing while it read the body (read begun,
-    // no body parsed). Anything else is the host's (a hook of its own failed, say).
+    // no body parsed). Anything else is the host's (a hook of its own failed, say): its
+    // error handler answers it.
     const refusal: RefusalCode | undefined =
       error.code === "FST_ERR_CTP_BODY_TOO_LARGE"
         ? "payload_too_large"
@@ -63,16 +64,11 @@ export const webhookReceiver: FastifyPluginAsync<FastifyReceiverOptions> = async
             (request.body === undefined && request.raw.readableDidRead)
           ? "body_read_failed"
           : undefined;
-    // Not a body error (a host hook failed, say): the host's error handler answers it.
     if (refusal === undefined) throw error;
     return send(request, reply, await receiver.refuse(refusal, describe(request)));
   });
   fastify.all(path, { bodyLimit }, async (request, reply) =>
-    send(
-      request,
-      reply,
-      await receiver.handle(describe(request, request.body as string | Buffer | undefined)),
-    ),
+    send(request, reply, await receiver.handle(describe(request, request.body as ReceiverBody))),
   );
 };
 
