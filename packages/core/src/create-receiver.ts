@@ -96,8 +96,8 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
     return errorResponse(error);
   }
 
-  // The pipeline stays synchronous until something really is asynchronous (a stream, a
-  // verifier function, a multipart body): an await per stage would cost more than the parse.
+  // The pipeline stays synchronous until something really is asynchronous (a body still to
+  // be read, a verifier function): an await per stage would cost more than the parse.
 
   /** Undefined once authenticated; a promise while a verifier function decides. */
   function authenticate(request: ReceiverRequest): Promise<void> | undefined {
@@ -122,12 +122,8 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
 
   function afterAuthentication(request: ReceiverRequest): MaybePromise<Report> {
     return template === undefined
-      ? readPayload(request, "json", parsedStandard)
+      ? readPayload(request, "json", parsed)
       : receiveComposed(request, template);
-  }
-
-  function parsedStandard(payload: unknown): Report {
-    return parsed(payload);
   }
 
   function receiveComposed(request: ReceiverRequest, compiled: Template): MaybePromise<Report> {
