@@ -16,13 +16,14 @@ const BEARER = /^Bearer[ \t]+([^ \t]+)[ \t]*$/i;
  * strings differ. On a length mismatch it still walks the expected token (against itself).
  */
 export function timingSafeEqual(actual: string, expected: string): boolean {
-  const sameLength = actual.length === expected.length;
-  const other = sameLength ? actual : expected;
-  let diff = sameLength ? 0 : 1;
-  for (let i = 0; i < expected.length; i++) {
-    diff |= other.charCodeAt(i) ^ expected.charCodeAt(i);
-  }
-  return diff === 0;
+  return equalCodes(actual, codesOf(expected));
+}
+
+/** UTF-16 code units, as charCodeAt reads them (a string's iterator would give code points). */
+function codesOf(text: string): Uint16Array {
+  const codes = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
+  return codes;
 }
 
 /**
@@ -47,7 +48,7 @@ export function checkBearer(token: TokenOption, header?: string): BearerCheck {
   }
   const tokens = typeof token === "string" ? [token] : [...token];
   // Each token's character codes, read once here rather than on every request.
-  const expected = tokens.map((t) => Uint16Array.from(t, (c) => c.charCodeAt(0)));
+  const expected = tokens.map(codesOf);
   return (value) => {
     const presented = extract(value);
     if (presented === undefined) return "missing";
@@ -60,7 +61,7 @@ export function checkBearer(token: TokenOption, header?: string): BearerCheck {
   };
 }
 
-/** timingSafeEqual against precomputed character codes. */
+/** timingSafeEqual against character codes read once (the receiver's tokens, at construction). */
 function equalCodes(actual: string, expected: Uint16Array): boolean {
   const sameLength = actual.length === expected.length;
   let diff = sameLength ? 0 : 1;

@@ -79,16 +79,19 @@ type Mapped<Vars> = Vars[keyof Vars];
  * time for an SMS that was never delivered, no start for a call never answered. Refusing such
  * a report would lose it, so these stay nullable even when the template promises them.
  */
-type MayBeEmpty =
-  | "credits"
-  | "units"
-  | "deliveredAt"
-  | "sentAt"
-  | "submittedAt"
-  | "startedAt"
-  | "endedAt"
-  | "duration"
-  | "flowId";
+const MAY_BE_EMPTY = [
+  "credits",
+  "units",
+  "deliveredAt",
+  "sentAt",
+  "submittedAt",
+  "startedAt",
+  "endedAt",
+  "duration",
+  "flowId",
+] as const;
+type MayBeEmpty = (typeof MAY_BE_EMPTY)[number];
+const MAY_BE_EMPTY_FIELDS: ReadonlySet<string> = new Set(MAY_BE_EMPTY);
 
 /** Whether the type of a template is known: its URL and every body value are literals. */
 type IsLiteral<T extends ComposedTemplate> = string extends T["url"]
@@ -426,19 +429,6 @@ function missing(compiled: CompiledTemplate, source: Source): ReportkitError {
   );
 }
 
-// Text fields a composed value may leave empty: "" is still the string the template promised.
-const TEXT_FIELDS = new Set([
-  "mobile",
-  "custom",
-  "webhookId",
-  "mid",
-  "bridge",
-  "from",
-  "to",
-  "source",
-  "recordingUrl",
-]);
-
 /**
  * Holds a composed report to its template's promise: a promised text field is never null (an
  * empty value stays ""). An empty number or time stays null, as in a standard push: the
@@ -446,6 +436,7 @@ const TEXT_FIELDS = new Set([
  */
 export function keepPromises(compiled: CompiledTemplate, report: Record<string, unknown>): void {
   for (const field of compiled.promised) {
-    if (report[field] === null && TEXT_FIELDS.has(field)) report[field] = "";
+    // id and status cannot be empty (parsing refused that already): the rest is text.
+    if (report[field] === null && !MAY_BE_EMPTY_FIELDS.has(field)) report[field] = "";
   }
 }

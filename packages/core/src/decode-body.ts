@@ -97,16 +97,19 @@ function charsetOf(contentType: string | undefined): string | undefined {
   return CHARSET.exec(contentType)?.[1]?.toLowerCase();
 }
 
+function isUtf8Charset(charset: string | undefined): boolean {
+  return charset === undefined || charset === "utf-8" || charset === "utf8";
+}
+
 /** Whether a body of this Content-Type is UTF-8 text (no charset says so too). */
 export function isUtf8(contentType: string | undefined): boolean {
-  const charset = charsetOf(contentType);
-  return charset === undefined || charset === "utf-8" || charset === "utf8";
+  return isUtf8Charset(charsetOf(contentType));
 }
 
 function decodeText(bytes: Uint8Array | undefined, contentType: string | undefined): string {
   if (bytes === undefined) return "";
   const charset = charsetOf(contentType);
-  if (charset === undefined || charset === "utf-8" || charset === "utf8") return utf8.decode(bytes);
+  if (isUtf8Charset(charset)) return utf8.decode(bytes);
   try {
     return new TextDecoder(charset).decode(bytes);
   } catch {

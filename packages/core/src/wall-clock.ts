@@ -69,13 +69,7 @@ function fixedFormat(s: string): number | null | undefined {
   const month = digits(s, 5, 2);
   const day = digits(s, 8, 2);
   if (year === 0 && month === 0 && day === 0) return null;
-  const days = dayNumber(year, month, day);
-  if (days === undefined) return undefined;
-  const h = digits(s, 11, 2);
-  const mi = digits(s, 14, 2);
-  const sec = digits(s, 17, 2);
-  if (h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59) return undefined;
-  return days * 86_400_000 + h * 3_600_000 + mi * 60_000 + sec * 1000;
+  return utcOf(year, month, day, digits(s, 11, 2), digits(s, 14, 2), digits(s, 17, 2), 0);
 }
 
 // The three times of one report, and the reports of one day, share a date: its day number
@@ -120,10 +114,10 @@ function digits(s: string, from: number, count: 2 | 4): number {
 const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function utcOf(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number) {
-  if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59) return undefined;
-  if (s < 0 || s > 59 || d > (DAYS[mo - 1] as number)) return undefined;
-  if (mo === 2 && d === 29 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return undefined;
-  return daysFromCivil(y, mo, d) * 86_400_000 + h * 3_600_000 + mi * 60_000 + s * 1000 + ms;
+  if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return undefined;
+  const days = dayNumber(y, mo, d);
+  if (days === undefined) return undefined;
+  return days * 86_400_000 + h * 3_600_000 + mi * 60_000 + s * 1000 + ms;
 }
 
 /** Days since 1970-01-01 of a proleptic Gregorian date: Date.UTC without its float math. */
