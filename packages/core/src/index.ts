@@ -52,3 +52,12 @@ export {
   type DeliveryStatus,
   type Report,
 } from "./schemas.js";
+export { defaultDedupeKey } from "./dedupe-key.js";
+export {
+  type ClaimResult,
+  DEFAULT_DEDUPE_TTL_MS,
+  DEFAULT_LEASE_MS,
+  type DedupeStore,
+  PROVIDER_RETRY_WINDOW_MS,
+} from "./dedupe-store.js";
+export type { ReportQueue } from "./report-queue.js";
