@@ -20,6 +20,14 @@ export {
   type ReceiverResponse,
   type RefusalCode,
 } from "./create-receiver.js";
+export { defaultDedupeKey } from "./dedupe-key.js";
+export {
+  type ClaimResult,
+  DEFAULT_DEDUPE_TTL_MS,
+  DEFAULT_LEASE_MS,
+  type DedupeStore,
+  PROVIDER_RETRY_WINDOW_MS,
+} from "./dedupe-store.js";
 export { TOKEN_ENV, withEnvToken } from "./env-token.js";
 export {
   ERROR_STATUS,
@@ -37,6 +45,7 @@ export type {
   Handler,
   ReceiverOptions,
 } from "./receiver-options.js";
+export type { ReportQueue } from "./report-queue.js";
 export {
   CALL_STATUSES,
   type CallPayload,
@@ -52,12 +61,3 @@ export {
   type DeliveryStatus,
   type Report,
 } from "./schemas.js";
-export { defaultDedupeKey } from "./dedupe-key.js";
-export {
-  type ClaimResult,
-  DEFAULT_DEDUPE_TTL_MS,
-  DEFAULT_LEASE_MS,
-  type DedupeStore,
-  PROVIDER_RETRY_WINDOW_MS,
-} from "./dedupe-store.js";
-export type { ReportQueue } from "./report-queue.js";

@@ -1,0 +1,1 @@
+export { PROVIDER_TIME_ZONE } from "./time-zone.js";
