@@ -27,16 +27,20 @@ describe("@reportkit/express: where it answers", () => {
   it("app.use(webhookReceiver({ path })) answers that path and passes every other one on", async () => {
     const h = handlers();
     const app = express();
-    app.use(webhookReceiver({ path: "/webhooks", token: TOKEN, ...h }));
+    // The same report again and again: each must reach the handler to show it was routed.
+    app.use(webhookReceiver({ path: "/webhooks", token: TOKEN, dedupe: false, ...h }));
     app.get("/health", (_req, res) => {
       res.send("up");
     });
     expect((await pushDlr(app)).status).toBe(200);
     expect((await pushDlr(app, "/webhooks?attempt=2")).status).toBe(200);
+    // As Express routes by default: one trailing slash, any case.
+    expect((await pushDlr(app, "/webhooks/")).status).toBe(200);
+    expect((await pushDlr(app, "/WebHooks")).status).toBe(200);
     expect((await request(app).get("/health")).text).toBe("up");
     expect((await pushDlr(app, "/webhooks/extra")).status).toBe(404);
     expect((await pushDlr(app, "/webhook")).status).toBe(404);
-    expect(h.onDelivery).toHaveBeenCalledTimes(2);
+    expect(h.onDelivery).toHaveBeenCalledTimes(4);
   });
 
   it("app.use(path, webhookReceiver()) and app.post(path, webhookReceiver())", async () => {

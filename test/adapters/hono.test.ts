@@ -77,7 +77,7 @@ describe("@reportkit/hono: the token", () => {
 
   it("every other option is checked at construction, even before a token is known", () => {
     vi.stubEnv("REPORTKIT_TOKEN", "");
-    expect(() => webhookReceiver({})).toThrow(/give at least one handler/);
+    expect(() => webhookReceiver({ dedupe: {} as never })).toThrow(/`dedupe` must be/);
     expect(() => webhookReceiver({ ...handlers(), maxBodyBytes: -1 })).toThrow(/maxBodyBytes/);
   });
 });

@@ -20,6 +20,8 @@ export interface Setup {
   subpaths?: boolean;
   /** Default: both handlers. Otherwise only the one named, so the other kind has none. */
   handlers?: "delivery-only" | "call-only";
+  /** The default in-memory dedupe store on (off otherwise: see receiverOptions). */
+  dedupe?: boolean;
 }
 
 /** One handler call as the test sees it: which handler, and the report as JSON. */
@@ -40,6 +42,7 @@ export function setupKey(setup: Setup): string {
     setup.header ?? "",
     setup.subpaths ?? false,
     setup.handlers ?? "both",
+    setup.dedupe ?? false,
   ]);
 }
 
@@ -62,6 +65,9 @@ export function receiverOptions(
       return undefined;
     };
   return {
+    // One app serves every case of a setup, and many cases send the same sample: each must
+    // reach the handler. Deduplication has its own cases (setup.dedupe).
+    ...(setup.dedupe === true ? {} : { dedupe: false }),
     ...(setup.handlers === "call-only" ? {} : { onDelivery: record("onDelivery") }),
     ...(setup.handlers === "delivery-only" ? {} : { onCall: record("onCall") }),
     ...(setup.maxBodyBytes === undefined ? {} : { maxBodyBytes: setup.maxBodyBytes }),

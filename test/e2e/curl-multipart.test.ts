@@ -16,7 +16,7 @@ afterEach(() => {
   server = undefined;
 });
 
-async function serve(receiver: Receiver): Promise<string> {
+async function serve(receiver: Pick<Receiver, "handle">): Promise<string> {
   server = createServer(async (req, res) => {
     const reply = await receiver.handle({
       method: req.method ?? "GET",

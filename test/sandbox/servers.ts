@@ -60,7 +60,7 @@ export async function startRecorder(behaviour: Behaviour = () => 200): Promise<R
 }
 
 /** Serves a core receiver on node:http, as the simplest real host would. */
-export async function serveReceiver(receiver: Receiver): Promise<Running> {
+export async function serveReceiver(receiver: Pick<Receiver, "handle">): Promise<Running> {
   const server = http.createServer(async (req, res) => {
     const reply = await receiver.handle({
       method: req.method ?? "GET",

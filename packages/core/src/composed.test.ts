@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TOKEN } from "../../../test/fixtures/samples.js";
 import type { ComposedTemplate } from "./composed.js";
-import { createReceiver, type ReceiverRequest } from "./create-receiver.js";
+import { createReceiver, type Receiver, type ReceiverRequest } from "./create-receiver.js";
 import type { ReceiverOptions } from "./receiver-options.js";
 
 const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -20,12 +20,14 @@ function receiverFor(composed: ComposedTemplate, extra: Record<string, unknown> 
     composed,
     onDelivery: push,
     onCall: push,
+    // These tests send the same values again and again; deduplication has tests of its own.
+    dedupe: false,
     ...extra,
   } as unknown as ReceiverOptions);
   return { receiver, reports };
 }
 
-async function status(receiver: ReturnType<typeof createReceiver>, request: ReceiverRequest) {
+async function status(receiver: Pick<Receiver, "handle">, request: ReceiverRequest) {
   const res = await receiver.handle(request);
   return {
     status: res.status,

@@ -10,6 +10,11 @@ export interface ReportContext {
   readonly url: string;
   /** The request headers, without the credential header (never a token in your logs). */
   readonly headers: Headers;
+  /**
+   * The report's identity (the `dedupeKey` option, or delivery id + status, call mid + to +
+   * status + start), for the app's own idempotent writes; undefined for a report without one.
+   */
+  readonly dedupeKey: string | undefined;
 }
 
 /** Builds the redacted headers only if a handler reads them: most never do. */
@@ -18,6 +23,7 @@ export class RequestContext implements ReportContext {
   readonly #receivedAt = Date.now();
   readonly method: string;
   readonly url: string;
+  dedupeKey: string | undefined = undefined;
   #raw: ReceiverHeaders;
   #secretHeader: string;
   #headers: Headers | undefined;
@@ -47,6 +53,7 @@ export class RequestContext implements ReportContext {
       method: this.method,
       url: this.url,
       headers: Object.fromEntries(this.headers),
+      dedupeKey: this.dedupeKey,
     };
   }
 }

@@ -30,6 +30,8 @@ function setup(extra: Partial<ReceiverOptions> = {}) {
     onError: (error) => {
       errors.push(error);
     },
+    // These tests send the same sample again and again; deduplication has tests of its own.
+    dedupe: false,
     ...extra,
   } as ReceiverOptions);
   return { receiver, deliveries, calls, errors };
@@ -577,7 +579,19 @@ describe("createReceiver: options are checked at construction", () => {
     [{ token: [], onDelivery }, /must be a string, an array/],
     [{ token: ["a", ""], onDelivery }, /`token\[1\]` is empty/],
     [{ token: 42, onDelivery }, /must be a string/],
-    [{ token: "t" }, /at least one handler/],
+    [{ token: "t", onDelivery, dedupe: {} }, /`dedupe` must be a dedupe store/],
+    [{ token: "t", onDelivery, deadlineMs: 0 }, /`deadlineMs` must be a positive/],
+    [{ token: "t", onDelivery, logger: {} }, /`logger` must have `warn` and `error`/],
+    [{ token: "t", onDelivery, dedupeKey: "id" }, /`dedupeKey` must be a function/],
+    [{ token: "t", onDelivery, queue: { enqueue: async () => {} } }, /either `queue`/],
+    [{ token: "t", queue: {} }, /`queue` must be a report queue/],
+    [{ token: " t" }, /whitespace around it/],
+    [{ token: "to ken" }, /has a space at character 3/],
+    [{ token: "tok\u0000en" }, /control character at character 4/],
+    [{ token: "tokén" }, /non-ASCII character at character 4/],
+    [{ token: "token," }, /ends with a comma/],
+    [null, /must be an object, or left out/],
+    ["t", /must be an object, or left out/],
     [{ token: "t", onDelivery: "nope" }, /`onDelivery` must be a function/],
     [{ token: "t", auth: false, onDelivery }, /either `token` or `auth: false`/],
     [{ token: "t", onDelivery, maxBodyBytes: 0 }, /maxBodyBytes/],

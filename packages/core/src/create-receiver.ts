@@ -9,11 +9,17 @@ import {
   mediaType,
   unsupportedMediaType,
 } from "./decode-body.js";
+import { defaultDedupeKey } from "./dedupe-key.js";
+import type { ClaimResult } from "./dedupe-store.js";
 import { ReportkitError } from "./errors.js";
 import { getHeader, type ReceiverHeaders } from "./headers.js";
 import { parseWith } from "./parse-report.js";
 import { type ReceiverBody, readBody, tooLarge, type WholeRead } from "./read-body.js";
+import { receiverLog } from "./receiver-log.js";
 import {
+  type CallReportFor,
+  type DeliveryReportFor,
+  type ErrorHandler,
   type Handler,
   type ReceiverOptions,
   type Template,
@@ -21,12 +27,16 @@ import {
 } from "./receiver-options.js";
 import {
   asReportkitError,
+  DUPLICATE,
   errorResponse,
   methodNotAllowed,
   OK,
+  QUEUED,
   refusal,
+  retryLater,
   unauthorized,
 } from "./replies.js";
+import type { ReportQueue } from "./report-queue.js";
 import type { Report } from "./schemas.js";
 import { wallClockReader } from "./wall-clock.js";
 
@@ -48,7 +58,7 @@ export interface ReceiverResponse {
   error?: ReportkitError;
 }
 
-export interface Receiver {
+export interface Receiver<T extends ComposedTemplate | undefined = undefined> {
   /** Framework-neutral: adapters translate to and from this. */
   handle(request: ReceiverRequest): Promise<ReceiverResponse>;
   /** Web standard: for Workers, Deno, Bun, Hono and any fetch-style server. */
@@ -59,6 +69,16 @@ export interface Receiver {
    * the content type are still checked first, and `onError` is told.
    */
   refuse(code: RefusalCode, request: Omit<ReceiverRequest, "body">): Promise<ReceiverResponse>;
+  /**
+   * Attaches the SMS delivery report handler (one per receiver: a second one throws). Until a
+   * handler of either kind is attached, reports get 503 `no_handler`, so none is lost while
+   * the app starts.
+   */
+  onDelivery(handler: Handler<DeliveryReportFor<T>>): this;
+  /** Attaches the call report handler (one per receiver). */
+  onCall(handler: Handler<CallReportFor<T>>): this;
+  /** Attaches the observer of refusals and failures (one per receiver); the default logging then stops. */
+  onError(handler: ErrorHandler): this;
 }
 
 /** Refusals an adapter's framework can hit before core reads the body. */
@@ -67,24 +87,33 @@ export type RefusalCode = "payload_too_large" | "body_read_failed" | "invalid_js
 /**
  * Creates the receiver: one object whose `handle` (or `fetch`) authenticates, reads,
  * validates and dispatches one pushed report, and answers 200 only once the handler
- * succeeded, so a failure is always retried by the provider.
+ * succeeded, so a failure is always retried by the provider; a retry of a report already
+ * processed is answered 200 `duplicate` without running the handler again (`dedupe`).
  *
  * @example
- * const receiver = createReceiver({
- *   token: process.env.REPORTKIT_TOKEN,
- *   onDelivery(report) { console.log(report.id, report.status, report.deliveredAt) },
- * });
+ * const receiver = createReceiver({ token: process.env.REPORTKIT_TOKEN })
+ *   .onDelivery((report) => console.log(report.id, report.status, report.deliveredAt));
  * export default { fetch: (request: Request) => receiver.fetch(request) };
  */
 export function createReceiver<const T extends ComposedTemplate | undefined = undefined>(
-  options: ReceiverOptions<T>,
-): Receiver {
-  const config = validateOptions(options as ReceiverOptions<ComposedTemplate | undefined>);
-  const { template } = config;
-  const { onDelivery, onCall, onError, limit, credentialHeader } = config;
+  options?: ReceiverOptions<T>,
+): Receiver<T> {
+  const config = validateOptions(
+    options as ReceiverOptions<ComposedTemplate | undefined> | undefined,
+  );
+  const { template, limit, credentialHeader, dedupe, deadlineMs, queue } = config;
+  const keyOf = config.dedupeKey ?? defaultDedupeKey;
+  const handlers = {
+    onDelivery: config.onDelivery,
+    onCall: config.onCall,
+    onError: config.onError,
+  };
+  const log = config.logger === false ? undefined : receiverLog(config.logger ?? console);
   const readWallClock = wallClockReader(config.timeZone);
+  const owners = ownerIds();
 
   function reply(error: ReportkitError, ctx: ReportContext): ReceiverResponse {
+    const { onError } = handlers;
     if (onError !== undefined) {
       try {
         const observed = onError(error, ctx);
@@ -93,6 +122,7 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
         // onError is an observer: its failure must not change the reply.
       }
     }
+    if (log !== undefined && (onError === undefined || config.logger !== undefined)) log(error);
     return errorResponse(error);
   }
 
@@ -182,22 +212,166 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
     } catch (error) {
       return reply(asReportkitError(error), ctx);
     }
-    const handler = (report.type === "delivery" ? onDelivery : onCall) as
+    if (queue !== undefined) return enqueue(report, ctx);
+    const handler = (report.type === "delivery" ? handlers.onDelivery : handlers.onCall) as
       | Handler<Report>
       | undefined;
-    if (handler === undefined) return OK;
+    if (handler === undefined) {
+      // Before any handler is attached the app is still starting: the provider retries later.
+      // Once one is, a kind nobody handles is acknowledged, as the app chose.
+      if (handlers.onDelivery !== undefined || handlers.onCall !== undefined) return OK;
+      return reply(noHandler(), ctx);
+    }
+    let key: string | undefined;
     try {
-      const result = handler(report, ctx);
-      if (isThenable(result)) await result;
+      key = identify(report);
+    } catch (error) {
+      return reply(asReportkitError(error), ctx);
+    }
+    ctx.dedupeKey = key;
+    if (key === undefined || dedupe === undefined) return run(handler, report, ctx, undefined);
+    const claim = { key, owner: owners.next() };
+    let claimed: ClaimResult;
+    try {
+      const result = dedupe.claim(claim.key, claim.owner);
+      claimed = isThenable(result) ? await result : result;
     } catch (cause) {
-      const error = new ReportkitError(
+      return reply(dedupeUnavailable(cause), ctx);
+    }
+    if (claimed === "claimed") return run(handler, report, ctx, claim);
+    if (claimed === "done") return DUPLICATE;
+    return reply(inProgress(), ctx);
+  }
+
+  function identify(report: Report): string | undefined {
+    const key = keyOf(report);
+    if (key === undefined || (typeof key === "string" && key !== "")) return key;
+    throw new TypeError(
+      `reportkit: \`dedupeKey\` must return a non-empty string, or undefined to not deduplicate the report; it returned ${JSON.stringify(key)}.`,
+    );
+  }
+
+  /** Runs the handler; with a claim, marks the key done on success and frees it on failure. */
+  function run(
+    handler: Handler<Report>,
+    report: Report,
+    ctx: RequestContext,
+    claim: Claim | undefined,
+  ): MaybePromise<ReceiverResponse> {
+    let result: unknown;
+    try {
+      result = handler(report, ctx);
+    } catch (cause) {
+      return failed(cause, ctx, claim);
+    }
+    if (!isThenable(result)) return succeeded(ctx, claim);
+    const outcome = Promise.resolve(result).then(
+      () => succeeded(ctx, claim),
+      (cause: unknown) => failed(cause, ctx, claim),
+    );
+    return deadlineMs === undefined ? outcome : beforeDeadline(outcome, ctx);
+  }
+
+  /**
+   * The outcome, or 503 `handler_timeout` once the deadline passed: the handler keeps running,
+   * and its outcome still marks the key done or frees it, for the provider's retry to find.
+   */
+  function beforeDeadline(
+    outcome: Promise<ReceiverResponse>,
+    ctx: RequestContext,
+  ): Promise<ReceiverResponse> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(reply(handlerTimeout(), ctx)), deadlineMs);
+      outcome.then((response) => {
+        clearTimeout(timer);
+        resolve(response);
+      });
+    });
+  }
+
+  function succeeded(
+    ctx: RequestContext,
+    claim: Claim | undefined,
+  ): MaybePromise<ReceiverResponse> {
+    if (claim === undefined || dedupe === undefined) return OK;
+    // The handler succeeded: 200 whatever the store says, or a retry would run it again.
+    try {
+      const done = dedupe.complete(claim.key, claim.owner);
+      if (isThenable(done)) {
+        return Promise.resolve(done).then(
+          () => OK,
+          (cause: unknown) => {
+            reply(completeFailed(cause), ctx);
+            return OK;
+          },
+        );
+      }
+    } catch (cause) {
+      reply(completeFailed(cause), ctx);
+    }
+    return OK;
+  }
+
+  function failed(cause: unknown, ctx: RequestContext, claim: Claim | undefined): ReceiverResponse {
+    if (claim !== undefined && dedupe !== undefined) {
+      // Freed so the provider's retry runs the handler again; if the store cannot be told,
+      // the lease runs out by itself.
+      try {
+        const released = dedupe.release(claim.key, claim.owner);
+        if (isThenable(released)) released.then(undefined, ignore);
+      } catch {}
+    }
+    return reply(
+      new ReportkitError(
         "handler_failed",
         "The report handler failed; the provider will retry this report.",
         { cause },
-      );
-      return reply(error, ctx);
+      ),
+      ctx,
+    );
+  }
+
+  /** Queue mode: 202 once the queue holds the report, 503 if it cannot take it in time. */
+  async function enqueue(report: Report, ctx: RequestContext): Promise<ReceiverResponse> {
+    let key: string | undefined;
+    try {
+      key = identify(report);
+    } catch (error) {
+      return reply(asReportkitError(error), ctx);
     }
-    return OK;
+    ctx.dedupeKey = key;
+    try {
+      const added = (queue as ReportQueue).enqueue(report, key);
+      await (deadlineMs === undefined ? added : withTimeout(added, deadlineMs));
+    } catch (cause) {
+      return reply(queueUnavailable(cause), ctx);
+    }
+    return QUEUED;
+  }
+
+  function attach(kind: "onDelivery" | "onCall" | "onError", handler: unknown): void {
+    if (typeof handler !== "function") {
+      throw new TypeError(
+        `reportkit: \`${kind}(handler)\` takes a function, got ${typeof handler}.`,
+      );
+    }
+    if (queue !== undefined && kind !== "onError") {
+      throw new TypeError(
+        `reportkit: this receiver is in queue mode: it answers 202 and a worker runs the handlers. Pass \`${kind}\` to \`createWorker\` from @reportkit/bullmq instead.`,
+      );
+    }
+    const sent = template?.type === "call" ? "onCall" : "onDelivery";
+    if (template !== undefined && kind !== "onError" && kind !== sent) {
+      throw new TypeError(
+        `reportkit: the composed template sends ${template.type} reports, so \`${kind}\` would never run; attach \`${sent}\`.`,
+      );
+    }
+    if (handlers[kind] !== undefined) {
+      throw new TypeError(
+        `reportkit: this receiver already has an \`${kind}\` handler (from its options or attached before); it takes one per kind: do both things in one function.`,
+      );
+    }
+    handlers[kind] = handler as never;
   }
 
   async function fetch(request: Request): Promise<Response> {
@@ -229,7 +403,109 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
     return handle({ ...request, body: failedBody(refusal(code, limit)) });
   }
 
-  return { handle, fetch, refuse };
+  const receiver: Receiver<T> = {
+    handle,
+    fetch,
+    refuse,
+    onDelivery(handler) {
+      attach("onDelivery", handler);
+      return this;
+    },
+    onCall(handler) {
+      attach("onCall", handler);
+      return this;
+    },
+    onError(handler) {
+      attach("onError", handler);
+      return this;
+    },
+  };
+  return receiver;
+}
+
+/** A claim on a report's key, held by one attempt. */
+interface Claim {
+  key: string;
+  owner: string;
+}
+
+/** Owner ids unique across processes (the store may be shared): one random id, then a count. */
+function ownerIds(): { next(): string } {
+  let instance: string | undefined;
+  let count = 0;
+  return {
+    next() {
+      instance ??= globalThis.crypto.randomUUID();
+      count += 1;
+      return `${instance}:${count}`;
+    },
+  };
+}
+
+function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    promise.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+function noHandler(): ReportkitError {
+  return retryLater(
+    "no_handler",
+    "No report handler is attached yet (the app may still be starting); the provider will retry this report. Attach one with onDelivery(fn) / onCall(fn).",
+    5,
+  );
+}
+
+function inProgress(): ReportkitError {
+  return retryLater(
+    "in_progress",
+    "This report is being processed by an earlier attempt; retry later to learn its outcome.",
+    30,
+  );
+}
+
+function handlerTimeout(): ReportkitError {
+  return retryLater(
+    "handler_timeout",
+    "The report handler did not finish in time; it keeps running, and a retry of this report gets its outcome.",
+    30,
+  );
+}
+
+function dedupeUnavailable(cause: unknown): ReportkitError {
+  return retryLater(
+    "dedupe_unavailable",
+    "The dedupe store is unreachable, so the report was not processed; the provider will retry it.",
+    30,
+    cause,
+  );
+}
+
+function queueUnavailable(cause: unknown): ReportkitError {
+  return retryLater(
+    "queue_unavailable",
+    "The report queue did not take the report in time; the provider will retry it.",
+    30,
+    cause,
+  );
+}
+
+function completeFailed(cause: unknown): ReportkitError {
+  return new ReportkitError(
+    "dedupe_unavailable",
+    "The report was processed (200), but the dedupe store could not record it: a retry may run the handler again.",
+    { cause },
+  );
 }
 
 type MaybePromise<T> = T | Promise<T>;

@@ -10,11 +10,16 @@ export const ERROR_STATUS = {
   invalid_form: 400,
   body_read_failed: 400,
   method_not_allowed: 405,
+  in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   handler_failed: 500,
   token_check_failed: 500,
   internal_error: 500,
+  no_handler: 503,
+  handler_timeout: 503,
+  dedupe_unavailable: 503,
+  queue_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

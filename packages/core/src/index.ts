@@ -1,3 +1,4 @@
+export { type Attachable, attachable, type HandlerKind } from "./attachable.js";
 export {
   type BearerResult,
   checkBearer,
@@ -37,11 +38,14 @@ export {
   ReportkitError,
 } from "./errors.js";
 export type { ReceiverHeaders } from "./headers.js";
+export { type MemoryDedupeOptions, memoryDedupe } from "./memory-dedupe.js";
 export { type ParseOptions, type ParseResult, parseReport } from "./parse-report.js";
 export type { ReceiverBody, WebBody } from "./read-body.js";
+export type { ReceiverLogger } from "./receiver-log.js";
 export type {
   CallReportFor,
   DeliveryReportFor,
+  ErrorHandler,
   Handler,
   ReceiverOptions,
 } from "./receiver-options.js";

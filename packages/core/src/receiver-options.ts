@@ -8,8 +8,12 @@ import {
 } from "./composed.js";
 import type { ReportContext } from "./context.js";
 import type { BodyFormat } from "./decode-body.js";
+import type { DedupeStore } from "./dedupe-store.js";
 import type { ReportkitError } from "./errors.js";
-import type { CallReport, DeliveryReport } from "./schemas.js";
+import { memoryDedupe } from "./memory-dedupe.js";
+import type { ReceiverLogger } from "./receiver-log.js";
+import type { ReportQueue } from "./report-queue.js";
+import type { CallReport, DeliveryReport, Report } from "./schemas.js";
 
 export type Handler<R> = (report: R, ctx: ReportContext) => unknown;
 
@@ -33,12 +37,47 @@ export interface ReceiverOptions<T extends ComposedTemplate | undefined = undefi
    * instead of `Authorization: Bearer <token>`.
    */
   header?: string;
-  /** Called with each SMS delivery report; the provider gets 200 once it returns/resolves. */
+  /**
+   * Called with each SMS delivery report; the provider gets 200 once it returns/resolves. May
+   * also be attached later with `receiver.onDelivery(fn)`.
+   */
   onDelivery?: T extends { type: "call" } ? never : Handler<DeliveryReportFor<T>>;
   /** Called with each call report; the provider gets 200 once it returns/resolves. */
   onCall?: T extends { type: "delivery" } ? never : Handler<CallReportFor<T>>;
-  /** Observes every refused request and failed handler. Cannot change the reply. */
-  onError?: (error: ReportkitError, ctx: ReportContext) => unknown;
+  /**
+   * Observes every refused request and failed handler. Cannot change the reply. Without it the
+   * receiver logs them (see `logger`).
+   */
+  onError?: ErrorHandler;
+  /**
+   * Where a receiver without `onError` logs handler failures (each) and refusals (at most once
+   * a minute per code). Default `console`; `false` for silence. Given explicitly, it logs even
+   * alongside `onError`.
+   */
+  logger?: ReceiverLogger | false;
+  /**
+   * Remembers processed reports so a provider retry is acknowledged (200 `duplicate`) without
+   * running the handler again. Default: `memoryDedupe()`, this process's memory; for several
+   * instances use `redisDedupe()` from @reportkit/redis; `false` turns it off.
+   */
+  dedupe?: DedupeStore | false;
+  /**
+   * A report's identity for `dedupe` (and the queue's job id). Default `defaultDedupeKey`:
+   * delivery id + status; call mid + to + status + start. Return undefined to not deduplicate.
+   */
+  dedupeKey?: (report: DeliveryReportFor<T> | CallReportFor<T>) => string | undefined;
+  /**
+   * How long the provider waits for an answer, less a margin: a handler still running then gets
+   * 503 `handler_timeout` (it keeps running; a retry finds its outcome). Default 8000 ms
+   * (senders give up after about 10 s); `false` waits for the handler however long it takes.
+   */
+  deadlineMs?: number | false;
+  /**
+   * Queue mode: each report is handed to this queue (BullMQ: `bullmqQueue` from
+   * @reportkit/bullmq) and answered 202 once stored; a worker runs the handlers. No handler may
+   * be given to the receiver then.
+   */
+  queue?: ReportQueue;
   /**
    * The composed webhook's template, pasted from the provider's panel: the receiver then reads
    * the customer's own keys from the query, path and body, with the template's method.
@@ -50,7 +89,11 @@ export interface ReceiverOptions<T extends ComposedTemplate | undefined = undefi
   maxBodyBytes?: number;
 }
 
+export type ErrorHandler = (error: ReportkitError, ctx: ReportContext) => unknown;
+type KeyOf = (report: Report) => string | undefined;
+
 const DEFAULT_MAX_BODY_BYTES = 65_536;
+const DEFAULT_DEADLINE_MS = 8000;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 
 export type Template = CompiledTemplate & { readsBody: boolean; format: BodyFormat };
@@ -61,23 +104,34 @@ export interface Config {
   credentialHeader: string;
   onDelivery: Handler<DeliveryReport> | undefined;
   onCall: Handler<CallReport> | undefined;
-  onError: ReceiverOptions["onError"];
+  onError: ErrorHandler | undefined;
+  /** Whether to log when no onError observes: undefined, the default console; false, never. */
+  logger: ReceiverLogger | false | undefined;
+  dedupe: DedupeStore | undefined;
+  dedupeKey: KeyOf | undefined;
+  deadlineMs: number | undefined;
+  queue: ReportQueue | undefined;
   timeZone: string;
   limit: number;
 }
 
-export function validateOptions(options: ReceiverOptions<ComposedTemplate | undefined>): Config {
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError("reportkit: createReceiver(options) needs an options object.");
+export function validateOptions(
+  input: ReceiverOptions<ComposedTemplate | undefined> | undefined,
+): Config {
+  if (input !== undefined && (typeof input !== "object" || input === null)) {
+    throw new TypeError(
+      `reportkit: the receiver's options must be an object, or left out to attach handlers later, got ${input === null ? "null" : typeof input}.`,
+    );
   }
-  const { token, auth, header, onDelivery, onCall, onError } = options;
+  const options = input ?? {};
+  const { token, auth, header, onDelivery, onCall, onError, queue, logger } = options;
   if (auth !== undefined && auth !== false) {
     throw new TypeError("reportkit: `auth` can only be `false` (to turn authentication off).");
   }
   if (auth === false && token !== undefined) {
     throw new TypeError("reportkit: pass either `token` or `auth: false`, not both.");
   }
-  if (auth !== false) validateToken(token);
+  if (auth !== false) validateToken(token, header === undefined);
   if (
     header !== undefined &&
     (typeof header !== "string" || !HEADER_NAME.test(header.toLowerCase()))
@@ -90,14 +144,34 @@ export function validateOptions(options: ReceiverOptions<ComposedTemplate | unde
     ["onDelivery", onDelivery],
     ["onCall", onCall],
     ["onError", onError],
+    ["dedupeKey", options.dedupeKey],
   ] as const) {
     if (fn !== undefined && typeof fn !== "function") {
       throw new TypeError(`reportkit: \`${name}\` must be a function.`);
     }
   }
-  if (onDelivery === undefined && onCall === undefined) {
+  if (queue !== undefined) {
+    if (typeof queue !== "object" || queue === null || typeof queue.enqueue !== "function") {
+      throw new TypeError(
+        "reportkit: `queue` must be a report queue with an `enqueue(report, key)` method, such as `bullmqQueue({ connection })` from @reportkit/bullmq.",
+      );
+    }
+    if (onDelivery !== undefined || onCall !== undefined) {
+      throw new TypeError(
+        "reportkit: give either `queue` (the receiver answers 202 and a worker runs the handlers: pass them to `createWorker`) or `onDelivery`/`onCall`, not both.",
+      );
+    }
+  }
+  if (
+    logger !== undefined &&
+    logger !== false &&
+    (typeof logger !== "object" ||
+      logger === null ||
+      typeof logger.warn !== "function" ||
+      typeof logger.error !== "function")
+  ) {
     throw new TypeError(
-      "reportkit: give at least one handler, `onDelivery(report)` for SMS delivery reports or `onCall(report)` for call reports.",
+      "reportkit: `logger` must have `warn` and `error` methods (console and pino do), or be `false`.",
     );
   }
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -109,7 +183,8 @@ export function validateOptions(options: ReceiverOptions<ComposedTemplate | unde
   const credentialHeader = header?.toLowerCase() ?? "authorization";
   const compiled = options.composed === undefined ? undefined : compileTemplate(options.composed);
   const handlerFor = compiled?.type === "call" ? onCall : onDelivery;
-  if (compiled !== undefined && handlerFor === undefined) {
+  if (compiled !== undefined && handlerFor === undefined && (onDelivery ?? onCall) !== undefined) {
+    // Its reports would all be acknowledged unhandled: lost.
     const name = compiled.type === "call" ? "onCall" : "onDelivery";
     throw new TypeError(
       `reportkit: the composed template sends ${compiled.type} reports; give \`${name}\`.`,
@@ -132,12 +207,48 @@ export function validateOptions(options: ReceiverOptions<ComposedTemplate | unde
     onDelivery: onDelivery as Handler<DeliveryReport> | undefined,
     onCall: onCall as Handler<CallReport> | undefined,
     onError,
+    logger,
+    dedupe: queue === undefined ? dedupeStore(options.dedupe) : undefined,
+    dedupeKey: options.dedupeKey as KeyOf | undefined,
+    deadlineMs: deadline(options.deadlineMs),
+    queue,
     timeZone: options.timeZone ?? "UTC",
     limit,
   };
 }
 
-function validateToken(token: unknown): void {
+function dedupeStore(dedupe: DedupeStore | false | undefined): DedupeStore | undefined {
+  if (dedupe === false) return undefined;
+  if (dedupe === undefined) return memoryDedupe();
+  const ok =
+    typeof dedupe === "object" &&
+    dedupe !== null &&
+    typeof dedupe.claim === "function" &&
+    typeof dedupe.complete === "function" &&
+    typeof dedupe.release === "function" &&
+    Number.isFinite(dedupe.leaseMs) &&
+    dedupe.leaseMs > 0;
+  if (!ok) {
+    throw new TypeError(
+      "reportkit: `dedupe` must be a dedupe store (`memoryDedupe()`, `redisDedupe()` from @reportkit/redis, or an object with leaseMs, claim, complete and release), or `false` to turn deduplication off.",
+    );
+  }
+  return dedupe;
+}
+
+function deadline(deadlineMs: number | false | undefined): number | undefined {
+  if (deadlineMs === false) return undefined;
+  if (deadlineMs === undefined) return DEFAULT_DEADLINE_MS;
+  // setTimeout takes at most 2^31 - 1 ms.
+  if (!Number.isSafeInteger(deadlineMs) || deadlineMs <= 0 || deadlineMs > 2_147_483_647) {
+    throw new TypeError(
+      `reportkit: \`deadlineMs\` must be a positive whole number of milliseconds (default 8000), or \`false\` for none, got ${String(deadlineMs)}.`,
+    );
+  }
+  return deadlineMs;
+}
+
+function validateToken(token: unknown, bearer: boolean): void {
   const hint =
     "Pass the token the provider sends (`token`, or the REPORTKIT_TOKEN environment variable where the adapter reads it), several during a rotation, or a function; or `auth: false` to accept unauthenticated requests (not recommended).";
   if (token === undefined || token === null) {
@@ -151,9 +262,34 @@ function validateToken(token: unknown): void {
     );
   }
   list.forEach((t: unknown, i: number) => {
+    const where = Array.isArray(token) ? `token[${i}]` : "token";
     if (typeof t !== "string" || t.trim() === "") {
-      const where = Array.isArray(token) ? `token[${i}]` : "token";
       throw new TypeError(`reportkit: \`${where}\` is empty or not a string. ${hint}`);
     }
+    const problem = unmatchable(t, bearer);
+    if (problem !== undefined) {
+      throw new TypeError(
+        `reportkit: \`${where}\` (or REPORTKIT_TOKEN) ${problem}, so no request could ever match it and every report would get 401. Use the token exactly as the provider sends it: visible ASCII characters only.`,
+      );
+    }
   });
+}
+
+/**
+ * Why a token can never match a credential a request carries, if it can't: HTTP trims a header
+ * value's surrounding whitespace, a Bearer value ends at the first space, and Node reads header
+ * bytes as latin1, so a non-ASCII or control character never arrives as written.
+ */
+function unmatchable(token: string, bearer: boolean): string | undefined {
+  if (token !== token.trim()) return "has whitespace around it";
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c === 0x20 || c === 0x09) {
+      if (bearer) return `has a space at character ${i + 1}`;
+    } else if (c < 0x21 || c === 0x7f) return `has a control character at character ${i + 1}`;
+    else if (c > 0x7e) return `has a non-ASCII character at character ${i + 1}`;
+  }
+  // The Bearer reader drops one trailing comma (the provider's documented curl sends one).
+  if (bearer && token.endsWith(",")) return "ends with a comma, which the Bearer reader drops";
+  return undefined;
 }

@@ -11,6 +11,18 @@ export const OK: ReceiverResponse = Object.freeze({
   headers: JSON_HEADERS,
   body: '{"ok":true}',
 });
+/** A retry of a report already processed: acknowledged, the handler not run again. */
+export const DUPLICATE: ReceiverResponse = Object.freeze({
+  status: 200,
+  headers: JSON_HEADERS,
+  body: '{"ok":true,"duplicate":true}',
+});
+/** Queue mode: the report is stored durably and will be processed by a worker. */
+export const QUEUED: ReceiverResponse = Object.freeze({
+  status: 202,
+  headers: JSON_HEADERS,
+  body: '{"ok":true,"queued":true}',
+});
 const CHALLENGE = 'Bearer realm="reportkit"';
 const CHALLENGE_INVALID = 'Bearer realm="reportkit", error="invalid_token"';
 // Headers an error reply carries besides content-type (a challenge, an Allow list).
@@ -36,6 +48,26 @@ export function methodNotAllowed(method: string, allowed: string): ReportkitErro
     `Method ${method.slice(0, 20)} is not allowed here; the provider pushes reports with ${allowed}.`,
   );
   replyHeaders.set(error, { ...JSON_HEADERS, allow: allowed });
+  return error;
+}
+
+/**
+ * A "not now" reply (503, or 409 for a report whose first attempt still runs): the provider
+ * retries it later, and a sender that reads Retry-After knows when.
+ */
+export function retryLater(
+  code:
+    | "no_handler"
+    | "in_progress"
+    | "handler_timeout"
+    | "dedupe_unavailable"
+    | "queue_unavailable",
+  message: string,
+  retryAfterSeconds: number,
+  cause?: unknown,
+): ReportkitError {
+  const error = new ReportkitError(code, message, cause === undefined ? undefined : { cause });
+  replyHeaders.set(error, { ...JSON_HEADERS, "retry-after": String(retryAfterSeconds) });
   return error;
 }
 

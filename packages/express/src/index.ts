@@ -8,6 +8,7 @@ export {
 } from "@reportkit/core";
 export {
   type ExpressHandler,
+  type ExpressReceiver,
   type ExpressReceiverOptions,
   type ExpressRequest,
   webhookReceiver,

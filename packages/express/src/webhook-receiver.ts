@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
+  type Attachable,
+  attachable,
   type ComposedTemplate,
   createReceiver,
   type ReceiverBody,
@@ -11,11 +13,17 @@ export type ExpressReceiverOptions<T extends ComposedTemplate | undefined = unde
   ReceiverOptions<T> & {
     /**
      * Handle only requests whose full path (from `req.originalUrl`, so a router or mount path
-     * counts) is exactly this; every other request goes on to `next()`. Without it, every
-     * request that reaches the handler is a report.
+     * counts) is this, matched as Express routes by default (any case, one trailing slash
+     * allowed); every other request goes on to `next()`. Without it: under a mount path or a
+     * route (`app.use("/hooks", handler)`, `app.post("/hooks", handler)`) every request that
+     * reaches the handler is a report; used bare (`app.use(handler)`), it takes /webhooks and
+     * the paths under it (a composed template's path placeholders), and passes the rest on.
      */
     path?: string;
   };
+
+/** Where `app.use(webhookReceiver())`, with no path and no mount path, listens. */
+const DEFAULT_PATH = "/webhooks";
 
 /** What the handler reads of a request: Express 4 and 5 requests both have it. */
 export interface ExpressRequest extends IncomingMessage {
@@ -23,6 +31,11 @@ export interface ExpressRequest extends IncomingMessage {
   body?: unknown;
 }
 
+/** What Express sets on a request that went through a mount path or a route. */
+interface RoutedRequest extends ExpressRequest {
+  baseUrl?: string;
+  route?: unknown;
+}
 /** An Express request handler (Express 5 or 4). */
 export type ExpressHandler = (
   req: ExpressRequest,
@@ -31,25 +44,38 @@ export type ExpressHandler = (
 ) => void;
 
 /**
- * The reportkit receiver as an Express handler. Works whether or not express.json(),
- * express.urlencoded(), express.text() or express.raw() ran before it.
+ * The reportkit receiver as an Express handler, with the token from REPORTKIT_TOKEN unless
+ * given. Works whether or not express.json(), express.urlencoded(), express.text() or
+ * express.raw() ran before it. Handlers go in the options or are attached after; until one is,
+ * reports get 503 `no_handler` (the provider retries), so none is lost while the app starts.
  *
  * @example
- * app.use(webhookReceiver({ path: "/webhooks", onDelivery(report) { console.log(report.id) } }));
+ * app.use(webhookReceiver().onDelivery((report) => console.log(report.id, report.status)));
+ * app.use(webhookReceiver({ path: "/webhooks", onCall(report) { console.log(report.to) } }));
  */
 export function webhookReceiver<const T extends ComposedTemplate | undefined = undefined>(
-  options: ExpressReceiverOptions<T>,
-): ExpressHandler {
-  const { path, ...receiverOptions } = options;
+  options?: ExpressReceiverOptions<T>,
+): ExpressReceiver<T> {
+  if (options === null || (options !== undefined && typeof options !== "object")) {
+    throw new TypeError(
+      `reportkit: webhookReceiver(options) takes an options object, or nothing (then attach handlers with .onDelivery(fn) / .onCall(fn)), got ${options === null ? "null" : typeof options}.`,
+    );
+  }
+  const { path, ...receiverOptions } = options ?? {};
   if (path !== undefined && (typeof path !== "string" || !path.startsWith("/"))) {
     throw new TypeError(
       `reportkit: \`path\` must be a path starting with "/", such as "/webhooks", got ${JSON.stringify(path)}.`,
     );
   }
   const receiver = createReceiver(withEnvToken(receiverOptions as ReceiverOptions<T>, process.env));
-  return (req, res, next) => {
+  const expected = path === undefined ? undefined : routeKey(path);
+  const handler: ExpressHandler = (req: RoutedRequest, res, next) => {
     const url = req.originalUrl ?? req.url ?? "/";
-    if (path !== undefined && pathOf(url) !== path) {
+    if (
+      expected === undefined
+        ? !mounted(req) && !underDefault(url)
+        : routeKey(pathOf(url)) !== expected
+    ) {
       next();
       return;
     }
@@ -65,6 +91,29 @@ export function webhookReceiver<const T extends ComposedTemplate | undefined = u
       })
       .catch(next);
   };
+  return attachable(handler, (kind, fn) => receiver[kind](fn as never));
+}
+
+/** The Express handler, with `onDelivery` / `onCall` / `onError` to attach handlers. */
+export type ExpressReceiver<T extends ComposedTemplate | undefined = undefined> = Attachable<
+  ExpressHandler,
+  T
+>;
+
+/** A path as Express's default routing compares it: any case, one trailing slash ignored. */
+function routeKey(path: string): string {
+  const lower = path.toLowerCase();
+  return lower.length > 1 && lower.endsWith("/") ? lower.slice(0, -1) : lower;
+}
+
+/** Whether Express routed the request here by a mount path or a route of the app's. */
+function mounted(req: RoutedRequest): boolean {
+  return Boolean(req.baseUrl) || req.route !== undefined;
+}
+
+function underDefault(url: string): boolean {
+  const key = routeKey(pathOf(url));
+  return key === DEFAULT_PATH || key.startsWith(`${DEFAULT_PATH}/`);
 }
 
 function pathOf(url: string): string {

@@ -8,6 +8,7 @@ export {
 } from "@reportkit/core";
 export {
   type FastifyReceiverOptions,
+  type FastifyReportkit,
   webhookReceiver,
   webhookReceiver as default,
 } from "./webhook-receiver.js";

@@ -1,6 +1,9 @@
 import {
+  type Attachable,
+  attachable,
   type ComposedTemplate,
   createReceiver,
+  type Receiver,
   type ReceiverBody,
   type ReceiverOptions,
   type ReceiverRequest,
@@ -9,15 +12,31 @@ import {
   withEnvToken,
 } from "@reportkit/core";
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
 
 /**
  * Core's options plus the route's `path`. A composed template is accepted; its report types
  * are the plain ones here, since register() cannot carry a literal template's type along.
  */
 export type FastifyReceiverOptions = ReceiverOptions<ComposedTemplate | undefined> & {
-  /** The route's path, under the register prefix. Default "/webhooks". */
+  /**
+   * The route's path, under the register `prefix`. Default "/webhooks"; with a `prefix` and no
+   * `path`, the prefix itself (`register(webhookReceiver, { prefix: "/hooks" })` serves /hooks).
+   */
   path?: string;
+  /** Fastify's own register option, honoured: the route is `prefix` + `path`. */
+  prefix?: string;
 };
+
+/** `fastify.reportkit`: attach the handlers of the receiver registered on this instance. */
+export type FastifyReportkit = Attachable<Record<never, never>, undefined>;
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The reportkit receiver registered on this instance: `.onDelivery(fn)`, `.onCall(fn)`, `.onError(fn)`. */
+    reportkit: FastifyReportkit;
+  }
+}
 
 // Core's default limit, applied here by Fastify while it reads the body.
 const DEFAULT_MAX_BODY_BYTES = 65_536;
@@ -29,20 +48,49 @@ function passBody(_request: unknown, body: string | Buffer, done: (e: null, b: u
 }
 
 /**
- * Fastify 5 plugin: the reportkit receiver on one route, in its own encapsulated context, so
- * its catch-all body parser and error handler never touch the host app's other routes.
+ * Fastify 5 plugin: the reportkit receiver on one route. The instance that registers it gets
+ * `fastify.reportkit` to attach handlers (so the plugin is wrapped with fastify-plugin); the
+ * route itself lives in an encapsulated child context, so its catch-all body parser and error
+ * handler never touch the host app's other routes. The token is REPORTKIT_TOKEN unless given.
  *
  * @example
- * await fastify.register(webhookReceiver, { path: "/webhooks", onDelivery(report) {} });
+ * await fastify.register(webhookReceiver);
+ * fastify.reportkit.onDelivery((report) => console.log(report.id, report.status));
  */
-export const webhookReceiver: FastifyPluginAsync<FastifyReceiverOptions> = async (
-  fastify,
-  options,
-) => {
-  const { path = "/webhooks", ...receiverOptions } = options;
-  const receiver = createReceiver(withEnvToken(receiverOptions, process.env));
-  const bodyLimit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+export const webhookReceiver = fp<FastifyReceiverOptions>(
+  async (fastify, options) => {
+    const { path, prefix, ...receiverOptions } = options ?? {};
+    if (fastify.hasDecorator("reportkit")) {
+      throw new TypeError(
+        'reportkit: this Fastify instance already has a receiver (`fastify.reportkit`). Register each further one in its own scope, and reach it there: `fastify.register(async (scope) => { await scope.register(webhookReceiver); scope.reportkit.onDelivery(fn); }, { prefix: "/other" })`.',
+      );
+    }
+    // Fastify's logger, not core's console default: refusals once a minute, failures each.
+    const receiver = createReceiver(
+      withEnvToken({ logger: fastify.log, ...receiverOptions }, process.env),
+    );
+    fastify.decorate(
+      "reportkit",
+      attachable({}, (kind, fn) => receiver[kind](fn as never)),
+    );
+    await fastify.register(route, {
+      receiver,
+      path: path ?? (prefix === undefined ? "/webhooks" : "/"),
+      bodyLimit: receiverOptions.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      ...(prefix === undefined ? {} : { prefix }),
+    });
+  },
+  { name: "@reportkit/fastify", fastify: "5.x" },
+);
 
+interface RouteOptions {
+  receiver: Pick<Receiver, "handle" | "refuse">;
+  path: string;
+  bodyLimit: number;
+}
+
+/** The encapsulated route: body parsers and error handler of its own. */
+const route: FastifyPluginAsync<RouteOptions> = async (fastify, { receiver, path, bodyLimit }) => {
   // Every content type reaches core unparsed; core decides what it accepts (415 otherwise).
   // UTF-8 text as a string (Fastify decodes it faster than core can), the rest as bytes.
   fastify.removeAllContentTypeParsers();
@@ -52,7 +100,7 @@ export const webhookReceiver: FastifyPluginAsync<FastifyReceiverOptions> = async
   fastify.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
       // Refused on the Content-Type alone, body unread: core decides, as it would anyway.
-      return send(request, reply, await receiver.handle(describe(request, request.raw)));
+      return send(reply, await receiver.handle(describe(request, request.raw)));
     }
     // A body error: Fastify's own, or the stream failing while it read the body (read begun,
     // no body parsed). Anything else is the host's (a hook of its own failed, say): its
@@ -65,10 +113,10 @@ export const webhookReceiver: FastifyPluginAsync<FastifyReceiverOptions> = async
           ? "body_read_failed"
           : undefined;
     if (refusal === undefined) throw error;
-    return send(request, reply, await receiver.refuse(refusal, describe(request)));
+    return send(reply, await receiver.refuse(refusal, describe(request)));
   });
   fastify.all(path, { bodyLimit }, async (request, reply) =>
-    send(request, reply, await receiver.handle(describe(request, request.body as ReceiverBody))),
+    send(reply, await receiver.handle(describe(request, request.body as ReceiverBody))),
   );
 };
 
@@ -77,14 +125,7 @@ function describe(request: FastifyRequest, body?: ReceiverBody): ReceiverRequest
   return { method: request.method, url: request.url, headers: request.headers, body };
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, response: ReceiverResponse) {
-  const { error } = response;
-  if (error !== undefined) {
-    // The cause is the app's own error (a handler's throw), logged as Fastify logs any.
-    const fields = { status: response.status, code: error.code, err: error.cause };
-    if (response.status >= 500) request.log.error(fields, `reportkit: ${error.message}`);
-    else request.log.warn(fields, `reportkit: ${error.message}`);
-  }
+function send(reply: FastifyReply, response: ReceiverResponse) {
   // Bytes, so Fastify sends core's Content-Type as it is (a string would gain "; charset=utf-8").
   return reply.code(response.status).headers(response.headers).send(Buffer.from(response.body));
 }

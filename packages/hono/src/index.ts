@@ -6,4 +6,4 @@ export {
   type ReportContext,
   ReportkitError,
 } from "@reportkit/core";
-export { type HonoHandler, webhookReceiver } from "./webhook-receiver.js";
+export { type HonoHandler, type HonoReceiver, webhookReceiver } from "./webhook-receiver.js";

@@ -1,6 +1,9 @@
 import {
+  type Attachable,
+  attachable,
   type ComposedTemplate,
   createReceiver,
+  type HandlerKind,
   type Receiver,
   type ReceiverBody,
   type ReceiverOptions,
@@ -12,36 +15,53 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 /** A Hono handler: `app.post("/webhooks", handler)`. */
 export type HonoHandler<E extends Env = Env> = (c: Context<E>) => Promise<Response>;
 
+/** The Hono handler, with `onDelivery` / `onCall` / `onError` to attach handlers. */
+export type HonoReceiver<
+  T extends ComposedTemplate | undefined = undefined,
+  E extends Env = Env,
+> = Attachable<HonoHandler<E>, T>;
+
 /**
  * The reportkit receiver as a Hono handler, for every runtime Hono runs on. Without `token`,
  * the token is REPORTKIT_TOKEN from `process.env` where there is one, else from `c.env` (a
- * Workers secret or binding), read at the first request.
+ * Workers secret or binding), read at the first request. Handlers go in the options or are
+ * attached after; until one is, reports get 503 `no_handler` (the provider retries), so none is
+ * lost while the app starts.
  *
  * @example
- * app.post("/webhooks", webhookReceiver({ onDelivery(report) { console.log(report.id) } }));
+ * app.post("/webhooks", webhookReceiver().onDelivery((report) => console.log(report.id)));
  */
 export function webhookReceiver<
   const T extends ComposedTemplate | undefined = undefined,
   E extends Env = Env,
->(options: ReceiverOptions<T>): HonoHandler<E> {
-  const fromProcess = withEnvToken(options, processEnv());
-  const hasToken = fromProcess.token !== undefined || options.auth === false;
+>(options?: ReceiverOptions<T>): HonoReceiver<T, E> {
+  if (options === null || (options !== undefined && typeof options !== "object")) {
+    throw new TypeError(
+      `reportkit: webhookReceiver(options) takes an options object, or nothing (then attach handlers with .onDelivery(fn) / .onCall(fn)), got ${options === null ? "null" : typeof options}.`,
+    );
+  }
+  const given: ReceiverOptions<T> = options ?? {};
+  const fromProcess = withEnvToken(given, processEnv());
+  const hasToken = fromProcess.token !== undefined || given.auth === false;
   // Without a token yet, still check every other option now, not at the first request.
-  const shared = createReceiver(hasToken ? fromProcess : { ...options, token: () => false });
-  const byToken = new Map<unknown, Receiver>();
+  const shared = createReceiver(hasToken ? fromProcess : { ...given, token: () => false });
+  const byToken = new Map<unknown, Receiver<T>>();
+  // Handlers attached so far, for the receivers a Workers token creates later.
+  const attached: [HandlerKind, unknown][] = [];
 
-  function receiverFor(env: unknown): Receiver {
+  function receiverFor(env: unknown): Receiver<T> {
     if (hasToken) return shared;
-    const withToken = withEnvToken(options, env as Record<string, unknown> | undefined);
+    const withToken = withEnvToken(given, env as Record<string, unknown> | undefined);
     let receiver = byToken.get(withToken.token);
     if (receiver === undefined) {
       receiver = createReceiver(withToken);
+      for (const [kind, fn] of attached) receiver[kind](fn as never);
       byToken.set(withToken.token, receiver);
     }
     return receiver;
   }
 
-  return async (c) => {
+  const handler: HonoHandler<E> = async (c) => {
     const receiver = receiverFor(c.env);
     const raw = c.req.raw;
     const reply = await receiver.handle({
@@ -54,6 +74,11 @@ export function webhookReceiver<
     });
     return c.body(reply.body, reply.status as ContentfulStatusCode, reply.headers);
   };
+  return attachable(handler, (kind, fn) => {
+    shared[kind](fn as never); // throws on a second handler of a kind
+    attached.push([kind, fn]);
+    for (const receiver of byToken.values()) receiver[kind](fn as never);
+  });
 }
 
 /** What Hono's body cache holds at run time: promises, whatever its type says. */

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { SAMPLE_DLR, TOKEN } from "../../../test/fixtures/samples.js";
+import { createReceiver, type ReceiverRequest } from "./create-receiver.js";
+
+function post(token: string, payload: object = SAMPLE_DLR): ReceiverRequest {
+  return {
+    method: "POST",
+    url: "/webhooks",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(payload),
+  };
+}
+
+function recorder() {
+  const lines: { level: "warn" | "error"; message: string }[] = [];
+  return {
+    lines,
+    logger: {
+      warn: (message: string) => void lines.push({ level: "warn", message }),
+      error: (message: string) => void lines.push({ level: "error", message }),
+    },
+  };
+}
+
+describe("logging without onError", () => {
+  it("logs each handler failure with its cause, as an error", async () => {
+    const { lines, logger } = recorder();
+    const receiver = createReceiver({
+      token: TOKEN,
+      logger,
+      dedupe: false,
+      onDelivery: () => {
+        throw new Error("insert failed: duplicate key");
+      },
+    });
+    await receiver.handle(post(TOKEN));
+    await receiver.handle(post(TOKEN));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]?.level).toBe("error");
+    expect(lines[0]?.message).toMatch(
+      /^reportkit: handler_failed: .*\n {2}cause: Error: insert failed/,
+    );
+  });
+
+  it("logs a failing token verifier as an error", async () => {
+    const { lines, logger } = recorder();
+    const receiver = createReceiver({
+      logger,
+      token: () => {
+        throw new Error("secrets store unreachable");
+      },
+      onDelivery: () => {},
+    });
+    expect((await receiver.handle(post(TOKEN))).status).toBe(500);
+    expect(lines.map((l) => l.level)).toEqual(["error"]);
+    expect(lines[0]?.message).toMatch(/token_check_failed.*secrets store unreachable/s);
+  });
+
+  it("logs refusals at most once a minute per code, never with the token", async () => {
+    const { lines, logger } = recorder();
+    const receiver = createReceiver({ token: TOKEN, logger, onDelivery: () => {} });
+    for (let i = 0; i < 5; i++) await receiver.handle(post("wrong-token-value"));
+    await receiver.handle(post(TOKEN, { neither: "report" }));
+    expect(lines.map((l) => [l.level, l.message.split(" (")[0]])).toEqual([
+      ["warn", "reportkit: unauthorized"],
+      ["warn", "reportkit: unrecognized_report"],
+    ]);
+    expect(JSON.stringify(lines)).not.toContain(TOKEN);
+    expect(JSON.stringify(lines)).not.toContain("wrong-token-value");
+  });
+
+  it("logs to console by default, and not at all with logger: false", async () => {
+    const printed: unknown[] = [];
+    const original = console.warn;
+    console.warn = (...args: unknown[]) => void printed.push(args);
+    try {
+      const quiet = createReceiver({ token: TOKEN, logger: false, onDelivery: () => {} });
+      await quiet.handle(post("wrong"));
+      expect(printed).toHaveLength(0);
+      const loud = createReceiver({ token: TOKEN, onDelivery: () => {} });
+      await loud.handle(post("wrong"));
+      expect(printed).toHaveLength(1);
+    } finally {
+      console.warn = original;
+    }
+  });
+
+  it("a logger that throws does not change the reply", async () => {
+    const receiver = createReceiver({
+      token: TOKEN,
+      logger: {
+        warn: () => {
+          throw new Error("log sink full");
+        },
+        error: () => {},
+      },
+      onDelivery: () => {},
+    });
+    expect((await receiver.handle(post("wrong"))).status).toBe(401);
+  });
+});
