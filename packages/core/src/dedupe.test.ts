@@ -144,7 +144,7 @@ describe("dedupe: the default memory store", () => {
     const { receiver, errors } = receiverWith(() => {}, { dedupeKey: () => 42 as never });
     expect((await receiver.handle(dlr())).status).toBe(500);
     expect(errors[0]?.code).toBe("internal_error");
-    expect((errors[0]?.cause as Error).message).toMatch(/`dedupeKey` must return a non-empty/);
+    expect((errors[0]?.cause as Error | undefined)?.message).toMatch(/`dedupeKey` must return a non-empty/);
   });
 });
 
@@ -169,7 +169,7 @@ describe("dedupe: a store that fails", () => {
     expect(reply.headers["retry-after"]).toMatch(/^\d+$/);
     expect(bodyOf(reply)).toMatchObject({ ok: false, error: { code: "dedupe_unavailable" } });
     expect(calls).toBe(0);
-    expect((errors[0]?.cause as Error).message).toMatch(/ECONNREFUSED/);
+    expect((errors[0]?.cause as Error | undefined)?.message).toMatch(/ECONNREFUSED/);
   });
 
   it("still answers 200 when the handler succeeded but the store cannot record it", async () => {
