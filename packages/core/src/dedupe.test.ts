@@ -144,7 +144,9 @@ describe("dedupe: the default memory store", () => {
     const { receiver, errors } = receiverWith(() => {}, { dedupeKey: () => 42 as never });
     expect((await receiver.handle(dlr())).status).toBe(500);
     expect(errors[0]?.code).toBe("internal_error");
-    expect((errors[0]?.cause as Error | undefined)?.message).toMatch(/`dedupeKey` must return a non-empty/);
+    expect((errors[0]?.cause as Error | undefined)?.message).toMatch(
+      /`dedupeKey` must return a non-empty/,
+    );
   });
 });
 
