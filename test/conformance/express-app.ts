@@ -5,8 +5,15 @@ import type { Express, RequestHandler } from "express";
 import request from "supertest";
 import { TOKEN } from "../fixtures/samples.js";
 import type { ExpressParser } from "./cases.js";
-import { type Call, FAULT_HEADER, receiverOptions } from "./setup.js";
-import { bodyBytes, chunksOf, isFailing, type OpenApp, type Routes } from "./suite.js";
+import { type Call, FAULT_HEADER, receiverSetup } from "./setup.js";
+import {
+  bodyBytes,
+  chunksOf,
+  isFailing,
+  type OpenApp,
+  type Routes,
+  withTokenEnv,
+} from "./suite.js";
 
 /** What this file uses of the express module, Express 5 and 4 alike. */
 export interface ExpressModule {
@@ -77,11 +84,18 @@ export function expressTarget(express: ExpressModule, mount: ExpressMount): Open
     const app = express();
     app.use(failBodyOnRequest);
     for (const name of parsers) app.use(parser(express, name));
-    const options = { token: TOKEN, ...receiverOptions(setup, calls) };
-    if (mount === "post route") app.post("/webhooks", webhookReceiver(options));
-    else if (mount === "mount path") app.use("/webhooks", webhookReceiver(options));
-    else if (setup.subpaths === true) app.use(webhookReceiver(options));
-    else app.use(webhookReceiver({ path: "/webhooks", ...options }));
+    const { options, attach } = receiverSetup(setup, calls);
+    // The path option for an exact path; bare (app.use(webhookReceiver())) it takes /webhooks
+    // and the paths under it; mounted, whatever Express routes to it.
+    const path = mount === "path option" && setup.subpaths !== true ? "/webhooks" : undefined;
+    const handler =
+      options === undefined
+        ? withTokenEnv(() => webhookReceiver())
+        : webhookReceiver({ token: TOKEN, ...options, ...(path === undefined ? {} : { path }) });
+    attach(handler);
+    if (mount === "post route") app.post("/webhooks", handler);
+    else if (mount === "mount path") app.use("/webhooks", handler);
+    else app.use(handler);
     const server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

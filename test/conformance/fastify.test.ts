@@ -4,7 +4,7 @@ import webhookReceiver from "@reportkit/fastify";
 import Fastify, { type FastifyInstance } from "fastify";
 import { TOKEN } from "../fixtures/samples.js";
 import type { RequestSpec } from "./cases.js";
-import { type Call, FAULT_HEADER, receiverOptions, type Setup } from "./setup.js";
+import { type Call, FAULT_HEADER, receiverSetup, type Setup } from "./setup.js";
 import {
   bodyBytes,
   bodyInit,
@@ -13,6 +13,7 @@ import {
   type OpenApp,
   runConformance,
   toReply,
+  withTokenEnv,
 } from "./suite.js";
 
 async function fastifyApp(setup: Setup, calls: Call[]): Promise<FastifyInstance> {
@@ -31,11 +32,20 @@ async function fastifyApp(setup: Setup, calls: Call[]): Promise<FastifyInstance>
   });
   try {
     // A construction error (an invalid template) rejects here.
-    await app.register(webhookReceiver, {
-      path: setup.subpaths === true ? "/webhooks/*" : "/webhooks",
-      token: TOKEN,
-      ...receiverOptions(setup, calls),
-    });
+    const { options, attach } = receiverSetup(setup, calls);
+    if (options === undefined) {
+      // The zero-argument form: path /webhooks, the token from REPORTKIT_TOKEN.
+      await withTokenEnv(async () => {
+        await app.register(webhookReceiver);
+      });
+    } else {
+      await app.register(webhookReceiver, {
+        path: setup.subpaths === true ? "/webhooks/*" : "/webhooks",
+        token: TOKEN,
+        ...options,
+      });
+    }
+    attach(app.reportkit);
   } catch (error) {
     await app.close().catch(() => {});
     throw error;

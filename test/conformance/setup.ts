@@ -22,6 +22,14 @@ export interface Setup {
   handlers?: "delivery-only" | "call-only";
   /** The default in-memory dedupe store on (off otherwise: see receiverOptions). */
   dedupe?: boolean;
+  /**
+   * How the app gets its handlers. Default: in the options. "attached": options without them,
+   * then `.onDelivery(fn)` / `.onCall(fn)` (Fastify: `fastify.reportkit`). "zero-argument":
+   * `webhookReceiver()` with nothing, the token from REPORTKIT_TOKEN, then attached.
+   */
+  form?: "attached" | "zero-argument";
+  /** With a `form`: "none" attaches no handler at all (the app is still starting). */
+  attach?: "none";
 }
 
 /** One handler call as the test sees it: which handler, and the report as JSON. */
@@ -43,6 +51,8 @@ export function setupKey(setup: Setup): string {
     setup.subpaths ?? false,
     setup.handlers ?? "both",
     setup.dedupe ?? false,
+    setup.form ?? "options",
+    setup.attach ?? "",
   ]);
 }
 
@@ -80,6 +90,38 @@ export function receiverOptions(
           },
         }
       : {}),
+  };
+}
+
+/** What attaching calls on a receiver: core's, an adapter's handler, `fastify.reportkit`. */
+interface HandlerTarget {
+  onDelivery(handler: unknown): unknown;
+  onCall(handler: unknown): unknown;
+}
+
+export interface ReceiverSetup {
+  /** The receiver's options; undefined for the zero-argument form. */
+  options: ReceiverOptions<ComposedTemplate | undefined> | undefined;
+  /** Attaches the setup's handlers once the receiver exists (for a `form`; else nothing). */
+  attach(target: object): void;
+}
+
+/** The setup's receiver, in the form it asks for: options and what to attach after. */
+export function receiverSetup(setup: Setup, calls: Call[]): ReceiverSetup {
+  const options = receiverOptions(setup, calls);
+  if (setup.form === undefined) return { options, attach() {} };
+  const { onDelivery, onCall, ...rest } = options;
+  return {
+    options: setup.form === "zero-argument" ? undefined : rest,
+    attach(target) {
+      if (setup.attach === "none") return;
+      // Each target's methods are typed by its own report types; the recorders take any report.
+      const to = target as HandlerTarget;
+      // A composed template takes only its own kind's handler (the other would never run).
+      const kind = setup.composed?.type;
+      if (onDelivery !== undefined && kind !== "call") to.onDelivery(onDelivery);
+      if (onCall !== undefined && kind !== "delivery") to.onCall(onCall);
+    },
   };
 }
 

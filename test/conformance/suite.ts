@@ -8,7 +8,7 @@ import {
   type ExpressParser,
   type RequestSpec,
 } from "./cases.js";
-import { type Call, failingStream, HANDLER_SECRET, receiverOptions, type Setup } from "./setup.js";
+import { type Call, failingStream, HANDLER_SECRET, receiverSetup, type Setup } from "./setup.js";
 
 /** A reply as the client saw it; header names lowercase. */
 export interface Reply {
@@ -108,7 +108,9 @@ export function runConformance(target: string, open: OpenApp, routes: Routes = {
 
 /** Core's own replies to the same requests: what every adapter has to give. */
 async function referenceReplies(setup: Setup, requests: RequestSpec[]): Promise<Reply[]> {
-  const receiver = createReceiver({ token: TOKEN, ...receiverOptions(setup, []) });
+  const { options, attach } = receiverSetup(setup, []);
+  const receiver = createReceiver({ token: TOKEN, ...options });
+  attach(receiver);
   return Promise.all(
     requests.map(async (request) => toReply(await receiver.fetch(toRequest(request)))),
   );
@@ -117,6 +119,30 @@ async function referenceReplies(setup: Setup, requests: RequestSpec[]): Promise<
 function sorted(calls: Call[]): Call[] {
   const key = (call: Call) => JSON.stringify(call);
   return [...calls].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/**
+ * Runs `build` with REPORTKIT_TOKEN set, as the zero-argument form reads it at construction,
+ * and puts the environment back after.
+ */
+export function withTokenEnv<T>(build: () => T): T {
+  const before = process.env.REPORTKIT_TOKEN;
+  const restore = () => {
+    if (before === undefined) delete process.env.REPORTKIT_TOKEN;
+    else process.env.REPORTKIT_TOKEN = before;
+  };
+  process.env.REPORTKIT_TOKEN = TOKEN;
+  let built: T;
+  try {
+    built = build();
+  } catch (error) {
+    restore();
+    throw error;
+  }
+  // Fastify's register runs the plugin later, when awaited: keep the variable until then.
+  if (built instanceof Promise) return built.finally(restore) as T;
+  restore();
+  return built;
 }
 
 const encoder = new TextEncoder();

@@ -9,7 +9,7 @@ import {
   type Call,
   FAULT_HEADER,
   failingStream,
-  receiverOptions,
+  receiverSetup,
   SETUP_HEADER,
   type Setup,
   setupKey,
@@ -30,10 +30,14 @@ app.post("/__setup", async (c) => {
   const key = setupKey(setup);
   if (!handlers.has(key)) {
     try {
-      handlers.set(
-        key,
-        webhookReceiver<ComposedTemplate | undefined, Worker>(receiverOptions(setup, calls)),
-      );
+      // The token from the REPORTKIT_TOKEN binding (c.env), in both forms.
+      const { options, attach } = receiverSetup(setup, calls);
+      const handler =
+        options === undefined
+          ? webhookReceiver<undefined, Worker>()
+          : webhookReceiver<ComposedTemplate | undefined, Worker>(options);
+      attach(handler);
+      handlers.set(key, handler);
     } catch (error) {
       const { name, message } = error instanceof Error ? error : new Error(String(error));
       return c.json({ constructionError: { name, message } }, 500);
