@@ -1,4 +1,4 @@
-import type { CallStatus, ReportContext } from "@reportkit/core";
+import type { CallStatus, ErrorCode, ReportContext } from "@reportkit/core";
 import {
   type CallReport,
   type DeliveryReport,
@@ -91,5 +91,61 @@ describe("handler types in each adapter", () => {
     );
     app.on(["GET", "POST", "PUT"], "/composed", honoReceiver({ auth: false, onCall() {} }));
     new Hono().post("/webhooks", honoReceiver({ onCall() {} }));
+  });
+});
+
+describe("handlers attached after construction are typed as in the options form", () => {
+  it("Express: webhookReceiver() then .onDelivery/.onCall/.onError, chainable, still a handler", () => {
+    const handler = expressReceiver()
+      .onDelivery((report, ctx) => {
+        expectTypeOf(report).toEqualTypeOf<DeliveryReport>();
+        expectTypeOf(ctx).toEqualTypeOf<ReportContext>();
+        expectTypeOf(ctx.dedupeKey).toEqualTypeOf<string | undefined>();
+      })
+      .onCall(async (report) => {
+        expectTypeOf(report).toEqualTypeOf<CallReport>();
+      })
+      .onError((error) => {
+        expectTypeOf(error.code).toEqualTypeOf<ErrorCode>();
+      });
+    expectTypeOf(handler).toExtend<RequestHandler>();
+    express().use(handler);
+  });
+
+  it("Express: a composed template in options types the attached handler", () => {
+    expressReceiver({
+      composed: {
+        type: "call",
+        method: "GET",
+        url: "https://example.com/ack?call_id={{id}}&to={{to}}&message_status={{status}}",
+      },
+    }).onCall((report) => {
+      expectTypeOf(report.to).toEqualTypeOf<string>();
+      expectTypeOf(report.duration).toEqualTypeOf<null>();
+    });
+  });
+
+  it("Hono: webhookReceiver() then .onDelivery(fn) is a route handler", () => {
+    const app = new Hono();
+    app.post(
+      "/webhooks",
+      honoReceiver().onDelivery((report) => {
+        expectTypeOf(report).toEqualTypeOf<DeliveryReport>();
+      }),
+    );
+  });
+
+  it("Fastify: fastify.reportkit, by declaration merging", async () => {
+    const app = Fastify();
+    await app.register(fastifyReceiver);
+    app.reportkit
+      .onDelivery((report) => {
+        expectTypeOf(report).toEqualTypeOf<DeliveryReport>();
+      })
+      .onCall((report) => {
+        expectTypeOf(report).toEqualTypeOf<CallReport>();
+      });
+    // @ts-expect-error: a handler for the wrong report type
+    app.reportkit.onDelivery((report: CallReport) => report.mid);
   });
 });
