@@ -136,6 +136,14 @@ describe("clear messages instead of a destructuring TypeError", () => {
     await expect(app.register(fastifyReceiver)).rejects.toThrow(/no token given.*REPORTKIT_TOKEN/);
   });
 
+  it("a REPORTKIT_TOKEN that no request could ever match is refused at construction", () => {
+    for (const token of [" abc", "abc ", "ab c", "abc\u00e9"]) {
+      vi.stubEnv("REPORTKIT_TOKEN", token);
+      expect(() => expressReceiver()).toThrow(/REPORTKIT_TOKEN.*no request could ever match it/);
+      expect(() => honoReceiver()).toThrow(/REPORTKIT_TOKEN.*no request could ever match it/);
+    }
+  });
+
   it("a second handler of a kind is refused, from options or attached", () => {
     vi.stubEnv("REPORTKIT_TOKEN", TOKEN);
     const receiver = expressReceiver({ onDelivery() {} });

@@ -99,6 +99,9 @@ const delivered = (report: object = DLR_REPORT): Call => ({ handler: "onDelivery
 const called: Call = { handler: "onCall", report: CALL_REPORT };
 
 const DLR_JSON = JSON.stringify(SAMPLE_DLR);
+/** The text's UTF-8 bytes after a byte order mark (EF BB BF). */
+const withBom = (text: string): Uint8Array<ArrayBuffer> =>
+  new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)]);
 const ZERO_ARGUMENT: Setup = { form: "zero-argument" };
 const ATTACHED_DLR_ID = "0c6f3c1e-7a2b-4d5e-9f10-2a3b4c5d6e7f:1";
 const dlrWithId = (id: string) => ({ ...SAMPLE_DLR, id });
@@ -332,6 +335,25 @@ export const CASES: ConformanceCase[] = [
     name: "application/json; charset=UTF-8",
     requests: post(DLR_JSON, { ...AUTH, "content-type": "application/json; charset=UTF-8" }),
     expect: { status: 200, calls: [delivered()] },
+  },
+  {
+    name: "a UTF-8 byte order mark before the JSON (as Windows senders write it)",
+    requests: post(withBom(DLR_JSON)),
+    expect: { status: 200, calls: [delivered()] },
+  },
+  {
+    name: "a byte order mark before the JSON, read into a string by express.text({ type: '*/*' })",
+    expressParsers: ["text-any"],
+    requests: post(withBom(DLR_JSON)),
+    expect: { status: 200, calls: [delivered()] },
+  },
+  {
+    name: "a byte order mark before a urlencoded form",
+    requests: post(withBom(DLR_FORM), {
+      ...AUTH,
+      "content-type": "application/x-www-form-urlencoded",
+    }),
+    expect: { status: 200, calls: [delivered(FORM_REPORT)] },
   },
   {
     name: "no Content-Type at all",

@@ -58,7 +58,14 @@ export function decodeBody(
       : fromParsedForm(content as Record<string, unknown>);
   }
   if (format === "multipart") return parseMultipart(content ?? "", contentType ?? "");
-  const text = typeof content === "string" ? content : decodeText(content, contentType);
+  // A text body may still start with the UTF-8 byte order mark (Windows senders write one):
+  // TextDecoder drops it from bytes, a framework that decoded the text first may not.
+  const text =
+    typeof content === "string"
+      ? content.charCodeAt(0) === 0xfeff
+        ? content.slice(1)
+        : content
+      : decodeText(content, contentType);
   if (format === "urlencoded" && !looksLikeJson(text)) {
     return Object.fromEntries(new URLSearchParams(text));
   }
