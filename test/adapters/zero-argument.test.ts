@@ -204,11 +204,27 @@ describe("Fastify: the plugin, its scopes and prefixes", () => {
     }
     expect(seen).toEqual(["a", "b"]);
 
+    // In one scope, a further receiver must bring its handlers: nothing could attach them.
     const twice = Fastify();
     closers.push(() => twice.close());
     await twice.register(fastifyReceiver, { path: "/one" });
-    await expect(twice.register(fastifyReceiver, { path: "/two" })).rejects.toThrow(
-      /already has a receiver.*its own scope/,
+    await twice.register(fastifyReceiver, {
+      path: "/two",
+      onDelivery: () => void seen.push("two"),
+    });
+    const refused = Fastify();
+    closers.push(() => refused.close().catch(() => {}));
+    await refused.register(fastifyReceiver, { path: "/one" });
+    await expect(refused.register(fastifyReceiver, { path: "/three" })).rejects.toThrow(
+      /already has a receiver.*Give them in its options, or register it in a scope of its own/,
     );
+    const two = await twice.inject({
+      method: "POST",
+      url: "/two",
+      headers: HEADERS,
+      payload: SAMPLE_DLR,
+    });
+    expect(two.statusCode).toBe(200);
+    expect(seen).toEqual(["a", "b", "two"]);
   });
 });

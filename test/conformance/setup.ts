@@ -78,6 +78,8 @@ export function receiverOptions(
     // One app serves every case of a setup, and many cases send the same sample: each must
     // reach the handler. Deduplication has its own cases (setup.dedupe).
     ...(setup.dedupe === true ? {} : { dedupe: false }),
+    // The table checks replies; logging has tests of its own (and would fill the output).
+    logger: false,
     ...(setup.handlers === "call-only" ? {} : { onDelivery: record("onDelivery") }),
     ...(setup.handlers === "delivery-only" ? {} : { onCall: record("onCall") }),
     ...(setup.maxBodyBytes === undefined ? {} : { maxBodyBytes: setup.maxBodyBytes }),

@@ -212,7 +212,14 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
     } catch (error) {
       return reply(asReportkitError(error), ctx);
     }
-    if (queue !== undefined) return enqueue(report, ctx);
+    let key: string | undefined;
+    try {
+      key = identify(report);
+    } catch (error) {
+      return reply(asReportkitError(error), ctx);
+    }
+    ctx.dedupeKey = key;
+    if (queue !== undefined) return enqueue(report, key, ctx);
     const handler = (report.type === "delivery" ? handlers.onDelivery : handlers.onCall) as
       | Handler<Report>
       | undefined;
@@ -222,13 +229,6 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
       if (handlers.onDelivery !== undefined || handlers.onCall !== undefined) return OK;
       return reply(noHandler(), ctx);
     }
-    let key: string | undefined;
-    try {
-      key = identify(report);
-    } catch (error) {
-      return reply(asReportkitError(error), ctx);
-    }
-    ctx.dedupeKey = key;
     if (key === undefined || dedupe === undefined) return run(handler, report, ctx, undefined);
     const claim = { key, owner: owners.next() };
     let claimed: ClaimResult;
@@ -332,14 +332,11 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
   }
 
   /** Queue mode: 202 once the queue holds the report, 503 if it cannot take it in time. */
-  async function enqueue(report: Report, ctx: RequestContext): Promise<ReceiverResponse> {
-    let key: string | undefined;
-    try {
-      key = identify(report);
-    } catch (error) {
-      return reply(asReportkitError(error), ctx);
-    }
-    ctx.dedupeKey = key;
+  async function enqueue(
+    report: Report,
+    key: string | undefined,
+    ctx: RequestContext,
+  ): Promise<ReceiverResponse> {
     try {
       const added = (queue as ReportQueue).enqueue(report, key);
       await (deadlineMs === undefined ? added : withTimeout(added, deadlineMs));

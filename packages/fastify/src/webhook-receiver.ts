@@ -60,19 +60,29 @@ function passBody(_request: unknown, body: string | Buffer, done: (e: null, b: u
 export const webhookReceiver = fp<FastifyReceiverOptions>(
   async (fastify, options) => {
     const { path, prefix, ...receiverOptions } = options ?? {};
-    if (fastify.hasDecorator("reportkit")) {
+    // One `fastify.reportkit` per scope: a further receiver there can only get its handlers
+    // in its options (else nothing could ever reach it, and its reports would wait forever).
+    const decorate = !fastify.hasDecorator("reportkit");
+    if (
+      !decorate &&
+      receiverOptions.onDelivery === undefined &&
+      receiverOptions.onCall === undefined &&
+      receiverOptions.queue === undefined
+    ) {
       throw new TypeError(
-        'reportkit: this Fastify instance already has a receiver (`fastify.reportkit`). Register each further one in its own scope, and reach it there: `fastify.register(async (scope) => { await scope.register(webhookReceiver); scope.reportkit.onDelivery(fn); }, { prefix: "/other" })`.',
+        'reportkit: this Fastify scope already has a receiver (`fastify.reportkit`), so this one\'s handlers could not be attached. Give them in its options, or register it in a scope of its own and reach it there: `fastify.register(async (scope) => { await scope.register(webhookReceiver); scope.reportkit.onDelivery(fn); }, { prefix: "/other" })`.',
       );
     }
     // Fastify's logger, not core's console default: refusals once a minute, failures each.
     const receiver = createReceiver(
       withEnvToken({ logger: fastify.log, ...receiverOptions }, process.env),
     );
-    fastify.decorate(
-      "reportkit",
-      attachable({}, (kind, fn) => receiver[kind](fn as never)),
-    );
+    if (decorate) {
+      fastify.decorate(
+        "reportkit",
+        attachable({}, (kind, fn) => receiver[kind](fn as never)),
+      );
+    }
     await fastify.register(route, {
       receiver,
       path: path ?? (prefix === undefined ? "/webhooks" : "/"),
