@@ -8,7 +8,12 @@ import { fail, type JsonReply } from "./laravel.js";
 import { type ApiRequest, managementRoute } from "./management-api.js";
 import { createPusher, type PushAttempt, resolvePusherOptions } from "./pusher.js";
 import { readRequestBody } from "./read-request-body.js";
-import type { CallPayload, DeliveryPayload } from "./reports.js";
+import {
+  type CallPayload,
+  type DeliveryPayload,
+  PAYLOAD_STYLES,
+  type PayloadStyle,
+} from "./reports.js";
 import { composedResource, registerComposed, sandboxRoute } from "./sandbox-api.js";
 import { checkTimeZone } from "./wall-clock.js";
 import { WebhookStore } from "./webhook-store.js";
@@ -30,6 +35,13 @@ export interface SandboxOptions {
   timeZone?: string;
   /** Told of every push attempt as it completes. */
   onAttempt?: (attempt: PushAttempt) => void;
+  /**
+   * The shape of the pushed reports. Default "documented": as the provider's documentation
+   * shows them (no unix fields in a delivery report, no delivery time on an undelivered
+   * message, no `webhook_id` in a call report, a trailing comma before the closing brace).
+   * "complete": every documented field, as strict JSON.
+   */
+  payloads?: PayloadStyle;
 }
 
 export interface ComposedWebhookInput extends ComposedTemplate {
@@ -90,10 +102,16 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const timeZone = options.timeZone ?? "Asia/Kolkata";
   checkTimeZone(timeZone);
   const pushing = resolvePusherOptions(options, "reportkit sandbox");
+  const payloads = options.payloads ?? "documented";
+  if (!PAYLOAD_STYLES.includes(payloads)) {
+    throw new TypeError(
+      `reportkit sandbox: \`payloads\` must be "documented" or "complete", got ${JSON.stringify(payloads)}.`,
+    );
+  }
 
   const store = new WebhookStore();
   const pusher = createPusher({ ...pushing, onAttempt: options.onAttempt });
-  const dispatcher = new Dispatcher(store, pusher, timeZone);
+  const dispatcher = new Dispatcher(store, pusher, timeZone, payloads);
   const expected = Buffer.from(`Bearer ${token}`);
   const state = { store, dispatcher, attempts: () => pusher.attempts };
 
