@@ -148,6 +148,46 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
       expect(await sandbox.sendSms({ webhookId: hook.id }).outcome).toBe("dropped");
       expect(errors).toEqual(["unauthorized", "unauthorized", "unauthorized", "unauthorized"]);
     });
+
+    it("acknowledges a report of every status a real sender pushes, in this shape", async () => {
+      // SMPP delivery-receipt states and Asterisk dial statuses (field-notes.md).
+      const smsStatuses = ["DELIVRD", "UNDELIV", "EXPIRED", "REJECTD", "DELETED", "ACCEPTD"];
+      const callStatuses = ["ANSWER", "BUSY", "NOANSWER", "CANCEL", "CONGESTION", "CHANUNAVAIL"];
+      const deliveries: DeliveryReport[] = [];
+      const calls: CallReport[] = [];
+      receiver = await serveReceiver(
+        createReceiver({
+          token: HOOK_TOKEN,
+          timeZone: "Asia/Kolkata",
+          onDelivery: (r) => {
+            deliveries.push(r);
+          },
+          onCall: (r) => {
+            calls.push(r);
+          },
+        }),
+      );
+      const client = createClient({ baseUrl: sandbox.baseUrl, token: API_TOKEN });
+      const hook = await client.webhooks.create({
+        name: "e",
+        uri: receiver.url,
+        token: HOOK_TOKEN,
+      });
+      const sent = [
+        ...smsStatuses.map((status) => sandbox.sendSms({ webhookId: hook.id, status, units: 2 })),
+        ...callStatuses.map((status) => sandbox.makeCall({ webhookId: hook.id, status })),
+      ];
+      expect(await Promise.all(sent.map((s) => s.outcome))).toEqual(sent.map(() => "delivered"));
+      // Pushed concurrently: compared by status, not by arrival order.
+      const undated = Object.fromEntries(deliveries.map((r) => [r.status, r.deliveredAt === null]));
+      expect(undated).toEqual(
+        Object.fromEntries(
+          smsStatuses.map((status) => [status, payloads === "documented" && status !== "DELIVRD"]),
+        ),
+      );
+      expect(calls.map((r) => r.status).sort()).toEqual([...callStatuses].sort());
+      expect(sandbox.attempts().every((a) => a.attempt === 1)).toBe(true);
+    });
   });
 
   describe("composed webhooks", () => {
