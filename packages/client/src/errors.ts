@@ -93,8 +93,9 @@ export class RequestFailedError extends ClientError {
 }
 
 /**
- * The response was larger than `maxResponseBytes` and was not read (a proxy's error page, a
- * misrouted download, a server gone wrong). Not retried.
+ * A 2xx response was larger than `maxResponseBytes` and was not read (a misrouted download, a
+ * server gone wrong). Not retried. (An oversized error response is an ApiError whose body was
+ * not read.)
  */
 export class ResponseTooLargeError extends ClientError {
   override name = "ResponseTooLargeError";

@@ -188,7 +188,7 @@ describe("the response size cap", () => {
       stopped = resolve;
     });
     const server = await serve((res) => {
-      res.writeHead(500, { "content-type": "text/html" });
+      res.writeHead(200, { "content-type": "application/json" });
       const chunk = Buffer.alloc(64 * 1024, 0x61);
       // Writes until the client goes away: an endless body.
       const pump = () => {
@@ -205,10 +205,25 @@ describe("the response size cap", () => {
       clientOf(server, { maxResponseBytes: 100_000 }).webhooks.get(ID),
     )) as ResponseTooLargeError;
     expect(error).toBeInstanceOf(ResponseTooLargeError);
-    expect(error).toMatchObject({ status: 500, limitBytes: 100_000, declaredBytes: undefined });
+    expect(error).toMatchObject({ status: 200, limitBytes: 100_000, declaredBytes: undefined });
     await gone;
     // The client cancelled the body: the server could not push anywhere near 200 MiB.
     expect(sent).toBeLessThan(50 * 1024 * 1024);
+  });
+
+  it("an oversized error page is an ApiError without its body, retried like its status", async () => {
+    const page = Buffer.alloc(2 * 1024 * 1024, 0x3c);
+    const server = await serve((res) => {
+      res.writeHead(502, { "content-type": "text/html", "content-length": page.length });
+      res.end(page);
+    });
+    const error = (await failure(clientOf(server, { retries: 1 }).webhooks.list())) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 502, code: 502, body: undefined });
+    expect(error.message).toBe(
+      "GET developer/webhooks failed with 502 Bad Gateway (its body was not read: larger than maxResponseBytes, 1048576 bytes)",
+    );
+    expect(server.requests).toHaveLength(2);
   });
 
   it("reads a body of exactly maxResponseBytes", async () => {

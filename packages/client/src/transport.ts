@@ -62,6 +62,9 @@ export async function request(t: Transport, spec: RequestSpec): Promise<unknown>
     const canRetry = attempt < maxAttempts;
     let response: Response;
     let text: string;
+    // An error status says what is needed without its body: an oversized one is not read, and
+    // the status is handled (and retried) as usual.
+    let unread: ResponseTooLarge | undefined;
     try {
       response = await t.fetch(url, {
         method: spec.method,
@@ -70,7 +73,13 @@ export async function request(t: Transport, spec: RequestSpec): Promise<unknown>
         signal: AbortSignal.timeout(t.timeoutMs),
         redirect: "follow",
       });
-      text = await readResponseText(response, t.maxResponseBytes);
+      try {
+        text = await readResponseText(response, t.maxResponseBytes);
+      } catch (error) {
+        if (!(error instanceof ResponseTooLarge) || response.ok) throw error;
+        unread = error;
+        text = "";
+      }
     } catch (cause) {
       if (cause instanceof ResponseTooLarge) {
         throw new ResponseTooLargeError(label, {
@@ -104,7 +113,7 @@ export async function request(t: Transport, spec: RequestSpec): Promise<unknown>
         continue;
       }
     }
-    throw apiError(t, label, response, body, retryAfterMs, envelope);
+    throw apiError(t, label, response, body, retryAfterMs, envelope, unread);
   }
 }
 
@@ -182,6 +191,7 @@ function apiError(
   served: unknown,
   retryAfterMs: number | undefined,
   envelope: EnvelopeFailure | undefined,
+  unread: ResponseTooLarge | undefined,
 ): ApiError {
   // The whole body is redacted first (any letter case: a server may echo the token upper- or
   // lower-cased), so neither the message nor `body` nor `errors` can carry it.
@@ -212,6 +222,9 @@ function apiError(
       " Check the access token: it must be the account's current API token, sent as Bearer.";
   } else if (errors !== undefined && said === undefined) {
     message += `: ${Object.values(errors).flat().join(" ")}`;
+  }
+  if (unread !== undefined) {
+    message += ` (its body was not read: larger than maxResponseBytes, ${unread.limit} bytes)`;
   }
   if (retryAfterMs !== undefined && RETRYABLE_STATUS.has(verdict)) {
     message += ` (the server asked to retry after ${Math.ceil(retryAfterMs / 1000)} s)`;
