@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createSandbox } from "./create-sandbox.js";
 import { documentedJson, standardPush } from "./push-request.js";
 
 const REPORT = { id: "b34e:1", units: 1, bridge: 918068281234, custom: undefined, note: 'a "q"' };
@@ -31,5 +32,13 @@ describe("standardPush", () => {
 describe("documentedJson", () => {
   it("writes an empty object as braces on two lines", () => {
     expect(documentedJson({})).toBe("{\n\n}");
+  });
+});
+
+describe("createSandbox({ payloads })", () => {
+  it("refuses a shape it does not know, naming both it knows", async () => {
+    await expect(
+      createSandbox({ token: "t", payloads: "strict" as unknown as "complete" }),
+    ).rejects.toThrow('`payloads` must be "documented" or "complete", got "strict".');
   });
 });
