@@ -348,11 +348,10 @@ describe("sandbox-only endpoints over HTTP", () => {
       to: "14155550100",
       flow_id: 7,
     });
-    expect(call.json.data.report).toMatchObject({
-      to: 14155550100,
-      flow_id: 7,
-      webhook_id: hook.id,
-    });
+    expect(call.json.data).toMatchObject({ webhook_id: hook.id, pushed: false });
+    expect(call.json.data.report).toMatchObject({ to: 14155550100, flow_id: 7 });
+    // The report as pushed by default: documented, so no webhook_id in it.
+    expect(call.json.data.report).not.toHaveProperty("webhook_id");
     await sandbox.settled();
 
     const attempts = await raw("GET", `sandbox/push-attempts?webhook_id=${hook.id}`);

@@ -1,5 +1,6 @@
 // Sandbox → each adapter (Express, Fastify, Hono on node-server) → typed handler, over real
-// sockets: a standard webhook whose first push fails and is retried, and a composed GET.
+// sockets: a standard webhook whose first push fails and is retried, and a composed GET, with
+// the reports in both shapes the sandbox pushes (documented, complete).
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { createClient } from "@reportkit/client";
@@ -7,11 +8,12 @@ import type { CallReport, ComposedTemplate, DeliveryReport } from "@reportkit/co
 import { webhookReceiver as expressReceiver } from "@reportkit/express";
 import { webhookReceiver as fastifyReceiver } from "@reportkit/fastify";
 import { webhookReceiver as honoReceiver } from "@reportkit/hono";
-import { createSandbox, type Sandbox } from "@reportkit/sandbox";
+import { createSandbox, PAYLOAD_STYLES, type Sandbox } from "@reportkit/sandbox";
 import express from "express";
 import Fastify from "fastify";
 import { Hono } from "hono";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { instantOf } from "./payloads.js";
 import { type Running, stop } from "./servers.js";
 
 const API_TOKEN = "sandbox-api-token";
@@ -68,98 +70,102 @@ const hosts: Record<string, Host> = {
 let sandbox: Sandbox;
 let app: Running | undefined;
 
-beforeEach(async () => {
-  sandbox = await createSandbox({ token: API_TOKEN, retryIntervalMs: 20 });
-});
-
 afterEach(async () => {
   await sandbox.close();
   await app?.close();
   app = undefined;
 });
 
-describe.each(Object.keys(hosts))("sandbox → @reportkit/%s", (name) => {
-  const host = hosts[name] as Host;
-
-  it("delivers a DLR (after a failed first attempt) and a call report to typed handlers", async () => {
-    const deliveries: DeliveryReport[] = [];
-    const calls: CallReport[] = [];
-    let failed = false;
-    app = await host({
-      onDelivery: (report) => {
-        if (!failed) {
-          failed = true;
-          throw new Error("first attempt fails");
-        }
-        deliveries.push(report);
-      },
-      onCall: (report) => {
-        calls.push(report);
-      },
-    });
-    const client = createClient({ baseUrl: sandbox.baseUrl, token: API_TOKEN });
-    const hook = await client.webhooks.create({
-      name,
-      uri: `${app.url}/webhooks`,
-      token: HOOK_TOKEN,
-    });
-    const sms = sandbox.sendSms({ webhookId: hook.id, custom: "order-5" });
-    const call = sandbox.makeCall({ webhookId: hook.id });
-    expect(await sms.outcome).toBe("delivered");
-    expect(await call.outcome).toBe("delivered");
-
-    expect(deliveries).toHaveLength(1);
-    expect(deliveries[0]).toMatchObject({
-      type: "delivery",
-      id: sms.report.id,
-      status: "DELIVRD",
-      custom: "order-5",
-    });
-    expect(deliveries[0]?.deliveredAt?.getTime()).toBe(Number(sms.report.deliv_at) * 1000);
-    expect(calls[0]).toMatchObject({
-      type: "call",
-      mid: call.report.mid,
-      webhookId: hook.id,
-      to: "919876543210",
-      duration: 23,
-    });
-    expect(
-      sandbox
-        .attempts()
-        .filter((a) => a.reportType === "delivery")
-        .map((a) => [a.attempt, a.statusCode, a.outcome]),
-    ).toEqual([
-      [1, 500, "retrying"],
-      [2, 200, "delivered"],
-    ]);
+describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
+  beforeEach(async () => {
+    sandbox = await createSandbox({ token: API_TOKEN, retryIntervalMs: 20, payloads });
   });
 
-  it("reads a composed GET call report by its template", async () => {
-    const template = {
-      type: "call",
-      method: "GET",
-      url: "/webhooks?call_id={{id}}&to={{to}}&message_status={{status}}&duration={{duration}}",
-    } as const;
-    const calls: CallReport[] = [];
-    app = await host({
-      composed: template,
-      onCall: (report) => {
-        calls.push(report);
-      },
+  describe.each(Object.keys(hosts))("sandbox → @reportkit/%s", (name) => {
+    const host = hosts[name] as Host;
+
+    it("delivers a DLR (after a failed first attempt) and a call report to typed handlers", async () => {
+      const deliveries: DeliveryReport[] = [];
+      const calls: CallReport[] = [];
+      let failed = false;
+      app = await host({
+        onDelivery: (report) => {
+          if (!failed) {
+            failed = true;
+            throw new Error("first attempt fails");
+          }
+          deliveries.push(report);
+        },
+        onCall: (report) => {
+          calls.push(report);
+        },
+      });
+      const client = createClient({ baseUrl: sandbox.baseUrl, token: API_TOKEN });
+      const hook = await client.webhooks.create({
+        name,
+        uri: `${app.url}/webhooks`,
+        token: HOOK_TOKEN,
+      });
+      const sms = sandbox.sendSms({ webhookId: hook.id, custom: "order-5" });
+      const call = sandbox.makeCall({ webhookId: hook.id });
+      expect(await sms.outcome).toBe("delivered");
+      expect(await call.outcome).toBe("delivered");
+
+      expect(deliveries).toHaveLength(1);
+      expect(deliveries[0]).toMatchObject({
+        type: "delivery",
+        id: sms.report.id,
+        status: "DELIVRD",
+        custom: "order-5",
+      });
+      expect(deliveries[0]?.deliveredAt?.getTime()).toBe(
+        instantOf(sms.report.deliv_at, sms.report.deliv_time),
+      );
+      expect(calls[0]).toMatchObject({
+        type: "call",
+        mid: call.report.mid,
+        webhookId: payloads === "complete" ? hook.id : null,
+        to: "919876543210",
+        duration: 23,
+      });
+      expect(
+        sandbox
+          .attempts()
+          .filter((a) => a.reportType === "delivery")
+          .map((a) => [a.attempt, a.statusCode, a.outcome]),
+      ).toEqual([
+        [1, 500, "retrying"],
+        [2, 200, "delivered"],
+      ]);
     });
-    const hook = sandbox.createComposedWebhook({
-      name,
-      ...template,
-      url: `${app.url}${template.url}`,
-      token: HOOK_TOKEN,
-    });
-    const call = sandbox.makeCall({ webhookId: hook.id, to: "14155550100", duration: 61 });
-    expect(await call.outcome).toBe("delivered");
-    expect(calls[0]).toMatchObject({
-      mid: call.report.mid,
-      to: "14155550100",
-      status: "ANSWER",
-      duration: 61,
+
+    it("reads a composed GET call report by its template", async () => {
+      const template = {
+        type: "call",
+        method: "GET",
+        url: "/webhooks?call_id={{id}}&to={{to}}&message_status={{status}}&duration={{duration}}",
+      } as const;
+      const calls: CallReport[] = [];
+      app = await host({
+        composed: template,
+        onCall: (report) => {
+          calls.push(report);
+        },
+      });
+      const hook = sandbox.createComposedWebhook({
+        name,
+        ...template,
+        url: `${app.url}${template.url}`,
+        token: HOOK_TOKEN,
+      });
+      const call = sandbox.makeCall({ webhookId: hook.id, to: "14155550100", duration: 61 });
+      expect(await call.outcome).toBe("delivered");
+      expect(calls[0]).toMatchObject({
+        mid: call.report.mid,
+        to: "14155550100",
+        status: "ANSWER",
+        duration: 61,
+      });
     });
   });
 });

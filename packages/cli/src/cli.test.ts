@@ -363,6 +363,8 @@ describe("reportkit sandbox", () => {
         "spawned-token",
         "--retry-interval",
         "100ms",
+        "--payloads",
+        "complete",
       ],
       { cwd: ROOT, env: cleanEnv() },
     );
@@ -391,6 +393,8 @@ describe("reportkit sandbox", () => {
 
     await expect.poll(() => stdout, { timeout: 10_000 }).toMatch(/#2\/4 {2}200 {2}delivered/);
     expect(stdout).toMatch(/#1\/4 {2}500 {2}retry at/);
+    // --payloads complete: strict JSON with the unix fields.
+    expect(JSON.parse(receiver.requests[0]?.body ?? "")).toHaveProperty("deliv_at");
 
     proc.kill("SIGTERM");
     expect(await exited).toBe(0);
@@ -401,6 +405,9 @@ describe("reportkit sandbox", () => {
     const bad = await reportkit(["sandbox", "--retry-interval", "fast"]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^reportkit: --retry-interval must be a number with a unit/);
+    const shape = await reportkit(["sandbox", "--payloads", "strict"]);
+    expect(shape.code).toBe(1);
+    expect(shape.stderr).toMatch(/^reportkit: --payloads must be "documented" or "complete"/);
 
     const proc = spawn(process.execPath, [...NODE_ARGS, "sandbox", "--port", "0"], {
       cwd: ROOT,

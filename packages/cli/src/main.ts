@@ -47,9 +47,13 @@ export async function main(argv: readonly string[] = process.argv, io: CliIo = p
 }
 
 function isClientError(error: Error): boolean {
-  return ["ApiError", "InvalidResponseError", "RequestFailedError", "ClientError"].includes(
-    error.name,
-  );
+  return [
+    "ApiError",
+    "InvalidResponseError",
+    "RequestFailedError",
+    "ResponseTooLargeError",
+    "ClientError",
+  ].includes(error.name);
 }
 
 function oneLine(text: string): string {

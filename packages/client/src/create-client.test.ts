@@ -59,6 +59,7 @@ function testClient(fetch: typeof globalThis.fetch, overrides: Partial<Transport
     token: TOKEN,
     fetch,
     timeoutMs: 1000,
+    maxResponseBytes: 1_048_576,
     retries: 3,
     retryBaseMs: 100,
     maxRetryDelayMs: 1000,

@@ -17,6 +17,12 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch;
   /** Abandon one attempt after this many ms. Default 30000. */
   timeoutMs?: number;
+  /**
+   * Largest response body the client reads, in bytes; a larger one is a
+   * ResponseTooLargeError, and at most this much is held in memory. Default 1 MiB (a page of
+   * 15 webhooks is a few kB).
+   */
+  maxResponseBytes?: number;
   /** Retries of an idempotent call (GET, PUT, DELETE) after a network error, 429, 502, 503 or 504. Default 2. */
   retries?: number;
   /** First backoff step in ms, doubled each retry. Default 500. */
@@ -102,6 +108,7 @@ export function createClient(options: ClientOptions): Client {
     token: options.token.trim(),
     fetch: fetchImpl,
     timeoutMs: positive(options.timeoutMs, "timeoutMs", 30_000),
+    maxResponseBytes: byteCount(options.maxResponseBytes, "maxResponseBytes", 1_048_576),
     retries: wholeNumber(options.retries, "retries", 2),
     retryBaseMs: positive(options.retryBaseMs, "retryBaseMs", 500),
     maxRetryDelayMs: positive(options.maxRetryDelayMs, "maxRetryDelayMs", 30_000),
@@ -124,7 +131,7 @@ export function createClientWith(t: Transport): Client {
       path: WEBHOOKS,
       query: { "filter[name]": params.name, page: params.page },
     });
-    return validate(WebhookListResponseSchema, `GET ${WEBHOOKS}`, body);
+    return validate(t, WebhookListResponseSchema, `GET ${WEBHOOKS}`, body);
   }
 
   async function* iterate(
@@ -155,13 +162,13 @@ export function createClientWith(t: Transport): Client {
       path: WEBHOOKS,
       body: pick(input, ["name", "uri", "status", "secret", "token"]),
     });
-    return validate(WebhookResponseSchema, `POST ${WEBHOOKS}`, body).data;
+    return validate(t, WebhookResponseSchema, `POST ${WEBHOOKS}`, body).data;
   }
 
   async function get(id: string): Promise<Webhook> {
     const path = itemPath(id);
     const body = await request(t, { method: "GET", path });
-    return validate(WebhookResponseSchema, `GET ${path}`, body).data;
+    return validate(t, WebhookResponseSchema, `GET ${path}`, body).data;
   }
 
   async function update(id: string, input: UpdateWebhookInput): Promise<Webhook> {
@@ -171,7 +178,7 @@ export function createClientWith(t: Transport): Client {
       path,
       body: pick(input, ["name", "uri", "status", "secret"]),
     });
-    return validate(WebhookResponseSchema, `PUT ${path}`, body).data;
+    return validate(t, WebhookResponseSchema, `PUT ${path}`, body).data;
   }
 
   async function remove(id: string): Promise<void> {
@@ -217,6 +224,16 @@ function wholeNumber(value: number | undefined, name: string, fallback: number):
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new TypeError(`reportkit client: \`${name}\` must be a whole number from 0.`);
+  }
+  return value;
+}
+
+function byteCount(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new TypeError(
+      `reportkit client: \`${name}\` must be a whole number of bytes from 1, got ${String(value)}.`,
+    );
   }
   return value;
 }

@@ -13,14 +13,23 @@ export class ClientError extends Error {
   }
 }
 
-/** The API answered with a non-2xx status. */
+/**
+ * The API said the call failed: a non-2xx HTTP status, or a 2xx whose response envelope says
+ * so (`code` outside 200-299, or `status` other than "OK"/"success").
+ */
 export class ApiError extends ClientError {
   override name = "ApiError";
-  /** The HTTP status code. */
+  /** The HTTP status code (200 when only the envelope said the call failed). */
   readonly status: number;
-  /** The envelope's `code` when the body has one, else the HTTP status. */
+  /**
+   * The envelope's `code` when the body has one (a number when it is one, also when sent as a
+   * digit string), else the HTTP status. Check this one for "not found" and the like.
+   */
   readonly code: number | string;
-  /** The body as parsed JSON, or its text when it is not JSON (undefined when empty). */
+  /**
+   * The body as parsed JSON, or its text when it is not JSON (undefined when empty), with the
+   * token replaced by "[token]" wherever the server echoed it.
+   */
   readonly body: unknown;
   /** Per-field messages of a validation error (Laravel's `errors`), when the body has them. */
   readonly errors: Readonly<Record<string, readonly string[]>> | undefined;
@@ -80,5 +89,35 @@ export class RequestFailedError extends ClientError {
     super(request, `${request} failed: ${init.reason}${tries}.`, { cause: init.cause });
     this.timedOut = init.timedOut;
     this.attempts = init.attempts;
+  }
+}
+
+/**
+ * A 2xx response was larger than `maxResponseBytes` and was not read (a misrouted download, a
+ * server gone wrong). Not retried. (An oversized error response is an ApiError whose body was
+ * not read.)
+ */
+export class ResponseTooLargeError extends ClientError {
+  override name = "ResponseTooLargeError";
+  /** The HTTP status of the response. */
+  readonly status: number;
+  /** The `maxResponseBytes` in force. */
+  readonly limitBytes: number;
+  /** The Content-Length the server declared, when it declared one. */
+  readonly declaredBytes: number | undefined;
+
+  constructor(
+    request: string,
+    init: { status: number; limitBytes: number; declaredBytes: number | undefined },
+  ) {
+    const declared =
+      init.declaredBytes === undefined ? "" : ` (it declared ${init.declaredBytes} bytes)`;
+    super(
+      request,
+      `${request}: the response (HTTP ${init.status}) is larger than maxResponseBytes, ${init.limitBytes} bytes${declared}; it was not read. Raise maxResponseBytes in createClient if the API really sends responses this large.`,
+    );
+    this.status = init.status;
+    this.limitBytes = init.limitBytes;
+    this.declaredBytes = init.declaredBytes;
   }
 }

@@ -8,7 +8,13 @@ export {
   type UpdateWebhookInput,
   type WebhooksApi,
 } from "./create-client.js";
-export { ApiError, ClientError, InvalidResponseError, RequestFailedError } from "./errors.js";
+export {
+  ApiError,
+  ClientError,
+  InvalidResponseError,
+  RequestFailedError,
+  ResponseTooLargeError,
+} from "./errors.js";
 export {
   type Webhook,
   type WebhookPage,

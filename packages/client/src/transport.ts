@@ -1,5 +1,13 @@
 import type { z } from "zod";
-import { ApiError, InvalidResponseError, RequestFailedError } from "./errors.js";
+import { type EnvelopeFailure, envelopeFailure, numericCode } from "./envelope.js";
+import {
+  ApiError,
+  InvalidResponseError,
+  RequestFailedError,
+  ResponseTooLargeError,
+} from "./errors.js";
+import { ResponseTooLarge, readResponseText } from "./read-response.js";
+import { redactDeep, redactor } from "./redact.js";
 
 /** Everything a request needs; `sleep` and `random` are replaceable so tests need no clock. */
 export interface Transport {
@@ -7,6 +15,8 @@ export interface Transport {
   token: string;
   fetch: typeof globalThis.fetch;
   timeoutMs: number;
+  /** Largest response body read, in bytes; a larger one is a ResponseTooLargeError. */
+  maxResponseBytes: number;
   retries: number;
   retryBaseMs: number;
   maxRetryDelayMs: number;
@@ -26,9 +36,10 @@ const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 const MAX_MESSAGE_CHARS = 300;
 
 /**
- * Sends one API call and returns the parsed 2xx body. GET, PUT and DELETE are idempotent and
- * retried on network errors, timeouts and 429/502/503/504; POST is sent once, since a retry
- * after a lost response would create a second webhook.
+ * Sends one API call and returns the parsed body of a 2xx response whose envelope says OK.
+ * GET, PUT and DELETE are idempotent and retried on network errors, timeouts and
+ * 429/502/503/504 (the HTTP status, or the envelope's code under a 2xx); POST is sent once,
+ * since a retry after a lost response would create a second webhook.
  */
 export async function request(t: Transport, spec: RequestSpec): Promise<unknown> {
   const url = new URL(spec.path, t.baseUrl);
@@ -51,6 +62,9 @@ export async function request(t: Transport, spec: RequestSpec): Promise<unknown>
     const canRetry = attempt < maxAttempts;
     let response: Response;
     let text: string;
+    // An error status says what is needed without its body: an oversized one is not read, and
+    // the status is handled (and retried) as usual.
+    let unread: ResponseTooLarge | undefined;
     try {
       response = await t.fetch(url, {
         method: spec.method,
@@ -59,8 +73,21 @@ export async function request(t: Transport, spec: RequestSpec): Promise<unknown>
         signal: AbortSignal.timeout(t.timeoutMs),
         redirect: "follow",
       });
-      text = await response.text();
+      try {
+        text = await readResponseText(response, t.maxResponseBytes);
+      } catch (error) {
+        if (!(error instanceof ResponseTooLarge) || response.ok) throw error;
+        unread = error;
+        text = "";
+      }
     } catch (cause) {
+      if (cause instanceof ResponseTooLarge) {
+        throw new ResponseTooLargeError(label, {
+          limitBytes: cause.limit,
+          declaredBytes: cause.declared,
+          status: cause.status,
+        });
+      }
       if (canRetry) {
         await t.sleep(backoff(t, attempt));
         continue;
@@ -73,34 +100,41 @@ export async function request(t: Transport, spec: RequestSpec): Promise<unknown>
     }
 
     const body = parseBody(text);
-    if (response.ok) return body;
+    // HTTP 200 with { "status": "Error", "code": 404 } is a failure like a 404 (2.2).
+    const envelope = response.ok ? envelopeFailure(body) : undefined;
+    if (response.ok && envelope === undefined) return body;
 
+    const verdict = envelope?.code ?? response.status;
     const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
-    if (canRetry && RETRYABLE_STATUS.has(response.status)) {
+    if (canRetry && RETRYABLE_STATUS.has(verdict)) {
       // A Retry-After beyond our cap is a "not soon": report it rather than hang the caller.
       if (retryAfterMs === undefined || retryAfterMs <= t.maxRetryDelayMs) {
         await t.sleep(retryAfterMs ?? backoff(t, attempt));
         continue;
       }
     }
-    throw apiError(t, label, response, body, retryAfterMs);
+    throw apiError(t, label, response, body, retryAfterMs, envelope, unread);
   }
 }
 
-/** Validates a 2xx body; a mismatch names each wrong field. */
+/**
+ * Validates a 2xx body; a mismatch names each wrong field, and the error's `body` has the
+ * token redacted.
+ */
 export function validate<S extends z.ZodType>(
+  t: Pick<Transport, "token">,
   schema: S,
   label: string,
-  body: unknown,
-  status = 200,
+  served: unknown,
 ): z.output<S> {
-  const result = schema.safeParse(body);
+  const result = schema.safeParse(served);
   if (result.success) return result.data;
+  const body = redactDeep(served, redactor(t.token));
   const issues = result.error.issues.map((issue) => {
     const where = formatPath(issue.path);
     return where === "" ? issue.message : `${where}: ${issue.message}`;
   });
-  throw new InvalidResponseError(label, { status, body, issues });
+  throw new InvalidResponseError(label, { status: 200, body, issues });
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
@@ -154,34 +188,45 @@ function apiError(
   t: Transport,
   label: string,
   response: Response,
-  body: unknown,
+  served: unknown,
   retryAfterMs: number | undefined,
+  envelope: EnvelopeFailure | undefined,
+  unread: ResponseTooLarge | undefined,
 ): ApiError {
+  // The whole body is redacted first (any letter case: a server may echo the token upper- or
+  // lower-cased), so neither the message nor `body` nor `errors` can carry it.
+  const redact = redactor(t.token);
+  const body = redactDeep(served, redact);
   const record = isRecord(body) ? body : undefined;
-  const code =
-    typeof record?.code === "number" || typeof record?.code === "string"
-      ? record.code
-      : response.status;
+  const envelopeCode = typeof record?.code === "string" ? record.code : undefined;
+  const code = envelope?.code ?? numericCode(record?.code) ?? envelopeCode ?? response.status;
+  const verdict = typeof code === "number" ? code : response.status;
   const errors = fieldErrors(record?.errors);
   let said: string | undefined;
   if (typeof record?.message === "string" && record.message.trim() !== "") said = record.message;
   else if (typeof record?.error === "string") said = record.error;
   else if (typeof body === "string" && !body.trimStart().startsWith("<")) said = body;
-  // Redacted before the cut, so no part of a token is left at the edge, and again at the end
-  // for anything else the server echoed (field errors included).
-  const redact = (text: string) => text.replaceAll(t.token, "[token]");
-  said = said === undefined ? undefined : oneLine(redact(said));
+  said = said === undefined ? undefined : oneLine(said);
 
-  const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
-  let message = `${label} failed with ${status}`;
+  const http = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
+  let message: string;
+  if (envelope === undefined) message = `${label} failed with ${http}`;
+  else if (envelope.code !== undefined) {
+    message = `${label} failed with ${envelope.code} (the response envelope's code; HTTP status ${http})`;
+  } else {
+    message = `${label} failed: the response envelope says status ${JSON.stringify(envelope.status)} (HTTP status ${http})`;
+  }
   if (said !== undefined) message += `: ${said}`;
-  if (response.status === 401) {
+  if (verdict === 401) {
     message +=
       " Check the access token: it must be the account's current API token, sent as Bearer.";
   } else if (errors !== undefined && said === undefined) {
     message += `: ${Object.values(errors).flat().join(" ")}`;
   }
-  if (retryAfterMs !== undefined && RETRYABLE_STATUS.has(response.status)) {
+  if (unread !== undefined) {
+    message += ` (its body was not read: larger than maxResponseBytes, ${unread.limit} bytes)`;
+  }
+  if (retryAfterMs !== undefined && RETRYABLE_STATUS.has(verdict)) {
     message += ` (the server asked to retry after ${Math.ceil(retryAfterMs / 1000)} s)`;
   }
   return new ApiError(label, {

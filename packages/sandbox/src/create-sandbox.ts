@@ -7,7 +7,13 @@ import { FieldErrors } from "./field-errors.js";
 import { fail, type JsonReply } from "./laravel.js";
 import { type ApiRequest, managementRoute } from "./management-api.js";
 import { createPusher, type PushAttempt, resolvePusherOptions } from "./pusher.js";
-import type { CallPayload, DeliveryPayload } from "./reports.js";
+import { readRequestBody } from "./read-request-body.js";
+import {
+  type CallPayload,
+  type DeliveryPayload,
+  PAYLOAD_STYLES,
+  type PayloadStyle,
+} from "./reports.js";
 import { composedResource, registerComposed, sandboxRoute } from "./sandbox-api.js";
 import { checkTimeZone } from "./wall-clock.js";
 import { WebhookStore } from "./webhook-store.js";
@@ -29,6 +35,13 @@ export interface SandboxOptions {
   timeZone?: string;
   /** Told of every push attempt as it completes. */
   onAttempt?: (attempt: PushAttempt) => void;
+  /**
+   * The shape of the pushed reports. Default "documented": as the provider's documentation
+   * shows them (no unix fields in a delivery report, no delivery time on an undelivered
+   * message, no `webhook_id` in a call report, a trailing comma before the closing brace).
+   * "complete": every documented field, as strict JSON.
+   */
+  payloads?: PayloadStyle;
 }
 
 export interface ComposedWebhookInput extends ComposedTemplate {
@@ -60,7 +73,6 @@ export interface Sandbox {
 }
 
 const BASE_PATH = "/api/v2/";
-const MAX_BODY_BYTES = 1_048_576;
 
 /**
  * The provider on localhost: the management API exactly as documented, sandbox-only endpoints
@@ -90,10 +102,16 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const timeZone = options.timeZone ?? "Asia/Kolkata";
   checkTimeZone(timeZone);
   const pushing = resolvePusherOptions(options, "reportkit sandbox");
+  const payloads = options.payloads ?? "documented";
+  if (!PAYLOAD_STYLES.includes(payloads)) {
+    throw new TypeError(
+      `reportkit sandbox: \`payloads\` must be "documented" or "complete", got ${JSON.stringify(payloads)}.`,
+    );
+  }
 
   const store = new WebhookStore();
   const pusher = createPusher({ ...pushing, onAttempt: options.onAttempt });
-  const dispatcher = new Dispatcher(store, pusher, timeZone);
+  const dispatcher = new Dispatcher(store, pusher, timeZone, payloads);
   const expected = Buffer.from(`Bearer ${token}`);
   const state = { store, dispatcher, attempts: () => pusher.attempts };
 
@@ -124,7 +142,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     if (!authorized(req.headers.authorization)) {
       return fail(401, "Unauthenticated.", undefined, { "www-authenticate": "Bearer" });
     }
-    const body = await readBody(req);
+    const body = await readRequestBody(req);
     if (!body.ok) return body.reply;
     request.body = body.value;
     try {
@@ -180,40 +198,6 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
 
 function formatHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
-}
-
-type BodyResult = { ok: true; value: Record<string, unknown> } | { ok: false; reply: JsonReply };
-
-async function readBody(req: http.IncomingMessage): Promise<BodyResult> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      return { ok: false, reply: fail(413, "The request body is larger than 1 MiB.") };
-    }
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString("utf8");
-  if (text.trim() === "") return { ok: true, value: {} };
-  const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
-  if (type === "application/x-www-form-urlencoded") {
-    return { ok: true, value: Object.fromEntries(new URLSearchParams(text)) };
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return {
-      ok: false,
-      reply: fail(400, "The request body is not valid JSON; send a JSON object."),
-    };
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    return { ok: false, reply: fail(400, "The request body must be a JSON object.") };
-  }
-  // JSON.parse makes "__proto__" an own key; copying to a null-prototype object keeps it inert.
-  return { ok: true, value: Object.assign(Object.create(null), parsed) };
 }
 
 function send(res: http.ServerResponse, reply: JsonReply): void {

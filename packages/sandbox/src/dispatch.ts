@@ -11,6 +11,10 @@ import {
   type DeliveryOverrides,
   type DeliveryPayload,
   deliveryVariables,
+  documentedCall,
+  documentedDelivery,
+  type PayloadStyle,
+  withoutDeliveryTime,
 } from "./reports.js";
 import type { StoredWebhook, WebhookStore } from "./webhook-store.js";
 
@@ -48,23 +52,41 @@ export class Dispatcher {
     private readonly store: WebhookStore,
     private readonly pusher: Pusher,
     private readonly timeZone: string,
+    private readonly payloads: PayloadStyle = "documented",
   ) {}
 
   sendSms(input: SmsInput): Dispatched<DeliveryPayload> {
     const webhook = this.webhookFor(input.webhookId, "delivery");
     const { webhookId: _, ...overrides } = input;
-    const report = buildDeliveryReport(overrides, { now: new Date(), timeZone: this.timeZone });
+    const complete = buildDeliveryReport(overrides, { now: new Date(), timeZone: this.timeZone });
+    const report = this.shape(webhook, complete, documentedDelivery, withoutDeliveryTime);
     return this.dispatch(webhook, report, "delivery", report.id, deliveryVariables(report));
   }
 
   makeCall(input: CallInput): Dispatched<CallPayload> {
     const webhook = this.webhookFor(input.webhookId, "call");
     const { webhookId: _, ...overrides } = input;
-    const report = buildCallReport(webhook.id, overrides, {
+    const complete = buildCallReport(webhook.id, overrides, {
       now: new Date(),
       timeZone: this.timeZone,
     });
+    const report = this.shape(webhook, complete, documentedCall, (r) => r);
     return this.dispatch(webhook, report, "call", report.mid, callVariables(report));
+  }
+
+  /**
+   * The report in the configured shape. A standard webhook gets the payload as documented; a
+   * composed one has every variable the documentation lists (the unix ones included), so its
+   * report keeps every field, less what the message does not have (`forComposed`).
+   */
+  private shape<R>(
+    webhook: StoredWebhook,
+    complete: R,
+    documented: (report: R) => R,
+    forComposed: (report: R) => R,
+  ): R {
+    if (this.payloads === "complete") return complete;
+    return webhook.composed === null ? documented(complete) : forComposed(complete);
   }
 
   /** Resolves once every report sent so far is delivered, dropped or skipped. */
@@ -107,7 +129,7 @@ export class Dispatcher {
     const bearer = webhook.token ?? webhook.secret;
     const render = (): Promise<PushRequest> =>
       webhook.composed === null
-        ? Promise.resolve(standardPush(webhook.uri, report, bearer))
+        ? Promise.resolve(standardPush(webhook.uri, report, bearer, this.payloads))
         : renderComposed(webhook.composed, variables, bearer);
     const job = (request: PushRequest): PushJob => ({
       reportId,

@@ -10,7 +10,7 @@ export {
 export type { CallInput, Dispatched, SmsInput } from "./dispatch.js";
 export { FieldErrors } from "./field-errors.js";
 export { formatAttempt } from "./format-attempt.js";
-export { type PushRequest, standardPush } from "./push-request.js";
+export { documentedJson, type PushRequest, standardPush } from "./push-request.js";
 export {
   createPusher,
   type PushAttempt,
@@ -28,6 +28,10 @@ export {
   type DeliveryOverrides,
   type DeliveryPayload,
   deliveryVariables,
+  documentedCall,
+  documentedDelivery,
+  PAYLOAD_STYLES,
+  type PayloadStyle,
   type ReportClock,
 } from "./reports.js";
 export { pushAttemptJson } from "./sandbox-api.js";

@@ -7,6 +7,9 @@ import {
   callVariables,
   DELIVERY_VARIABLE_NAMES,
   deliveryVariables,
+  documentedCall,
+  documentedDelivery,
+  withoutDeliveryTime,
 } from "./reports.js";
 
 const NOW = new Date("2021-04-09T10:57:51.600Z"); // 16:27:51 in Asia/Kolkata (+05:30)
@@ -129,6 +132,63 @@ describe("buildCallReport", () => {
   it("rejects a phone number that is not 3 to 15 digits", () => {
     expect(() => buildCallReport("h", { to: "+91 98" }, clock)).toThrow(/The to field/);
     expect(() => buildCallReport("h", { from: "1234567890123456" }, clock)).toThrow(/from/);
+  });
+});
+
+describe("documented shapes (field-notes.md: the documentation's samples)", () => {
+  it("a delivered DLR: no unix fields, wall-clock times in the documentation's order", () => {
+    const complete = buildDeliveryReport({ custom: "c" }, clock);
+    const documented = documentedDelivery(complete);
+    expect(Object.keys(documented)).toEqual([
+      "id",
+      "mobile",
+      "status",
+      "credits",
+      "units",
+      "deliv_time",
+      "sent_time",
+      "submit_time",
+      "cid",
+      "custom",
+    ]);
+    expect(documented).toMatchObject({
+      id: complete.id,
+      deliv_time: "2021-04-09 16:27:51",
+      sent_time: "2021-04-09 16:27:48",
+    });
+    // The complete report is left as it was.
+    expect(complete.deliv_at).toBe("1617965871");
+  });
+
+  it.each(["UNDELIV", "EXPIRED", "REJECTD", "ENROUTE", "delivered"])(
+    "a %s DLR has no delivery time",
+    (status) => {
+      const complete = buildDeliveryReport({ status }, clock);
+      expect(documentedDelivery(complete)).not.toHaveProperty("deliv_time");
+      expect(withoutDeliveryTime(complete)).not.toHaveProperty("deliv_time");
+      expect(withoutDeliveryTime(complete)).not.toHaveProperty("deliv_at");
+      expect(withoutDeliveryTime(complete)).toHaveProperty("sent_at");
+    },
+  );
+
+  it("DELIVRD in any letter case keeps its delivery time", () => {
+    const report = buildDeliveryReport({ status: "Delivrd" }, clock);
+    expect(documentedDelivery(report).deliv_time).toBe("2021-04-09 16:27:51");
+  });
+
+  it("a call report: no webhook_id, numbers and the digit-string duration as they were", () => {
+    const complete = buildCallReport("hook-1", {}, clock);
+    const documented = documentedCall(complete);
+    expect(documented).not.toHaveProperty("webhook_id");
+    expect(documented).toEqual({ ...complete, webhook_id: undefined });
+    expect(documented).toMatchObject({ bridge: 918068281234, duration: "23", flow_id: 4521 });
+  });
+
+  it("variables of an undelivered DLR leave the delivery time empty", () => {
+    const vars = deliveryVariables(
+      withoutDeliveryTime(buildDeliveryReport({ status: "UNDELIV" }, clock)),
+    );
+    expect(vars).toMatchObject({ deliv_time: "", deliv_at: "", sent_at: "1617965868" });
   });
 });
 

@@ -2,26 +2,33 @@ import { randomInt, randomUUID } from "node:crypto";
 import { FieldCheck } from "./field-errors.js";
 import { formatWallClock, unixSeconds } from "./wall-clock.js";
 
-/** An SMS delivery report exactly as the provider pushes it (provider-interface.md 2.4). */
+/**
+ * An SMS delivery report as the provider pushes it (provider-interface.md 2.4). The unix
+ * fields are only in "complete" payloads (the documentation's sample has none), and
+ * `deliv_time` only on a delivered message (DELIVRD) in "documented" ones.
+ */
 export interface DeliveryPayload {
   id: string;
   mobile: string;
   status: string;
   credits: string;
   units: number;
-  deliv_at: string;
-  sent_at: string;
-  submit_at: string;
-  deliv_time: string;
+  deliv_at?: string;
+  sent_at?: string;
+  submit_at?: string;
+  deliv_time?: string;
   sent_time: string;
   submit_time: string;
   cid: string;
   custom?: string;
 }
 
-/** A call report exactly as the provider pushes it (provider-interface.md 2.5). */
+/**
+ * A call report as the provider pushes it (provider-interface.md 2.5). `webhook_id` is only in
+ * "complete" payloads: the documentation's sample has none.
+ */
 export interface CallPayload {
-  webhook_id: string;
+  webhook_id?: string;
   bridge: number;
   from: number;
   to: number;
@@ -34,6 +41,17 @@ export interface CallPayload {
   source: string;
   recording_url?: string;
 }
+
+/**
+ * The shape of the reports pushed. "documented": as the provider's documentation samples show
+ * them (field-notes.md): no unix fields in a delivery report, no delivery time on a message
+ * that was not delivered, no `webhook_id` in a call report, and a body written like the
+ * samples, one field a line with a trailing comma before the closing brace. "complete": every
+ * field of provider-interface.md 2.4 / 2.5 always, as strict JSON.
+ */
+export type PayloadStyle = "documented" | "complete";
+
+export const PAYLOAD_STYLES: readonly PayloadStyle[] = ["documented", "complete"];
 
 /** What a simulated SMS may override; everything else is made up realistically. */
 export interface DeliveryOverrides {
@@ -141,6 +159,33 @@ export function buildDeliveryReport(
   return report;
 }
 
+/** Whether a delivery status says the message reached the handset (SMPP stat DELIVRD). */
+export function isDelivered(status: string): boolean {
+  return status.toUpperCase() === "DELIVRD";
+}
+
+/**
+ * The delivery report as the documentation shows it: the complete report without its unix
+ * fields, and without a delivery time unless the message was delivered.
+ */
+export function documentedDelivery(report: DeliveryPayload): DeliveryPayload {
+  const { deliv_at: _d, sent_at: _s, submit_at: _u, ...documented } = withoutDeliveryTime(report);
+  return documented;
+}
+
+/** The report without `deliv_time`/`deliv_at` unless the message was delivered. */
+export function withoutDeliveryTime(report: DeliveryPayload): DeliveryPayload {
+  if (isDelivered(report.status)) return report;
+  const { deliv_time: _t, deliv_at: _a, ...rest } = report;
+  return rest;
+}
+
+/** The call report as the documentation shows it: no `webhook_id`. */
+export function documentedCall(report: CallPayload): CallPayload {
+  const { webhook_id: _, ...documented } = report;
+  return documented;
+}
+
 /**
  * A realistic call report: phone numbers as JSON numbers, duration as a digit string, a
  * numeric flow_id, and start/end wall-clock times that differ by the duration and end now.
@@ -205,12 +250,12 @@ export function deliveryVariables(report: DeliveryPayload): Record<string, strin
     status: report.status,
     credits: report.credits,
     units: String(report.units),
-    deliv_time: report.deliv_time,
+    deliv_time: report.deliv_time ?? "",
     sent_time: report.sent_time,
     submit_time: report.submit_time,
-    deliv_at: report.deliv_at,
-    sent_at: report.sent_at,
-    submit_at: report.submit_at,
+    deliv_at: report.deliv_at ?? "",
+    sent_at: report.sent_at ?? "",
+    submit_at: report.submit_at ?? "",
     custom: report.custom ?? "",
   };
 }
@@ -219,7 +264,7 @@ export function deliveryVariables(report: DeliveryPayload): Record<string, strin
 export function callVariables(report: CallPayload): Record<string, string> {
   return {
     id: report.mid,
-    webhook_id: report.webhook_id,
+    webhook_id: report.webhook_id ?? "",
     bridge: String(report.bridge),
     from: String(report.from),
     to: String(report.to),

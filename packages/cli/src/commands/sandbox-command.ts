@@ -12,6 +12,7 @@ interface SandboxFlags {
   retries: string;
   timeout: string;
   timeZone: string;
+  payloads: string;
 }
 
 /** `reportkit sandbox`: the provider on localhost, printing every push attempt as it happens. */
@@ -28,6 +29,11 @@ export function sandboxCommand(command: Command, io: CliIo): Command {
     .option("--retries <n>", "retries after a failed push (provider: 3)", "3")
     .option("--timeout <duration>", "how long a push waits for the receiver's answer", "10s")
     .option("--time-zone <zone>", "zone of the reports' wall-clock times", "Asia/Kolkata")
+    .option(
+      "--payloads <shape>",
+      'report shape: "documented" (as the provider\'s samples: no unix fields, trailing comma) or "complete"',
+      "documented",
+    )
     .action(async (flags: SandboxFlags) => {
       const port = Number(flags.port);
       if (!/^\d+$/.test(flags.port) || port > 65_535) {
@@ -35,6 +41,11 @@ export function sandboxCommand(command: Command, io: CliIo): Command {
       }
       if (!/^\d+$/.test(flags.retries)) {
         throw new CliError(`--retries must be a whole number, got "${flags.retries}".`);
+      }
+      if (flags.payloads !== "documented" && flags.payloads !== "complete") {
+        throw new CliError(
+          `--payloads must be "documented" or "complete", got "${flags.payloads}".`,
+        );
       }
       const retryIntervalMs = parseDuration(flags.retryInterval, "--retry-interval");
       const timeoutMs = parseDuration(flags.timeout, "--timeout");
@@ -51,6 +62,7 @@ export function sandboxCommand(command: Command, io: CliIo): Command {
           retryIntervalMs,
           timeoutMs,
           timeZone: flags.timeZone,
+          payloads: flags.payloads,
           onAttempt: (attempt) => io.stdout(`${formatAttempt(attempt)}\n`),
         });
       } catch (error) {

@@ -1,0 +1,85 @@
+import type http from "node:http";
+import { fail, type JsonReply } from "./laravel.js";
+
+/** The largest request body the sandbox's API takes. */
+export const MAX_BODY_BYTES = 1_048_576;
+
+/**
+ * How much of an oversized body is read and thrown away so the connection can serve the
+ * client's next request (keep-alive). Beyond it, the 413 closes the connection instead of
+ * reading on.
+ */
+const MAX_DRAIN_BYTES = 8 * MAX_BODY_BYTES;
+
+export type BodyResult =
+  | { ok: true; value: Record<string, unknown> }
+  | { ok: false; reply: JsonReply };
+
+/**
+ * Reads a request body of at most `MAX_BODY_BYTES` as a JSON object (or form fields).
+ *
+ * An oversized body gets a 413 without breaking the connection: the iterator is driven by hand
+ * (a for-await `break` destroys the request and leaves a keep-alive client's socket hanging or
+ * reset), the rest of the body is read and dropped up to `MAX_DRAIN_BYTES` so the connection
+ * stays usable, and past that (or when Content-Length already says so) the 413 carries
+ * `Connection: close`, so Node closes the socket after the reply and a keep-alive client opens
+ * a new one.
+ */
+export async function readRequestBody(req: http.IncomingMessage): Promise<BodyResult> {
+  const declared = Number(req.headers["content-length"] ?? Number.NaN);
+  if (declared > MAX_DRAIN_BYTES) return { ok: false, reply: tooLarge(true) };
+  const iterator = (req as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await iterator.next();
+    if (done) break;
+    size += value.length;
+    if (size > MAX_BODY_BYTES)
+      return { ok: false, reply: tooLarge(!(await drain(iterator, size))) };
+    chunks.push(value);
+  }
+  return parseBody(Buffer.concat(chunks).toString("utf8"), req.headers["content-type"]);
+}
+
+/** Reads and drops the rest of the body; false when it passed MAX_DRAIN_BYTES first. */
+async function drain(iterator: AsyncIterator<Buffer>, read: number): Promise<boolean> {
+  let size = read;
+  while (size <= MAX_DRAIN_BYTES) {
+    const { done, value } = await iterator.next();
+    if (done) return true;
+    size += value.length;
+  }
+  return false;
+}
+
+function tooLarge(closeConnection: boolean): JsonReply {
+  return fail(
+    413,
+    `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`,
+    undefined,
+    closeConnection ? { connection: "close" } : undefined,
+  );
+}
+
+function parseBody(text: string, contentType: string | undefined): BodyResult {
+  if (text.trim() === "") return { ok: true, value: {} };
+  const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type === "application/x-www-form-urlencoded") {
+    return { ok: true, value: Object.fromEntries(new URLSearchParams(text)) };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return {
+      ok: false,
+      reply: fail(400, "The request body is not valid JSON; send a JSON object."),
+    };
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    return { ok: false, reply: fail(400, "The request body must be a JSON object.") };
+  }
+  // JSON.parse makes "__proto__" an own key; copying to a null-prototype object keeps it inert.
+  return { ok: true, value: Object.assign(Object.create(null), parsed) };
+}
