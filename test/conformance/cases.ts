@@ -241,7 +241,10 @@ const composedDelivery = (values: Record<string, string>, fields: object = {}): 
 const DLR_QUERY_TEMPLATE = `https://example.com/webhooks?${Object.entries(DLR_KEYS)
   .map(([key, variable]) => `${key}=${variable}`)
   .join("&")}`;
-const dlrTemplate = (method: "GET" | "POST" | "PUT", format?: "json" | "form"): Setup => ({
+const dlrTemplate = (
+  method: "GET" | "POST" | "PUT",
+  format?: "json" | "form" | "urlencoded",
+): Setup => ({
   composed:
     method === "GET"
       ? { type: "delivery", method, url: DLR_QUERY_TEMPLATE }
@@ -258,6 +261,7 @@ const DLR_POST_JSON = dlrTemplate("POST", "json");
 const DLR_POST_FORM = dlrTemplate("POST", "form");
 const DLR_PUT_JSON = dlrTemplate("PUT"); // format defaults to JSON
 const DLR_PUT_FORM = dlrTemplate("PUT", "form");
+const DLR_POST_URLENCODED = dlrTemplate("POST", "urlencoded");
 const BODY_TEMPLATES = {
   POST: { json: DLR_POST_JSON, form: DLR_POST_FORM },
   PUT: { json: DLR_PUT_JSON, form: DLR_PUT_FORM },
@@ -269,6 +273,21 @@ const asUrlencoded = (values: Record<string, string>) => new URLSearchParams(val
 const FORM_HEADERS = { ...AUTH, "content-type": FORM_TYPE };
 const MULTIPART_HEADERS = { ...AUTH, "content-type": MULTIPART_TYPE };
 const DLR_QUERY_URL = `${URL}?${asUrlencoded(DLR_VALUES)}`;
+
+// A query value with literal text around its placeholder, the method in lower case, and
+// {{sent_time}} filled with unix digits (the documentation's second meaning of the name).
+const DLR_LITERAL_GET: Setup = {
+  composed: {
+    type: "delivery",
+    method: "get",
+    url: "https://example.com/webhooks?ref=dlr-{{id}}.x&state={{status}}&sent={{sent_time}}",
+  },
+};
+const LITERAL_QUERY = {
+  ref: `dlr-${DLR_REPORT.id}.x`,
+  state: "DELIVRD",
+  sent: DLR_VALUES.sent,
+};
 
 // Path placeholders and a custom auth header (README's PUT example): the whole x-api-key value
 // is the token. Matched against the end of the request path, after the /webhooks mount.
@@ -883,6 +902,52 @@ export const CASES: ConformanceCase[] = [
     expect: { status: 405, code: "method_not_allowed", headers: { allow: "GET" }, calls: [] },
   },
 
+  // ---- Composed: forms the shared grammar (@reportkit/wire) accepts ------------------------
+  {
+    name: 'composed delivery, format "urlencoded": an application/x-www-form-urlencoded body',
+    setup: DLR_POST_URLENCODED,
+    requests: send("POST", URL, asUrlencoded(DLR_VALUES), FORM_HEADERS),
+    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
+  },
+  {
+    name: 'composed delivery, format "urlencoded": read like "form" (a multipart body too)',
+    setup: DLR_POST_URLENCODED,
+    requests: send("POST", URL, multipart(DLR_VALUES), MULTIPART_HEADERS),
+    expect: { status: 200, calls: [composedDelivery(DLR_VALUES)] },
+  },
+  {
+    name: 'composed delivery, method "get" in lower case, text around a query placeholder, unix {{sent_time}}',
+    setup: DLR_LITERAL_GET,
+    requests: send("GET", `${URL}?${asUrlencoded(LITERAL_QUERY)}`),
+    expect: {
+      status: 200,
+      calls: [
+        delivered({
+          ...PATH_REPORT,
+          sentAt: DLR_REPORT.sentAt, // the instant of the unix digits, as in a standard push
+          raw: LITERAL_QUERY,
+        }),
+      ],
+    },
+  },
+  {
+    name: 'composed delivery, method "get": POST is 405 with Allow: GET',
+    setup: DLR_LITERAL_GET,
+    requests: send("POST", `${URL}?${asUrlencoded(LITERAL_QUERY)}`, "{}"),
+    expect: { status: 405, code: "method_not_allowed", headers: { allow: "GET" }, calls: [] },
+  },
+  {
+    name: "composed query placeholder with text around it: a value without that text is 400 naming it",
+    setup: DLR_LITERAL_GET,
+    requests: send("GET", `${URL}?${asUrlencoded({ ...LITERAL_QUERY, ref: DLR_REPORT.id })}`),
+    expect: {
+      status: 400,
+      code: "invalid_report",
+      message: /"ref".*"dlr-\{\{id\}\}\.x"/,
+      calls: [],
+    },
+  },
+
   // ---- Composed: path placeholders and a custom token header -------------------------------
   {
     name: "composed delivery, PUT with path placeholders and an x-api-key token",
@@ -1129,6 +1194,40 @@ export const CONSTRUCTION_ERRORS: ConstructionErrorCase[] = [
       },
     },
     messages: [/call/, /\{\{status\}\}/],
+  },
+  {
+    name: "a call template without any identity ({{id}}, {{mid}} or {{webhook_id}})",
+    setup: {
+      composed: {
+        type: "call",
+        method: "GET",
+        url: "https://www.domain.com/ack/receive?to={{to}}&message_status={{status}}",
+      },
+    },
+    messages: [/call template must carry one of \{\{id\}\}, \{\{mid\}\} or \{\{webhook_id\}\}/],
+  },
+  {
+    name: "two {{variables}} in one query value",
+    setup: {
+      composed: {
+        type: "delivery",
+        method: "GET",
+        url: "https://example.com/dlr?v={{id}}-{{status}}",
+      },
+    },
+    messages: [/query parameter "v" has 2 \{\{variables\}\}/],
+  },
+  {
+    name: "a {{variable}} in a header (the documentation puts them in the url and body only)",
+    setup: {
+      composed: {
+        type: "delivery",
+        method: "GET",
+        url: "https://example.com/dlr?id={{id}}&s={{status}}",
+        headers: { "x-report": "{{id}}" },
+      },
+    },
+    messages: [/header x-report holds a \{\{variable\}\}/],
   },
   {
     name: "a delivery template with only onCall",

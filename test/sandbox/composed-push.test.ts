@@ -116,21 +116,36 @@ describe("composed pushes", () => {
     });
   });
 
-  it("sends the template's headers, variables filled, over the default bearer", async () => {
+  it("sends the template's headers as written, over the default bearer", async () => {
     const hook = sandbox.createComposedWebhook({
       name: "headers",
       type: "delivery",
       url: `${recorder.url}/dlr`,
-      body: { id: "{{id}}" },
-      headers: { "X-Api-Key": "key-123", "X-Report": "{{id}}" },
+      body: { id: "{{id}}", s: "{{status}}" },
+      headers: { "X-Api-Key": "key-123", "X-Source": "panel" },
       secret: "s",
     });
     const sent = sandbox.sendSms({ webhookId: hook.id });
     await sent.outcome;
     const headers = recorder.requests[0]?.headers;
     expect(headers?.["x-api-key"]).toBe("key-123");
-    expect(headers?.["x-report"]).toBe(sent.report.id);
+    expect(headers?.["x-source"]).toBe("panel");
     expect(headers?.authorization).toBe("Bearer s");
+  });
+
+  it("fills a query value with literal text around its variable, method in any case", async () => {
+    const hook = sandbox.createComposedWebhook({
+      name: "literal",
+      type: "delivery",
+      method: "get",
+      url: `${recorder.url}/dlr?ref=dlr-{{id}}&s={{status}}`,
+    });
+    const sent = sandbox.sendSms({ webhookId: hook.id });
+    await sent.outcome;
+    const [request] = recorder.requests;
+    expect(request?.method).toBe("GET");
+    const url = new URL(request?.url ?? "", recorder.url);
+    expect(url.searchParams.get("ref")).toBe(`dlr-${sent.report.id}`);
   });
 
   it("retries a composed push like a standard one", async () => {
@@ -153,8 +168,8 @@ describe("composed pushes", () => {
       body: JSON.stringify({
         name: "over http",
         type: "delivery",
-        method: "GET",
-        url: `${recorder.url}/dlr?id={{id}}`,
+        method: "get",
+        url: `${recorder.url}/dlr?id={{id}}&s={{status}}`,
         headers: { "x-api-key": "secret-key" },
       }),
     });
@@ -163,14 +178,14 @@ describe("composed pushes", () => {
     expect(body.data.composed).toEqual({
       type: "delivery",
       method: "GET",
-      url: `${recorder.url}/dlr?id={{id}}`,
+      url: `${recorder.url}/dlr?id={{id}}&s={{status}}`,
       format: "json",
       body: null,
       headers: ["x-api-key"],
     });
     expect(JSON.stringify(body)).not.toContain("secret-key");
     const listed = await createClient({ baseUrl: sandbox.baseUrl, token: TOKEN }).webhooks.list();
-    expect(listed.data.map((w) => w.uri)).toEqual([`${recorder.url}/dlr?id={{id}}`]);
+    expect(listed.data.map((w) => w.uri)).toEqual([`${recorder.url}/dlr?id={{id}}&s={{status}}`]);
 
     const call = await fetch(`${sandbox.baseUrl}sandbox/calls`, {
       method: "POST",

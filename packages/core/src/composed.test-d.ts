@@ -87,9 +87,34 @@ describe("handler types follow a literal composed template", () => {
   it("a call template takes no onDelivery", () => {
     createReceiver({
       token: "t",
-      composed: { type: "call", url: "/c?s={{status}}" },
+      composed: { type: "call", url: "/c?s={{status}}&m={{mid}}" },
       onCall() {},
       // @ts-expect-error: a call template never delivers SMS reports
+      onDelivery() {},
+    });
+  });
+
+  it("takes a method in either case, the urlencoded format, headers and text around a query value", () => {
+    createReceiver({
+      token: "t",
+      composed: {
+        type: "delivery",
+        method: "post",
+        url: "https://example.com/dlr?ref=dlr-{{id}}&s={{ status }}",
+        body: { at: "{{sent_time}}" },
+        format: "urlencoded",
+        headers: { "x-api-key": "k" },
+      },
+      onDelivery(report) {
+        expectTypeOf(report.id).toEqualTypeOf<string>();
+        expectTypeOf(report.sentAt).toEqualTypeOf<Date | null>();
+        expectTypeOf(report.mobile).toEqualTypeOf<null>();
+      },
+    });
+    createReceiver({
+      token: "t",
+      // @ts-expect-error: the methods are GET, POST and PUT
+      composed: { type: "delivery", method: "PATCH", url: "/d?i={{id}}&s={{status}}" },
       onDelivery() {},
     });
   });

@@ -1,75 +1,72 @@
+import {
+  type CALL_VARIABLES,
+  type CallField,
+  type ComposedTemplate,
+  type DELIVERY_VARIABLES,
+  type DeliveryField,
+  type PathSegment,
+  type Placeholder,
+  parseTemplate,
+  pathSegments,
+  safeDecode,
+  type TemplateFormat,
+  type TemplateMethod,
+  type TemplateProblem,
+  type TemplateVariables,
+  UNIX_READINGS,
+} from "@reportkit/wire";
 import { ReportkitError } from "./errors.js";
 import type { CallReport, DeliveryReport } from "./schemas.js";
 
-/**
- * A composed webhook as the customer entered it in the provider's panel: reportkit derives
- * from it which query parameter, path segment or body key carries which variable.
- */
-export interface ComposedTemplate {
-  /** A template carries no discriminator, so the kind of report is stated here. */
-  readonly type: "delivery" | "call";
-  /** Default "POST". */
-  readonly method?: "GET" | "POST" | "PUT";
-  /** The callback URL with {{variable}} placeholders in the path or query; scheme and host are ignored. */
-  readonly url: string;
-  /** Body keys of the customer's choosing, each value exactly one {{variable}}. */
-  readonly body?: Readonly<Record<string, string>>;
-  /** "json", or "form" (multipart/form-data or application/x-www-form-urlencoded). Default "json". */
-  readonly format?: "json" | "form";
-}
+// The template grammar, the variable tables and the wire payloads are @reportkit/wire's, shared
+// with the sandbox; this file maps them onto the normalized reports and reads requests by them.
+export {
+  CALL_VARIABLES,
+  type ComposedTemplate,
+  DELIVERY_VARIABLES,
+  type TemplateProblem,
+  type TemplateVariables,
+} from "@reportkit/wire";
 
-/** Composed variables of an SMS delivery report (provider-interface.md 2.6), by wire field. */
-export const DELIVERY_VARIABLES = {
+/** The report field each wire field of a delivery report becomes. */
+const DELIVERY_REPORT_FIELDS = {
   id: "id",
   mobile: "mobile",
   status: "status",
   credits: "credits",
   units: "units",
-  deliv_time: "deliveredAt",
-  sent_time: "sentAt",
-  submit_time: "submittedAt",
   deliv_at: "deliveredAt",
   sent_at: "sentAt",
   submit_at: "submittedAt",
+  deliv_time: "deliveredAt",
+  sent_time: "sentAt",
+  submit_time: "submittedAt",
+  cid: "cid",
   custom: "custom",
-} as const satisfies Record<string, keyof DeliveryReport>;
+} as const satisfies Record<DeliveryField, keyof DeliveryReport>;
 
-/** Composed variables of a call report: every wire field, plus `id` for the call's `mid`. */
-export const CALL_VARIABLES = {
-  id: "mid",
+/** The report field each wire field of a call report becomes. */
+const CALL_REPORT_FIELDS = {
   webhook_id: "webhookId",
-  mid: "mid",
   bridge: "bridge",
   from: "from",
   to: "to",
   start_at: "startedAt",
   end_at: "endedAt",
   duration: "duration",
+  mid: "mid",
   flow_id: "flowId",
   status: "status",
   source: "source",
   recording_url: "recordingUrl",
-} as const satisfies Record<string, keyof CallReport>;
+} as const satisfies Record<CallField, keyof CallReport>;
 
-type DeliveryVariables = typeof DELIVERY_VARIABLES;
-type CallVariables = typeof CALL_VARIABLES;
+/** Variable name -> the report field it fills, through its wire field. */
+type ReportFieldsOf<Vars, Fields> = { [V in keyof Vars]: Fields[Vars[V] & keyof Fields] };
+type DeliveryVariables = ReportFieldsOf<typeof DELIVERY_VARIABLES, typeof DELIVERY_REPORT_FIELDS>;
+type CallVariables = ReportFieldsOf<typeof CALL_VARIABLES, typeof CALL_REPORT_FIELDS>;
 
 // ---- Types that follow the template ------------------------------------------------------
-
-type Trim<S extends string> = S extends ` ${infer R}`
-  ? Trim<R>
-  : S extends `${infer R} `
-    ? Trim<R>
-    : S;
-
-type Placeholders<S> = S extends `${string}{{${infer V}}}${infer Rest}`
-  ? Trim<V> | Placeholders<Rest>
-  : never;
-
-/** The variables a literal template uses, in its URL and body. */
-export type TemplateVariables<T extends ComposedTemplate> =
-  | Placeholders<T["url"]>
-  | (T["body"] extends Readonly<Record<string, infer V>> ? Placeholders<V> : never);
 
 type Promised<T extends ComposedTemplate, Vars> = Vars[TemplateVariables<T> & keyof Vars];
 type Mapped<Vars> = Vars[keyof Vars];
@@ -130,210 +127,81 @@ export type ComposedCallReport<T extends ComposedTemplate> = Follow<CallReport, 
 
 /** Where a variable's value is found in a request. */
 type Source =
-  | { readonly from: "query"; readonly key: string; readonly variable: string }
-  | { readonly from: "body"; readonly key: string; readonly variable: string }
+  | { readonly from: "query" | "body"; readonly key: string; readonly placeholder: Placeholder }
   | {
       readonly from: "path";
       /** Index into the template's path segments. */
       readonly segment: number;
-      readonly pattern: RegExp;
-      readonly variable: string;
+      readonly placeholder: Placeholder;
     };
 
 export interface CompiledTemplate {
   readonly type: "delivery" | "call";
-  readonly method: "GET" | "POST" | "PUT";
+  readonly method: TemplateMethod;
+  /** The template's body format; a request is read by its Content-Type all the same. */
+  readonly declaredFormat: TemplateFormat;
   readonly sources: readonly Source[];
   /** Report fields the template promises. */
   readonly promised: ReadonlySet<string>;
   /**
-   * The template's path segments (decoded literals, or placeholder patterns), when it has a
-   * path placeholder: the request path must end with them. Without one, the path is the
-   * route's business and is not read.
+   * The template's path segments, when it has a path placeholder: the request path must end
+   * with them. Without one, the path is the route's business and is not read.
    */
-  readonly path: readonly (string | RegExp)[] | undefined;
+  readonly path: readonly PathSegment[] | undefined;
   /** The template's path as written, for error messages. */
   readonly pathText: string;
 }
 
-const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
-const EXACTLY_ONE = /^\{\{\s*([^{}]*?)\s*\}\}$/;
-const METHODS = ["GET", "POST", "PUT"] as const;
+/**
+ * A composed template refused when the receiver is built: `problems` names each, with the
+ * field it is in (the sandbox refuses the same template with the same problems, as a 422).
+ */
+export class ComposedTemplateError extends TypeError {
+  override readonly name = "ComposedTemplateError";
+  readonly code = "invalid_template";
+  readonly problems: readonly TemplateProblem[];
 
-function templateError(problem: string): TypeError {
-  return new TypeError(`reportkit: composed template: ${problem}`);
+  constructor(problems: readonly TemplateProblem[]) {
+    super(`reportkit: composed template: ${problems.map((p) => p.message).join(" ")}`);
+    this.problems = problems;
+  }
 }
 
 /**
  * Validates a template once, at construction, and records where each variable is read.
- * @throws TypeError naming the problem (unknown variable, bad body value, GET with a body, ...)
+ * @throws ComposedTemplateError (a TypeError) naming every problem: unknown variable, a body
+ * value that is not one {{variable}}, GET with a body, no identity, ...
  */
 export function compileTemplate(template: ComposedTemplate): CompiledTemplate {
-  if (typeof template !== "object" || template === null) {
-    throw templateError("`composed` must be an object like { type, method, url, body }.");
-  }
-  const { type, url, body } = template;
-  if (type !== "delivery" && type !== "call") {
-    throw templateError(`\`type\` must be "delivery" or "call", got ${JSON.stringify(type)}.`);
-  }
-  const method = template.method ?? "POST";
-  if (!(METHODS as readonly string[]).includes(method)) {
-    throw templateError(`\`method\` must be GET, POST or PUT, got ${JSON.stringify(method)}.`);
-  }
-  if (template.format !== undefined && template.format !== "json" && template.format !== "form") {
-    throw templateError(
-      `\`format\` must be "json" or "form", got ${JSON.stringify(template.format)}.`,
-    );
-  }
-  if (typeof url !== "string" || url === "") {
-    throw templateError("`url` must be the callback URL entered in the panel.");
-  }
-  const variables: Record<string, string> =
-    type === "delivery" ? DELIVERY_VARIABLES : CALL_VARIABLES;
-  const check = (variable: string, where: string) => {
-    if (!Object.hasOwn(variables, variable)) {
-      throw templateError(
-        `unknown variable {{${variable}}} in ${where}. A ${type} template can use: ${Object.keys(
-          variables,
-        )
-          .map((v) => `{{${v}}}`)
-          .join(", ")}.`,
-      );
-    }
-    return variable;
-  };
-
-  checkUrlShape(url);
-  for (const value of [url, ...Object.values(typeof body === "object" && body ? body : {})]) {
-    if (typeof value === "string" && /\{\{|\}\}/.test(value.replace(PLACEHOLDER, ""))) {
-      throw templateError(
-        `unbalanced braces in ${JSON.stringify(value)}: write each variable as {{name}}.`,
-      );
-    }
-  }
-  const sources: Source[] = [];
-  const { path, query } = splitUrl(url);
-  const segments = pathSegments(path);
-  const pattern: (string | RegExp)[] = segments.map((segment, index) => {
-    const found = [...segment.matchAll(PLACEHOLDER)];
-    if (found.length === 0) return safeDecode(segment);
-    if (found.length > 1) {
-      throw templateError(
-        `path segment "${segment}" has more than one {{variable}}; use one per segment.`,
-      );
-    }
-    const variable = check(
-      (found[0] as RegExpMatchArray)[1] as string,
-      `path segment "${segment}"`,
-    );
-    const [before, after] = segment.split(PLACEHOLDER_ONCE) as [string, string];
-    const matcher = new RegExp(`^${escapeRegExp(before)}(.*)${escapeRegExp(after)}$`);
-    sources.push({ from: "path", segment: index, pattern: matcher, variable });
-    return matcher;
-  });
-  for (const [key, value] of new URLSearchParams(query)) {
-    const found = [...value.matchAll(PLACEHOLDER)];
-    if (found.length === 0) continue;
-    const one = EXACTLY_ONE.exec(value);
-    if (one === null) {
-      throw templateError(
-        `query parameter "${key}" must be exactly one {{variable}}, got "${value}".`,
-      );
-    }
-    sources.push({
-      from: "query",
-      key,
-      variable: check(one[1] as string, `query parameter "${key}"`),
-    });
-  }
-  if (body !== undefined) {
-    if (method === "GET") {
-      throw templateError(
-        "a GET webhook has no body: move its values into the URL's query string.",
-      );
-    }
-    if (typeof body !== "object" || body === null || Array.isArray(body)) {
-      throw templateError('`body` must be an object of key: "{{variable}}" pairs.');
-    }
-    for (const [key, value] of Object.entries(body)) {
-      const one = typeof value === "string" ? EXACTLY_ONE.exec(value.trim()) : null;
-      if (one === null) {
-        throw templateError(
-          `body key "${key}" must be exactly one {{variable}}, got ${JSON.stringify(value)}.`,
-        );
-      }
-      sources.push({ from: "body", key, variable: check(one[1] as string, `body key "${key}"`) });
-    }
-  }
-  const used = new Set(sources.map((s) => s.variable));
-  const required = type === "delivery" ? ["id", "status"] : ["status"];
-  for (const variable of required) {
-    if (!used.has(variable)) {
-      throw templateError(
-        `a ${type} template must carry {{${variable}}} (in the URL or the body); without it reports cannot be told apart.`,
-      );
-    }
-  }
-  const promised = new Set([...used].map((v) => variables[v] as string));
-  const hasPathVariable = sources.some((s) => s.from === "path");
+  const parsed = parseTemplate(template);
+  if (!parsed.ok) throw new ComposedTemplateError(parsed.problems);
+  const { type, method, format, segments, query, bodyValues, path } = parsed.template;
+  const sources: Source[] = [
+    ...segments.flatMap((segment, index) =>
+      segment.kind === "placeholder"
+        ? [{ from: "path" as const, segment: index, placeholder: segment.placeholder }]
+        : [],
+    ),
+    ...query.map(({ key, placeholder }) => ({ from: "query" as const, key, placeholder })),
+    ...bodyValues.map(({ key, placeholder }) => ({ from: "body" as const, key, placeholder })),
+  ];
+  const reportFields: Record<string, string> =
+    type === "delivery" ? DELIVERY_REPORT_FIELDS : CALL_REPORT_FIELDS;
+  const promised = new Set(
+    sources.map((s) => reportFields[s.placeholder.field] as string).filter(Boolean),
+  );
   return {
     type,
     method,
+    declaredFormat: format,
     sources,
     promised,
-    path: hasPathVariable ? pattern : undefined,
+    path: sources.some((s) => s.from === "path") ? segments : undefined,
     pathText: path,
   };
 }
 
-/**
- * The URL must be the one entered in the panel (scheme and host, which are ignored) or a
- * path; a bare "www.example.com/x" would be read as a path and never match a request.
- */
-function checkUrlShape(url: string): void {
-  const origin = ORIGIN.exec(url)?.[0] ?? "";
-  const rest = url.slice(origin.length);
-  if (origin === "" && !/^[/?]/.test(rest)) {
-    throw templateError(
-      `\`url\` must be the full callback URL ("https://example.com/hooks?id={{id}}") or a path starting with "/", got ${JSON.stringify(url)}.`,
-    );
-  }
-  if (origin.includes("{{")) {
-    throw templateError(
-      `{{variables}} can stand in the URL's path and query only, not in its host: ${JSON.stringify(url)}.`,
-    );
-  }
-  const hash = rest.indexOf("#");
-  if (hash !== -1 && rest.slice(hash).includes("{{")) {
-    throw templateError(
-      `{{variables}} can stand in the URL's path and query only; a #fragment never reaches the receiver: ${JSON.stringify(url)}.`,
-    );
-  }
-}
-
-/** Path segments without the empty ones a leading or a trailing "/" makes. */
-function pathSegments(path: string): string[] {
-  const segments = path.split("/");
-  if (segments[0] === "") segments.shift();
-  if (segments.length > 0 && segments[segments.length - 1] === "") segments.pop();
-  return segments;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
-
-const PLACEHOLDER_ONCE = /\{\{[^{}]*\}\}/;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-// "https://host" or a protocol-relative "//host".
+// The request's path and query, without parsing the URL as a whole.
 const ORIGIN = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*/i;
 
 /** Path and query of a URL or a template URL, without parsing (placeholders are not URL-safe). */
@@ -349,10 +217,14 @@ export function splitUrl(url: string): { path: string; query: string } {
 
 // ---- Reading a request by the template ----------------------------------------------------
 
+const DIGITS = /^\d+$/;
+const unixReadings: Readonly<Record<string, string>> = UNIX_READINGS;
+
 /**
  * The wire payload (provider field names) a composed request carries, and its raw values by
  * the customer's own keys.
- * @throws ReportkitError `invalid_report` naming a key the template promises and the request lacks
+ * @throws ReportkitError `invalid_report` naming a key the template promises and the request
+ * lacks, or a value without the literal text the template puts around it
  */
 export function readComposed(
   compiled: CompiledTemplate,
@@ -368,9 +240,14 @@ export function readComposed(
   const segments = compiled.path === undefined ? [] : matchPath(compiled, path);
   const payload: Record<string, unknown> = {};
   for (const source of compiled.sources) {
-    const value = readSource(source, params, fields, segments);
-    if (value === undefined) throw missing(compiled, source);
-    const field = compiled.type === "call" && source.variable === "id" ? "mid" : source.variable;
+    const value = readSource(compiled, source, params, fields, segments);
+    const { variable } = source.placeholder;
+    // The documentation's second meaning: {{sent_time}} filled with unix digits is sent_at.
+    const unix = Object.hasOwn(unixReadings, variable) ? unixReadings[variable] : undefined;
+    const field =
+      unix !== undefined && typeof value === "string" && DIGITS.test(value)
+        ? unix
+        : source.placeholder.field;
     if (payload[field] === undefined) payload[field] = value;
   }
   const raw = { ...Object.fromEntries(params), ...fields };
@@ -378,20 +255,21 @@ export function readComposed(
 }
 
 /**
- * The request path's last segments, one for each of the template's, once every literal and
- * placeholder of the template matched them: extra or missing segments must not shift values.
+ * The request path's last segments, decoded, one for each of the template's, once every
+ * literal and placeholder of the template matched them: extra or missing segments must not
+ * shift values.
  * @throws ReportkitError `invalid_report` when the path is not the template's
  */
 function matchPath(compiled: CompiledTemplate, path: string): string[] {
-  const template = compiled.path as readonly (string | RegExp)[];
+  const template = compiled.path as readonly PathSegment[];
   const segments = pathSegments(path);
-  const tail = segments.slice(segments.length - template.length);
+  const tail = segments.slice(segments.length - template.length).map(safeDecode);
   const fits =
     segments.length >= template.length &&
     template.every((part, i) =>
-      typeof part === "string"
-        ? safeDecode(tail[i] as string) === part
-        : part.test(tail[i] as string),
+      part.kind === "literal"
+        ? tail[i] === part.text
+        : unwrap(tail[i] as string, part.placeholder) !== undefined,
     );
   if (!fits) {
     throw new ReportkitError(
@@ -403,29 +281,53 @@ function matchPath(compiled: CompiledTemplate, path: string): string[] {
   return tail;
 }
 
+/** The value inside the template's literal text around a placeholder, if it has that text. */
+function unwrap(text: string, { prefix, suffix }: Placeholder): string | undefined {
+  if (text.length < prefix.length + suffix.length) return undefined;
+  if (!text.startsWith(prefix) || !text.endsWith(suffix)) return undefined;
+  return text.slice(prefix.length, text.length - suffix.length);
+}
+
 function readSource(
+  compiled: CompiledTemplate,
   source: Source,
   params: URLSearchParams,
   fields: Record<string, unknown>,
   segments: string[],
 ): unknown {
+  if (source.from === "path") {
+    return unwrap(segments[source.segment] as string, source.placeholder);
+  }
+  if (source.from === "body") {
+    if (!Object.hasOwn(fields, source.key)) throw missing(compiled, source);
+    return fields[source.key];
+  }
   // Repeated keys: the last one, as body forms decode.
-  if (source.from === "query") return params.getAll(source.key).at(-1);
-  if (source.from === "body")
-    return Object.hasOwn(fields, source.key) ? fields[source.key] : undefined;
-  const match = source.pattern.exec(segments[source.segment] as string);
-  return match === null ? undefined : safeDecode(match[1] as string);
+  const value = params.getAll(source.key).at(-1);
+  if (value === undefined) throw missing(compiled, source);
+  const inner = unwrap(value, source.placeholder);
+  if (inner === undefined) {
+    const { prefix, variable, suffix } = source.placeholder;
+    throw new ReportkitError(
+      "invalid_report",
+      `The composed ${kindName(compiled)}'s query parameter "${source.key}" is ${JSON.stringify(value.slice(0, 200))}, without the text the template puts around {{${variable}}}: ${JSON.stringify(`${prefix}{{${variable}}}${suffix}`)}; check the template's URL.`,
+      { field: source.key },
+    );
+  }
+  return inner;
 }
 
-function missing(compiled: CompiledTemplate, source: Source): ReportkitError {
-  const what = compiled.type === "delivery" ? "SMS delivery report" : "call report";
-  // Path segments are checked as a whole by matchPath: only a key can be missing.
-  const { key } = source as Exclude<Source, { from: "path" }>;
-  const where = source.from === "query" ? `query parameter "${key}"` : `body key "${key}"`;
+function kindName(compiled: CompiledTemplate): string {
+  return compiled.type === "delivery" ? "SMS delivery report" : "call report";
+}
+
+function missing(compiled: CompiledTemplate, source: Source & { key: string }): ReportkitError {
+  const where =
+    source.from === "query" ? `query parameter "${source.key}"` : `body key "${source.key}"`;
   return new ReportkitError(
     "invalid_report",
-    `The composed ${what} is missing ${where}, which the template fills with {{${source.variable}}}.`,
-    { field: key },
+    `The composed ${kindName(compiled)} is missing ${where}, which the template fills with {{${source.placeholder.variable}}}.`,
+    { field: source.key },
   );
 }
 

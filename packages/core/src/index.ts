@@ -1,4 +1,7 @@
 export { type Attachable, attachable, type HandlerKind } from "./attachable.js";
+// The wire payloads are @reportkit/wire's, shared with the sandbox; the zod schemas in schemas.ts are
+// checked against them (wire-payloads.test-d.ts).
+export type { CallPayload, DeliveryPayload } from "@reportkit/wire";
 export {
   type BearerResult,
   checkBearer,
@@ -10,7 +13,9 @@ export {
   type ComposedCallReport,
   type ComposedDeliveryReport,
   type ComposedTemplate,
+  ComposedTemplateError,
   DELIVERY_VARIABLES,
+  type TemplateProblem,
   type TemplateVariables,
 } from "./composed.js";
 export type { ReportContext } from "./context.js";
@@ -52,13 +57,11 @@ export type {
 export type { ReportQueue } from "./report-queue.js";
 export {
   CALL_STATUSES,
-  type CallPayload,
   CallPayloadSchema,
   type CallReport,
   CallReportSchema,
   type CallStatus,
   DELIVERY_STATUSES,
-  type DeliveryPayload,
   DeliveryPayloadSchema,
   type DeliveryReport,
   DeliveryReportSchema,

@@ -197,7 +197,8 @@ export function validateOptions(
         : {
             ...compiled,
             readsBody: compiled.method !== "GET" && compiled.sources.some((s) => s.from === "body"),
-            format: options.composed?.format === "form" ? "urlencoded" : "json",
+            // Without a Content-Type: a form can only be read as urlencoded (multipart needs a boundary).
+            format: compiled.declaredFormat === "json" ? "json" : "urlencoded",
           },
     check:
       auth === false

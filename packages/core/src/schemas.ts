@@ -67,9 +67,6 @@ export const DeliveryPayloadSchema = z.looseObject(deliveryShape);
 /** The call report as the provider pushes it (section 2.5); unknown keys allowed. */
 export const CallPayloadSchema = z.looseObject(callShape);
 
-export type DeliveryPayload = z.input<typeof DeliveryPayloadSchema>;
-export type CallPayload = z.input<typeof CallPayloadSchema>;
-
 // The receiver validates with the strip variants: the untouched payload is kept in `raw`, so
 // copying unknown keys again would be wasted work.
 export const deliveryFields = z.object(deliveryShape);

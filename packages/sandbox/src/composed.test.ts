@@ -20,21 +20,40 @@ function errorsOf(input: Record<string, unknown>): Record<string, readonly strin
 }
 
 describe("resolveTemplate", () => {
-  it("applies the defaults: POST, json", () => {
-    expect(resolveTemplate({ type: "delivery", url: "https://x.example/{{id}}" })).toEqual({
+  it("applies the defaults (POST, json) and normalizes method and format case", () => {
+    expect(
+      resolveTemplate({ type: "delivery", url: "https://x.example/{{id}}?s={{status}}" }),
+    ).toMatchObject({
       type: "delivery",
       method: "POST",
-      url: "https://x.example/{{id}}",
+      url: "https://x.example/{{id}}?s={{status}}",
       format: "json",
     });
+    expect(
+      resolveTemplate({
+        type: "delivery",
+        method: "put",
+        format: "URLENCODED",
+        url: "https://x.example/?ref=dlr-{{id}}&s={{status}}",
+      }),
+    ).toMatchObject({ method: "PUT", format: "urlencoded" });
   });
 
   it("rejects variables the report type does not have", () => {
     expect(
-      errorsOf({ type: "delivery", url: "https://x.example/?d={{duration}}" }).url?.[0],
-    ).toMatch(/\{\{duration\}\}, which a delivery report does not have/);
+      errorsOf({ type: "delivery", url: "https://x.example/?i={{id}}&s={{status}}&d={{duration}}" })
+        .url?.[0],
+    ).toMatch(
+      /Unknown variable \{\{duration\}\} in the url's query parameter "d": a delivery report has/,
+    );
     expect(
-      Object.keys(errorsOf({ type: "call", url: "https://x.example/", body: { m: "{{mobile}}" } })),
+      Object.keys(
+        errorsOf({
+          type: "call",
+          url: "https://x.example/",
+          body: { i: "{{id}}", s: "{{status}}", m: "{{mobile}}" },
+        }),
+      ),
     ).toEqual(["body.m"]);
   });
 
@@ -49,17 +68,37 @@ describe("resolveTemplate", () => {
     expect(errorsOf({ type: "call", url: "https://{{id}}.example/" }).url).toBeDefined();
   });
 
+  it("rejects a template without identity: the receiver would refuse every report", () => {
+    expect(
+      errorsOf({ type: "call", url: "https://x.example/?to={{to}}&s={{status}}" }).url,
+    ).toEqual([
+      "A call template must carry one of {{id}}, {{mid}} or {{webhook_id}} in its url or a body value: without one a report cannot be identified, and the receiver refuses it.",
+    ]);
+    expect(
+      errorsOf({ type: "delivery", url: "https://x.example/", body: { i: "{{id}}" } }).body,
+    ).toEqual([
+      "A delivery template must carry {{status}} in its url or a body value: without it a report cannot be identified, and the receiver refuses it.",
+    ]);
+  });
+
+  it("rejects a path the sandbox cannot push to, though a receiver takes it", () => {
+    expect(errorsOf({ type: "delivery", url: "/dlr?i={{id}}&s={{status}}" }).url?.[0]).toMatch(
+      /absolute http or https URL for the sandbox to push to/,
+    );
+  });
+
   it("rejects unknown type, method and format, and bad headers", () => {
     const errors = errorsOf({
       type: "sms",
       method: "PATCH",
       format: "xml",
       url: "ftp://x",
-      headers: { "bad header": "v", ok: "line\nbreak" },
+      headers: { "bad header": "v", ok: "line\nbreak", id: "{{id}}" },
     });
     expect(Object.keys(errors).sort()).toEqual([
       "format",
       "headers",
+      "headers.id",
       "headers.ok",
       "method",
       "type",
@@ -73,12 +112,12 @@ describe("renderComposed", () => {
     const template = resolveTemplate({
       type: "delivery",
       method: "get",
-      url: "https://x.example/ack/{{id}}?s={{ status }}&t={{deliv_time}}&c={{custom}}",
+      url: "https://x.example/ack/{{id}}?s={{ status }}&t={{deliv_time}}&c=c-{{custom}}",
     });
     const request = await renderComposed(template, vars, "tok");
     expect(request).toEqual({
       method: "GET",
-      url: "https://x.example/ack/b34e35ad-fe34-4a8b-977c-b21cd76cd7d6%3A1?s=DELIVRD&t=2021-04-09%2016%3A27%3A51&c=a%26b%3Dc",
+      url: "https://x.example/ack/b34e35ad-fe34-4a8b-977c-b21cd76cd7d6%3A1?s=DELIVRD&t=2021-04-09%2016%3A27%3A51&c=c-a%26b%3Dc",
       headers: { accept: "*/*", authorization: "Bearer tok" },
     });
   });
@@ -95,7 +134,7 @@ describe("renderComposed", () => {
   });
 
   it("sends urlencoded and multipart forms", async () => {
-    const body = { message_id: "{{id}}", c: "{{custom}}" };
+    const body = { message_id: "{{id}}", s: "{{status}}", c: "{{custom}}" };
     const urlencoded = await renderComposed(
       resolveTemplate({
         type: "delivery",
@@ -111,6 +150,7 @@ describe("renderComposed", () => {
     expect(urlencoded.headers["content-type"]).toBe("application/x-www-form-urlencoded");
     expect(Object.fromEntries(new URLSearchParams(urlencoded.body as string))).toEqual({
       message_id: vars.id,
+      s: "DELIVRD",
       c: "a&b=c",
     });
 
@@ -124,20 +164,21 @@ describe("renderComposed", () => {
     const parsed = await new Response(new Uint8Array(multipart.body as Uint8Array), {
       headers: { "content-type": type },
     }).formData();
-    expect(Object.fromEntries(parsed)).toEqual({ message_id: vars.id, c: "a&b=c" });
+    expect(Object.fromEntries(parsed)).toEqual({ message_id: vars.id, s: "DELIVRD", c: "a&b=c" });
   });
 
-  it("lets the template's own headers (variables filled) override the bearer", async () => {
+  it("lets the template's own headers, sent as written, override the bearer", async () => {
     const template = resolveTemplate({
       type: "delivery",
-      url: "https://x.example/",
-      headers: { Authorization: "Token abc", "X-Message": "{{id}}" },
+      method: "GET",
+      url: "https://x.example/?i={{id}}&s={{status}}",
+      headers: { Authorization: "Token abc", "X-Source": "panel" },
     });
     const request = await renderComposed(template, vars, "tok");
     expect(request.headers).toEqual({
       accept: "*/*",
       authorization: "Token abc",
-      "x-message": vars.id,
+      "x-source": "panel",
     });
   });
 });

@@ -9,10 +9,10 @@ import { type ApiRequest, managementRoute } from "./management-api.js";
 import { createPusher, type PushAttempt, resolvePusherOptions } from "./pusher.js";
 import { readRequestBody } from "./read-request-body.js";
 import {
-  type CallPayload,
-  type DeliveryPayload,
   PAYLOAD_STYLES,
   type PayloadStyle,
+  type SandboxCallPayload,
+  type SandboxDeliveryPayload,
 } from "./reports.js";
 import { composedResource, registerComposed, sandboxRoute } from "./sandbox-api.js";
 import { checkTimeZone } from "./wall-clock.js";
@@ -59,9 +59,9 @@ export interface Sandbox {
   readonly baseUrl: string;
   readonly port: number;
   /** Simulates an SMS sent with `webhook_id`: its delivery report is pushed to the webhook. */
-  sendSms(input: SmsInput): Dispatched<DeliveryPayload>;
+  sendSms(input: SmsInput): Dispatched<SandboxDeliveryPayload>;
   /** Simulates a call made with `webhook_id`: its call report is pushed to the webhook. */
-  makeCall(input: CallInput): Dispatched<CallPayload>;
+  makeCall(input: CallInput): Dispatched<SandboxCallPayload>;
   /** Registers a composed webhook; pass its `id` as the webhookId of sendSms/makeCall. */
   createComposedWebhook(input: ComposedWebhookInput): SandboxComposedWebhook;
   /** Every push attempt so far, oldest first. */

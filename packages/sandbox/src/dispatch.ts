@@ -1,4 +1,5 @@
-import { renderComposed } from "./composed.js";
+import type { CallPayload, DeliveryPayload } from "@reportkit/wire";
+import { composedValuesOf, renderComposed } from "./composed.js";
 import { FieldErrors } from "./field-errors.js";
 import { type PushRequest, standardPush } from "./push-request.js";
 import type { Pusher, PushJob, PushOutcome } from "./pusher.js";
@@ -6,14 +7,12 @@ import {
   buildCallReport,
   buildDeliveryReport,
   type CallOverrides,
-  type CallPayload,
-  callVariables,
   type DeliveryOverrides,
-  type DeliveryPayload,
-  deliveryVariables,
   documentedCall,
   documentedDelivery,
   type PayloadStyle,
+  type SandboxCallPayload,
+  type SandboxDeliveryPayload,
   withoutDeliveryTime,
 } from "./reports.js";
 import type { StoredWebhook, WebhookStore } from "./webhook-store.js";
@@ -55,15 +54,15 @@ export class Dispatcher {
     private readonly payloads: PayloadStyle = "documented",
   ) {}
 
-  sendSms(input: SmsInput): Dispatched<DeliveryPayload> {
+  sendSms(input: SmsInput): Dispatched<SandboxDeliveryPayload> {
     const webhook = this.webhookFor(input.webhookId, "delivery");
     const { webhookId: _, ...overrides } = input;
     const complete = buildDeliveryReport(overrides, { now: new Date(), timeZone: this.timeZone });
     const report = this.shape(webhook, complete, documentedDelivery, withoutDeliveryTime);
-    return this.dispatch(webhook, report, "delivery", report.id, deliveryVariables(report));
+    return this.dispatch(webhook, report, "delivery", report.id);
   }
 
-  makeCall(input: CallInput): Dispatched<CallPayload> {
+  makeCall(input: CallInput): Dispatched<SandboxCallPayload> {
     const webhook = this.webhookFor(input.webhookId, "call");
     const { webhookId: _, ...overrides } = input;
     const complete = buildCallReport(webhook.id, overrides, {
@@ -71,7 +70,7 @@ export class Dispatcher {
       timeZone: this.timeZone,
     });
     const report = this.shape(webhook, complete, documentedCall, (r) => r);
-    return this.dispatch(webhook, report, "call", report.mid, callVariables(report));
+    return this.dispatch(webhook, report, "call", report.mid);
   }
 
   /**
@@ -118,19 +117,22 @@ export class Dispatcher {
     return webhook;
   }
 
-  private dispatch<R extends object>(
+  private dispatch<R extends DeliveryPayload | CallPayload>(
     webhook: StoredWebhook,
     report: R,
     reportType: "delivery" | "call",
     reportId: string,
-    variables: Record<string, string>,
   ): Dispatched<R> {
     // The provider sends the webhook's verification token as the bearer, else its secret.
     const bearer = webhook.token ?? webhook.secret;
     const render = (): Promise<PushRequest> =>
       webhook.composed === null
         ? Promise.resolve(standardPush(webhook.uri, report, bearer, this.payloads))
-        : renderComposed(webhook.composed, variables, bearer);
+        : renderComposed(
+            webhook.composed,
+            composedValuesOf(reportType, report, webhook.id),
+            bearer,
+          );
     const job = (request: PushRequest): PushJob => ({
       reportId,
       reportType,

@@ -1,4 +1,4 @@
-export type { ComposedTemplate } from "./composed.js";
+export type { CallPayload, ComposedTemplate, DeliveryPayload } from "@reportkit/wire";
 export { renderComposed, resolveTemplate } from "./composed.js";
 export {
   type ComposedWebhookInput,
@@ -23,15 +23,13 @@ export {
   buildCallReport,
   buildDeliveryReport,
   type CallOverrides,
-  type CallPayload,
-  callVariables,
   type DeliveryOverrides,
-  type DeliveryPayload,
-  deliveryVariables,
   documentedCall,
   documentedDelivery,
   PAYLOAD_STYLES,
   type PayloadStyle,
   type ReportClock,
+  type SandboxCallPayload,
+  type SandboxDeliveryPayload,
 } from "./reports.js";
 export { pushAttemptJson } from "./sandbox-api.js";

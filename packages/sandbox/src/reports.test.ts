@@ -1,12 +1,10 @@
+import { CALL_VARIABLES, DELIVERY_VARIABLES } from "@reportkit/wire";
 import { describe, expect, it } from "vitest";
+import { composedValuesOf } from "./composed.js";
 import { FieldErrors } from "./field-errors.js";
 import {
   buildCallReport,
   buildDeliveryReport,
-  CALL_VARIABLE_NAMES,
-  callVariables,
-  DELIVERY_VARIABLE_NAMES,
-  deliveryVariables,
   documentedCall,
   documentedDelivery,
   withoutDeliveryTime,
@@ -185,25 +183,29 @@ describe("documented shapes (field-notes.md: the documentation's samples)", () =
   });
 
   it("variables of an undelivered DLR leave the delivery time empty", () => {
-    const vars = deliveryVariables(
+    const vars = composedValuesOf(
+      "delivery",
       withoutDeliveryTime(buildDeliveryReport({ status: "UNDELIV" }, clock)),
+      "hook-1",
     );
     expect(vars).toMatchObject({ deliv_time: "", deliv_at: "", sent_at: "1617965868" });
   });
 });
 
-describe("variables", () => {
+describe("composed values", () => {
   it("gives every documented delivery variable as a string", () => {
-    const vars = deliveryVariables(buildDeliveryReport({}, clock));
-    expect(Object.keys(vars)).toEqual(DELIVERY_VARIABLE_NAMES);
-    expect(vars).toMatchObject({ units: "1", custom: "", deliv_at: "1617965871" });
+    const vars = composedValuesOf("delivery", buildDeliveryReport({}, clock), "hook-1");
+    expect(Object.keys(vars)).toEqual(Object.keys(DELIVERY_VARIABLES));
+    expect(vars).toMatchObject({ units: "1", custom: "" });
     for (const value of Object.values(vars)) expect(typeof value).toBe("string");
   });
 
-  it("gives every call field plus id (the mid) as strings", () => {
+  it("gives every call field plus id (the mid) as strings, {{webhook_id}} always filled", () => {
     const report = buildCallReport("hook-1", {}, clock);
-    const vars = callVariables(report);
-    expect(Object.keys(vars).sort()).toEqual([...CALL_VARIABLE_NAMES].sort());
+    const vars = composedValuesOf("call", report, "hook-1");
+    expect(Object.keys(vars).sort()).toEqual(Object.keys(CALL_VARIABLES).sort());
     expect(vars).toMatchObject({ id: report.mid, to: "919876543210", flow_id: "4521" });
+    const { webhook_id: _, ...withoutId } = report;
+    expect(composedValuesOf("call", withoutId, "hook-2").webhook_id).toBe("hook-2");
   });
 });

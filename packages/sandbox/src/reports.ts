@@ -1,13 +1,15 @@
 import { randomInt, randomUUID } from "node:crypto";
+import type { CallPayload, DeliveryPayload } from "@reportkit/wire";
 import { FieldCheck } from "./field-errors.js";
 import { formatWallClock, unixSeconds } from "./wall-clock.js";
 
 /**
- * An SMS delivery report as the provider pushes it (provider-interface.md 2.4). The unix
- * fields are only in "complete" payloads (the documentation's sample has none), and
- * `deliv_time` only on a delivered message (DELIVRD) in "documented" ones.
+ * The SMS delivery report the sandbox pushes (provider-interface.md 2.4), one of the shapes the
+ * wire's DeliveryPayload allows. The unix fields are only in "complete" payloads (the
+ * documentation's sample has none), and `deliv_time` only on a delivered message (DELIVRD) in
+ * "documented" ones.
  */
-export interface DeliveryPayload {
+export interface SandboxDeliveryPayload extends DeliveryPayload {
   id: string;
   mobile: string;
   status: string;
@@ -24,10 +26,11 @@ export interface DeliveryPayload {
 }
 
 /**
- * A call report as the provider pushes it (provider-interface.md 2.5). `webhook_id` is only in
- * "complete" payloads: the documentation's sample has none.
+ * The call report the sandbox pushes (provider-interface.md 2.5), one of the shapes the wire's
+ * CallPayload allows. `webhook_id` is only in "complete" payloads: the documentation's sample
+ * has none.
  */
-export interface CallPayload {
+export interface SandboxCallPayload extends CallPayload {
   webhook_id?: string;
   bridge: number;
   from: number;
@@ -107,7 +110,7 @@ const DIGITS = /^\d+$/;
 export function buildDeliveryReport(
   overrides: DeliveryOverrides,
   clock: ReportClock,
-): DeliveryPayload {
+): SandboxDeliveryPayload {
   const check = new FieldCheck();
   const mobile = overrides.mobile === undefined ? "919876543210" : String(overrides.mobile);
   if (!/^\d{8,15}$/.test(mobile)) {
@@ -141,7 +144,7 @@ export function buildDeliveryReport(
   const submitted = delivered - 2;
   const sent = delivered - 3;
   const at = (seconds: number) => formatWallClock(new Date(seconds * 1000), clock.timeZone);
-  const report: DeliveryPayload = {
+  const report: SandboxDeliveryPayload = {
     id: `${randomUUID()}:1`,
     mobile,
     status,
@@ -168,20 +171,20 @@ export function isDelivered(status: string): boolean {
  * The delivery report as the documentation shows it: the complete report without its unix
  * fields, and without a delivery time unless the message was delivered.
  */
-export function documentedDelivery(report: DeliveryPayload): DeliveryPayload {
+export function documentedDelivery(report: SandboxDeliveryPayload): SandboxDeliveryPayload {
   const { deliv_at: _d, sent_at: _s, submit_at: _u, ...documented } = withoutDeliveryTime(report);
   return documented;
 }
 
 /** The report without `deliv_time`/`deliv_at` unless the message was delivered. */
-export function withoutDeliveryTime(report: DeliveryPayload): DeliveryPayload {
+export function withoutDeliveryTime(report: SandboxDeliveryPayload): SandboxDeliveryPayload {
   if (isDelivered(report.status)) return report;
   const { deliv_time: _t, deliv_at: _a, ...rest } = report;
   return rest;
 }
 
 /** The call report as the documentation shows it: no `webhook_id`. */
-export function documentedCall(report: CallPayload): CallPayload {
+export function documentedCall(report: SandboxCallPayload): SandboxCallPayload {
   const { webhook_id: _, ...documented } = report;
   return documented;
 }
@@ -195,7 +198,7 @@ export function buildCallReport(
   webhookId: string,
   overrides: CallOverrides,
   clock: ReportClock,
-): CallPayload {
+): SandboxCallPayload {
   const check = new FieldCheck();
   const to = checkPhone(check, "to", overrides.to, 919876543210);
   const from = checkPhone(check, "from", overrides.from, 918068281235);
@@ -225,7 +228,7 @@ export function buildCallReport(
   const ended = unixSeconds(clock.now);
   const started = ended - seconds;
   const at = (s: number) => formatWallClock(new Date(s * 1000), clock.timeZone);
-  const report: CallPayload = {
+  const report: SandboxCallPayload = {
     webhook_id: webhookId,
     bridge,
     from,
@@ -241,74 +244,6 @@ export function buildCallReport(
   if (recordingUrl !== undefined) report.recording_url = recordingUrl;
   return report;
 }
-
-/** The {{variables}} of a delivery report (provider-interface.md 2.6), every value a string. */
-export function deliveryVariables(report: DeliveryPayload): Record<string, string> {
-  return {
-    id: report.id,
-    mobile: report.mobile,
-    status: report.status,
-    credits: report.credits,
-    units: String(report.units),
-    deliv_time: report.deliv_time ?? "",
-    sent_time: report.sent_time,
-    submit_time: report.submit_time,
-    deliv_at: report.deliv_at ?? "",
-    sent_at: report.sent_at ?? "",
-    submit_at: report.submit_at ?? "",
-    custom: report.custom ?? "",
-  };
-}
-
-/** The {{variables}} of a call report: every wire field, plus `id` for the call's mid. */
-export function callVariables(report: CallPayload): Record<string, string> {
-  return {
-    id: report.mid,
-    webhook_id: report.webhook_id ?? "",
-    bridge: String(report.bridge),
-    from: String(report.from),
-    to: String(report.to),
-    start_at: report.start_at,
-    end_at: report.end_at,
-    duration: report.duration,
-    mid: report.mid,
-    flow_id: String(report.flow_id),
-    status: report.status,
-    source: report.source,
-    recording_url: report.recording_url ?? "",
-  };
-}
-
-export const DELIVERY_VARIABLE_NAMES: readonly string[] = [
-  "id",
-  "mobile",
-  "status",
-  "credits",
-  "units",
-  "deliv_time",
-  "sent_time",
-  "submit_time",
-  "deliv_at",
-  "sent_at",
-  "submit_at",
-  "custom",
-];
-
-export const CALL_VARIABLE_NAMES: readonly string[] = [
-  "id",
-  "webhook_id",
-  "bridge",
-  "from",
-  "to",
-  "start_at",
-  "end_at",
-  "duration",
-  "mid",
-  "flow_id",
-  "status",
-  "source",
-  "recording_url",
-];
 
 function partsOf(message: string | undefined): number {
   if (typeof message !== "string" || message.length <= 160) return 1;

@@ -1,16 +1,27 @@
 import { describe, expectTypeOf, it } from "vitest";
-import type { CallPayload, DeliveryPayload, PushAttempt, PushOutcome, Sandbox } from "./index.js";
+import type {
+  CallPayload,
+  DeliveryPayload,
+  PushAttempt,
+  PushOutcome,
+  Sandbox,
+  SandboxCallPayload,
+  SandboxDeliveryPayload,
+} from "./index.js";
 
 describe("sandbox types", () => {
   it("types what sendSms and makeCall return", () => {
     type Sms = ReturnType<Sandbox["sendSms"]>;
     type Call = ReturnType<Sandbox["makeCall"]>;
-    expectTypeOf<Sms["report"]>().toEqualTypeOf<DeliveryPayload>();
-    expectTypeOf<Call["report"]>().toEqualTypeOf<CallPayload>();
+    expectTypeOf<Sms["report"]>().toEqualTypeOf<SandboxDeliveryPayload>();
+    expectTypeOf<Call["report"]>().toEqualTypeOf<SandboxCallPayload>();
+    // What the sandbox pushes is a wire payload, the type core's receiver reads.
+    expectTypeOf<SandboxDeliveryPayload>().toExtend<DeliveryPayload>();
+    expectTypeOf<SandboxCallPayload>().toExtend<CallPayload>();
     expectTypeOf<Sms["outcome"]>().resolves.toEqualTypeOf<PushOutcome | "skipped">();
-    expectTypeOf<DeliveryPayload["units"]>().toEqualTypeOf<number>();
-    expectTypeOf<CallPayload["to"]>().toEqualTypeOf<number>();
-    expectTypeOf<CallPayload["duration"]>().toEqualTypeOf<string>();
+    expectTypeOf<SandboxDeliveryPayload["units"]>().toEqualTypeOf<number>();
+    expectTypeOf<SandboxCallPayload["to"]>().toEqualTypeOf<number>();
+    expectTypeOf<SandboxCallPayload["duration"]>().toEqualTypeOf<string>();
     expectTypeOf<PushAttempt["outcome"]>().toEqualTypeOf<
       "delivered" | "retrying" | "dropped" | "skipped"
     >();
