@@ -250,6 +250,22 @@ describe("composed delivery webhooks in every method and body format", () => {
     expect(reports[0]).toMatchObject({ custom: "", id: "a:1", status: "DELIVRD" });
   });
 
+  it("reads an empty last path placeholder from the trailing slash it leaves", async () => {
+    const { receiver, reports } = receiverFor({
+      type: "delivery",
+      method: "GET",
+      url: "/hooks/{{id}}/{{status}}/{{custom}}",
+    });
+    const empty = await receiver.handle({ method: "GET", url: "/hooks/a/DELIVRD/", headers: AUTH });
+    const filled = await receiver.handle({
+      method: "GET",
+      url: "/hooks/a/DELIVRD/c",
+      headers: AUTH,
+    });
+    expect([empty.status, filled.status]).toEqual([200, 200]);
+    expect(reports.map((r) => r.custom)).toEqual(["", "c"]);
+  });
+
   it("reads the template's path only when it has a placeholder: the route decides the rest", async () => {
     const { receiver, reports } = receiverFor({
       type: "call",

@@ -263,15 +263,12 @@ export function readComposed(
 function matchPath(compiled: CompiledTemplate, path: string): string[] {
   const template = compiled.path as readonly PathSegment[];
   const segments = pathSegments(path);
-  const tail = segments.slice(segments.length - template.length).map(safeDecode);
-  const fits =
-    segments.length >= template.length &&
-    template.every((part, i) =>
-      part.kind === "literal"
-        ? tail[i] === part.text
-        : unwrap(tail[i] as string, part.placeholder) !== undefined,
-    );
-  if (!fits) {
+  // A last placeholder filled with "" leaves a trailing "/" ("/hooks/a/" for
+  // "/hooks/{{id}}/{{custom}}"): that "/" then ends an empty segment, not the path.
+  const tail =
+    matchTail(template, segments) ??
+    (path.endsWith("/") ? matchTail(template, [...segments, ""]) : undefined);
+  if (tail === undefined) {
     throw new ReportkitError(
       "invalid_report",
       `The request path ${JSON.stringify(path.slice(0, 200))} does not end with the composed template's path ${JSON.stringify(compiled.pathText)}, segment by segment; check the route and the template's URL.`,
@@ -279,6 +276,18 @@ function matchPath(compiled: CompiledTemplate, path: string): string[] {
     );
   }
   return tail;
+}
+
+/** The last segments, decoded, when they match the template's one by one. */
+function matchTail(template: readonly PathSegment[], segments: string[]): string[] | undefined {
+  if (segments.length < template.length) return undefined;
+  const tail = segments.slice(segments.length - template.length).map(safeDecode);
+  const fits = template.every((part, i) =>
+    part.kind === "literal"
+      ? tail[i] === part.text
+      : unwrap(tail[i] as string, part.placeholder) !== undefined,
+  );
+  return fits ? tail : undefined;
 }
 
 /** The value inside the template's literal text around a placeholder, if it has that text. */

@@ -89,7 +89,8 @@ export function registerComposed(store: WebhookStore, body: Record<string, unkno
     template = resolveTemplate(body);
   } catch (error) {
     if (!(error instanceof FieldErrors)) throw error;
-    fieldErrors = { ...error.errors, ...fieldErrors };
+    // The template's url problems are the grammar's, word for word as the receiver gives them.
+    fieldErrors = { ...fieldErrors, ...error.errors };
   }
   if (fields === undefined || template === undefined) {
     throw new FieldErrors(fieldErrors);
