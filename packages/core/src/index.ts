@@ -1,7 +1,7 @@
-export { type Attachable, attachable, type HandlerKind } from "./attachable.js";
 // The wire payloads are @reportkit/wire's, shared with the sandbox; the zod schemas in schemas.ts are
 // checked against them (wire-payloads.test-d.ts).
 export type { CallPayload, DeliveryPayload } from "@reportkit/wire";
+export { type Attachable, attachable, type HandlerKind } from "./attachable.js";
 export {
   type BearerResult,
   checkBearer,
