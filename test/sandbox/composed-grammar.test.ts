@@ -14,7 +14,7 @@ import {
   type ReceiverResponse,
   type Report,
 } from "@reportkit/core";
-import { createSandbox, type Sandbox } from "@reportkit/sandbox";
+import { createSandbox, PAYLOAD_STYLES, type PayloadStyle, type Sandbox } from "@reportkit/sandbox";
 import { CALL_VARIABLES, DELIVERY_VARIABLES, PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -57,6 +57,8 @@ const REPORT_FIELD: Record<"delivery" | "call", Record<string, string>> = {
 };
 const NOT_VALUES = new Set(["type", "raw", "warnings"]);
 
+/** One sandbox per payload style: composed pushes must arrive whole in either. */
+const sandboxes = {} as Record<PayloadStyle, Sandbox>;
 let sandbox: Sandbox;
 let server: http.Server;
 let origin: string;
@@ -66,7 +68,15 @@ let replies: ReceiverResponse[] = [];
 let reports: Report[] = [];
 
 beforeAll(async () => {
-  sandbox = await createSandbox({ token: API_TOKEN, retryIntervalMs: 10, timeoutMs: 2000 });
+  for (const payloads of PAYLOAD_STYLES) {
+    sandboxes[payloads] = await createSandbox({
+      token: API_TOKEN,
+      retryIntervalMs: 10,
+      timeoutMs: 2000,
+      payloads,
+    });
+  }
+  sandbox = sandboxes.documented;
   server = http.createServer(async (req, res) => {
     if (receiver === undefined) return void res.writeHead(503).end();
     const reply = await receiver.handle({
@@ -82,7 +92,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await sandbox.close();
+  for (const each of Object.values(sandboxes)) await each.close();
   await stop(server);
 });
 
@@ -270,69 +280,80 @@ function comparable(value: unknown): unknown {
 }
 
 describe("one template grammar: the sandbox and core agree", () => {
-  it("every template the sandbox registers is accepted by core, and a push through it arrives with its values", async () => {
-    await fc.assert(
-      fc.asyncProperty(validTemplate, smsOverrides, callOverrides, async (generated, sms, call) => {
-        const { template, placements } = generated;
-        replies = [];
-        reports = [];
-        const registered = await registerOverHttp(template);
-        expect(registered.errors).toEqual({});
-        expect(registered.status).toBe(200);
-        expect(coreVerdict(template)).toEqual({ ok: true });
+  it.each(PAYLOAD_STYLES)(
+    "every template the sandbox registers is accepted by core, and a push through it arrives with its values (payloads: %s)",
+    async (payloads) => {
+      sandbox = sandboxes[payloads];
+      await fc.assert(
+        fc.asyncProperty(
+          validTemplate,
+          smsOverrides,
+          callOverrides,
+          async (generated, sms, call) => {
+            const { template, placements } = generated;
+            replies = [];
+            reports = [];
+            const registered = await registerOverHttp(template);
+            expect(registered.errors).toEqual({});
+            expect(registered.status).toBe(200);
+            expect(coreVerdict(template)).toEqual({ ok: true });
 
-        const type = template.type as "delivery" | "call";
-        const sent =
-          type === "delivery"
-            ? sandbox.sendSms({ webhookId: registered.id, ...sms })
-            : sandbox.makeCall({ webhookId: registered.id, ...call });
-        const outcome = await sent.outcome;
-        expect({ outcome, replies: replies.map((r) => `${r.status} ${r.body}`) }).toEqual({
-          outcome: "delivered",
-          replies: [expect.stringMatching(/^2\d\d /)],
-        });
-        expect(reports).toHaveLength(1);
+            const type = template.type as "delivery" | "call";
+            const sent =
+              type === "delivery"
+                ? sandbox.sendSms({ webhookId: registered.id, ...sms })
+                : sandbox.makeCall({ webhookId: registered.id, ...call });
+            const outcome = await sent.outcome;
+            expect({ outcome, replies: replies.map((r) => `${r.status} ${r.body}`) }).toEqual({
+              outcome: "delivered",
+              replies: [expect.stringMatching(/^2\d\d /)],
+            });
+            expect(reports).toHaveLength(1);
 
-        // The oracle: the same payload pushed as a standard report, read by core.
-        const standard = parseReport(sent.report, { timeZone: PROVIDER_TIME_ZONE });
-        if (!standard.ok) throw standard.error;
-        const promised = new Set(placements.map((p) => REPORT_FIELD[type][p.variable]));
-        const got = reports[0] as unknown as Record<string, unknown>;
-        const expected = standard.report as unknown as Record<string, unknown>;
-        for (const [field, value] of Object.entries(got)) {
-          if (NOT_VALUES.has(field)) continue;
-          if (promised.has(field))
-            expect([field, comparable(value)]).toEqual([field, comparable(expected[field])]);
-          else expect([field, value]).toEqual([field, null]);
-        }
-      }),
-      {
-        numRuns: 80,
-        examples: [
-          // An empty value in the last path segment leaves a trailing "/" (found by this test).
-          [
-            {
-              template: {
-                type: "delivery",
-                method: "GET",
-                url: `${origin}/hooks/{{id}}/{{status}}/{{custom}}`,
+            // The oracle: the same payload pushed as a standard report, read by core.
+            const standard = parseReport(sent.report, { timeZone: PROVIDER_TIME_ZONE });
+            if (!standard.ok) throw standard.error;
+            const promised = new Set(placements.map((p) => REPORT_FIELD[type][p.variable]));
+            const got = reports[0] as unknown as Record<string, unknown>;
+            const expected = standard.report as unknown as Record<string, unknown>;
+            for (const [field, value] of Object.entries(got)) {
+              if (NOT_VALUES.has(field)) continue;
+              if (promised.has(field))
+                expect([field, comparable(value)]).toEqual([field, comparable(expected[field])]);
+              else expect([field, value]).toEqual([field, null]);
+            }
+          },
+        ),
+        {
+          numRuns: 50,
+          examples: [
+            // An empty value in the last path segment leaves a trailing "/" (found by this test).
+            [
+              {
+                template: {
+                  type: "delivery",
+                  method: "GET",
+                  url: `${origin}/hooks/{{id}}/{{status}}/{{custom}}`,
+                },
+                placements: ["id", "status", "custom"].map((variable) => ({
+                  variable,
+                  where: "path" as const,
+                  prefix: "",
+                  suffix: "",
+                })),
               },
-              placements: ["id", "status", "custom"].map((variable) => ({
-                variable,
-                where: "path" as const,
-                prefix: "",
-                suffix: "",
-              })),
-            },
-            {},
-            {},
+              {},
+              {},
+            ],
           ],
-        ],
-      },
-    );
-  }, 120_000);
+        },
+      );
+    },
+    120_000,
+  );
 
   it("every template core refuses, the sandbox refuses with a 422 naming the same problems", async () => {
+    sandbox = sandboxes.documented;
     const junk = fc.oneof(
       fc.constant(undefined),
       fc.constant(null),
