@@ -205,7 +205,7 @@ export function compileTemplate(template: ComposedTemplate): CompiledTemplate {
 const ORIGIN = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*/i;
 
 /** Path and query of a URL or a template URL, without parsing (placeholders are not URL-safe). */
-export function splitUrl(url: string): { path: string; query: string } {
+function splitUrl(url: string): { path: string; query: string } {
   const relative = url.replace(ORIGIN, "");
   const hash = relative.indexOf("#");
   const rest = hash === -1 ? relative : relative.slice(0, hash);
