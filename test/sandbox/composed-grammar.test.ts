@@ -368,6 +368,11 @@ describe("one template grammar: the sandbox and core agree", () => {
         fc.array(
           fc.oneof(
             fc.record({ field: fc.constant("type"), value: fc.oneof(junk, fc.constant("sms")) }),
+            // A mistyped field name.
+            fc.record({
+              field: fc.constantFrom("metod", "URL", "formats", "header"),
+              value: fc.constantFrom("GET", "json"),
+            }),
             fc.record({
               field: fc.constant("method"),
               value: fc.oneof(junk, fc.constantFrom("PATCH", "DELETE", "")),

@@ -198,6 +198,37 @@ describe("composed pushes", () => {
     );
   });
 
+  it("re-checks the template when its uri is edited, keeping its method, body and headers", async () => {
+    const hook = sandbox.createComposedWebhook({
+      name: "edit",
+      type: "delivery",
+      method: "put",
+      url: `${recorder.url}/old?i={{id}}`,
+      body: { s: "{{status}}" },
+      headers: { "x-api-key": "k" },
+    });
+    const edit = (uri: string) =>
+      fetch(`${sandbox.baseUrl}developer/webhooks/${hook.id}`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "edit", uri }),
+      });
+    const refused = await edit(`${recorder.url}/new?s={{status}}`);
+    expect(refused.status).toBe(422);
+    // Identity is judged on the url and the body together: a template with a body names "body".
+    expect((await refused.json()).errors.body).toEqual([
+      "A delivery template must carry {{id}} in its url or a body value: without it a report cannot be identified, and the receiver refuses it.",
+    ]);
+    expect((await edit(`${recorder.url}/new?ref=dlr-{{id}}`)).status).toBe(200);
+    const sent = sandbox.sendSms({ webhookId: hook.id });
+    expect(await sent.outcome).toBe("delivered");
+    const [request] = recorder.requests;
+    expect(request?.method).toBe("PUT");
+    expect(request?.url).toBe(`/new?ref=dlr-${encodeURIComponent(sent.report.id)}`);
+    expect(request?.headers["x-api-key"]).toBe("k");
+    expect(JSON.parse(request?.text ?? "")).toEqual({ s: "DELIVRD" });
+  });
+
   it("rejects an invalid template with 422 and the fields", async () => {
     const response = await fetch(`${sandbox.baseUrl}sandbox/composed-webhooks`, {
       method: "POST",

@@ -47,6 +47,12 @@ export function resolveTemplate(input: Record<string, unknown>): ResolvedTemplat
   return (parsed as { template: ParsedTemplate }).template;
 }
 
+/** The template a parsed one came from, without the parse's own fields: to check it again. */
+export function templateOf(parsed: ResolvedTemplate): Record<string, unknown> {
+  const { type, method, url, body, format, headers } = parsed;
+  return { type, method, url, body, format, headers };
+}
+
 /**
  * The value of each {{variable}} for one report, as the provider fills it: every value a
  * string, "" for a field the report does not carry. A composed call webhook always knows its

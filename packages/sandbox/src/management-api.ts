@@ -1,4 +1,4 @@
-import { resolveTemplate } from "./composed.js";
+import { resolveTemplate, templateOf } from "./composed.js";
 import { FieldCheck, FieldErrors } from "./field-errors.js";
 import { fail, type JsonReply, ok, paginate, webhookResource } from "./laravel.js";
 import type { WebhookStore } from "./webhook-store.js";
@@ -95,10 +95,11 @@ function update(store: WebhookStore, id: string, request: ApiRequest): JsonReply
   if (existing === undefined) return notFound(id);
   const fields = webhookFields(request.body, { token: false });
   // A composed webhook's uri is its callback template: it must stay a valid one.
+  const template = existing.composed;
   const composed =
-    existing.composed === null
+    template === null
       ? undefined
-      : renamed(() => resolveTemplate({ ...existing.composed, url: fields.uri }));
+      : renamed(() => resolveTemplate({ ...templateOf(template), url: fields.uri }));
   const webhook = store.update(id, { ...fields, composed });
   if (webhook === undefined) return notFound(id);
   return ok("Updated successfully", webhookResource(webhook, "string"));

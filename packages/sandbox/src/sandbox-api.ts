@@ -86,7 +86,9 @@ export function registerComposed(store: WebhookStore, body: Record<string, unkno
   }
   let template: ReturnType<typeof resolveTemplate> | undefined;
   try {
-    template = resolveTemplate(body);
+    // The webhook's own fields are not the template's.
+    const { name: _n, status: _s, secret: _c, token: _t, ...templateFields } = body;
+    template = resolveTemplate(templateFields);
   } catch (error) {
     if (!(error instanceof FieldErrors)) throw error;
     // The template's url problems are the grammar's, word for word as the receiver gives them.

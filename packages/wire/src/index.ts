@@ -18,6 +18,7 @@ export {
   type QueryParameter,
   renderUrl,
   safeDecode,
+  TEMPLATE_FIELDS,
   TEMPLATE_FORMATS,
   TEMPLATE_METHODS,
   type TemplateFormat,

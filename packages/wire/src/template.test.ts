@@ -118,6 +118,34 @@ describe("parseTemplate: every problem, by field", () => {
     ]);
   });
 
+  it("refuses a field it does not know, suggesting the one meant", () => {
+    expect(
+      problems({
+        type: "delivery",
+        metod: "GET",
+        Url: "/d",
+        url: "/d?i={{id}}&s={{status}}",
+        x: 1,
+      }),
+    ).toEqual([
+      {
+        field: "metod",
+        message:
+          'Unknown template field "metod" (did you mean "method"?): a composed template has "type", "method", "url", "body", "format" and "headers".',
+      },
+      {
+        field: "Url",
+        message:
+          'Unknown template field "Url" (did you mean "url"?): a composed template has "type", "method", "url", "body", "format" and "headers".',
+      },
+      {
+        field: "x",
+        message:
+          'Unknown template field "x": a composed template has "type", "method", "url", "body", "format" and "headers".',
+      },
+    ]);
+  });
+
   it("is an object, or one problem saying so", () => {
     expect(problems("https://x")).toEqual([
       {

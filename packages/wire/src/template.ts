@@ -5,6 +5,9 @@ import { IDENTITY_VARIABLES, variablesOf } from "./variables.js";
 // one place: core's compiler reads requests by it, the sandbox renders requests by it, and
 // both refuse the same templates with the same problems.
 
+/** The fields of a template; any other key is refused (a typo would silently change its meaning). */
+export const TEMPLATE_FIELDS = ["type", "method", "url", "body", "format", "headers"] as const;
+
 export const TEMPLATE_METHODS = ["GET", "POST", "PUT"] as const;
 export type TemplateMethod = (typeof TEMPLATE_METHODS)[number];
 
@@ -137,6 +140,18 @@ export function parseTemplate(input: unknown): TemplateParse {
   }
   const problems: TemplateProblem[] = [];
   const add = (field: string, message: string) => problems.push({ field, message });
+
+  for (const key of Object.keys(input)) {
+    if ((TEMPLATE_FIELDS as readonly string[]).includes(key)) continue;
+    const near = TEMPLATE_FIELDS.find((field) => similar(field, key));
+    add(
+      key,
+      `Unknown template field ${JSON.stringify(key)}${near === undefined ? "" : ` (did you mean "${near}"?)`}: a composed template has ${listOf(
+        TEMPLATE_FIELDS.map((f) => `"${f}"`),
+        "and",
+      )}.`,
+    );
+  }
 
   const type = input.type === "delivery" || input.type === "call" ? input.type : undefined;
   if (type === undefined) {
@@ -312,7 +327,7 @@ export function parseTemplate(input: unknown): TemplateParse {
     if (anyOf.length > 0 && !anyOf.some((v) => variables.includes(v))) {
       add(
         where,
-        `A ${type} template must carry one of ${orList(anyOf.map((v) => `{{${v}}}`))} in its url or a body value: without one a report cannot be identified, and the receiver refuses it.`,
+        `A ${type} template must carry one of ${listOf(anyOf.map((v) => `{{${v}}}`))} in its url or a body value: without one a report cannot be identified, and the receiver refuses it.`,
       );
     }
   }
@@ -527,10 +542,31 @@ function choice<T extends string>(
   return (allowed as readonly string[]).includes(normal) ? (normal as T) : undefined;
 }
 
-function orList(items: readonly string[]): string {
+/** A field name mistyped: another case, or at most two letters wrong, missing or extra. */
+function similar(field: string, key: string): boolean {
+  const a = field;
+  const b = key.toLowerCase();
+  if (Math.abs(a.length - b.length) > 2) return false;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(
+        (previous[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+    }
+    previous = row;
+  }
+  return (previous[b.length] as number) <= 2;
+}
+
+function listOf(items: readonly string[], conjunction: "or" | "and" = "or"): string {
   return items.length < 2
     ? items.join("")
-    : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
+    : `${items.slice(0, -1).join(", ")} ${conjunction} ${items[items.length - 1]}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
