@@ -146,7 +146,7 @@ export function parseTemplate(input: unknown): TemplateParse {
     const near = TEMPLATE_FIELDS.find((field) => similar(field, key));
     add(
       key,
-      `Unknown template field ${JSON.stringify(key)}${near === undefined ? "" : ` (did you mean "${near}"?)`}: a composed template has ${listOf(
+      `Unknown template field ${JSON.stringify(key.slice(0, 64))}${near === undefined ? "" : ` (did you mean "${near}"?)`}: a composed template has ${listOf(
         TEMPLATE_FIELDS.map((f) => `"${f}"`),
         "and",
       )}.`,
