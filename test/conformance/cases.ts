@@ -1,6 +1,7 @@
 // The conformance table: every request here gets the same reply, and the same handler calls,
 // from @reportkit/core and from every adapter. Each target file runs it unchanged.
 import type { ComposedTemplate, ErrorCode } from "@reportkit/core";
+import { expect } from "vitest";
 import {
   SAMPLE_CALL,
   SAMPLE_CALL_TEXT,
@@ -63,6 +64,7 @@ const post = (body: RequestSpec["body"], headers: Record<string, string> = JSON_
   { method: "POST", url: URL, headers, body },
 ];
 
+// Wall-clock times are read in the provider's zone, Asia/Kolkata (UTC+05:30), by default.
 const DLR_REPORT = {
   type: "delivery",
   id: "b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1",
@@ -70,11 +72,12 @@ const DLR_REPORT = {
   status: "DELIVRD",
   credits: "2.0000",
   units: 1,
-  deliveredAt: "2021-04-09T16:27:51.000Z",
-  sentAt: "2021-04-09T16:27:48.000Z",
-  submittedAt: "2021-04-09T16:27:49.000Z",
+  deliveredAt: "2021-04-09T10:57:51.000Z",
+  sentAt: "2021-04-09T10:57:48.000Z",
+  submittedAt: "2021-04-09T10:57:49.000Z",
   cid: "6789",
   custom: "order-1234",
+  warnings: [],
   raw: SAMPLE_DLR,
 };
 
@@ -85,17 +88,80 @@ const CALL_REPORT = {
   bridge: "918068281234",
   from: "918068281235",
   to: "919876543210",
-  startedAt: "2021-04-09T16:27:51.000Z",
-  endedAt: "2021-04-09T16:28:14.000Z",
+  startedAt: "2021-04-09T10:57:51.000Z",
+  endedAt: "2021-04-09T10:58:14.000Z",
   duration: 23,
   flowId: 4521,
   status: "ANSWER",
   source: "OBD",
   recordingUrl: "https://recordings.example.com/5f2b1a9c.mp3",
+  warnings: [],
   raw: SAMPLE_CALL,
 };
 
 const delivered = (report: object = DLR_REPORT): Call => ({ handler: "onDelivery", report });
+
+/** A warning on `field` whose message matches. */
+const warning = (field: string, message: RegExp) => ({
+  field,
+  message: expect.stringMatching(message),
+});
+
+/**
+ * Values a real sender pushes that are no reason to lose a report: obvious equivalents are
+ * read without a word, anything else unreadable is null with a warning, and the report is
+ * taken (issue: "units: 2.0", "credits: .25" and "deliv_time: N/A" used to be refused).
+ */
+const LENIENT: { name: string; patch: object; fields: object }[] = [
+  {
+    name: 'units "2.0", credits ".25": read as 2 and "0.2500", no warning',
+    patch: { units: "2.0", credits: ".25" },
+    fields: { units: 2, credits: "0.2500" },
+  },
+  {
+    name: 'deliv_time "0000-00-00 00:00:00" and sent_time "": null, no warning',
+    patch: { deliv_time: "0000-00-00 00:00:00", sent_time: "" },
+    fields: { deliveredAt: null, sentAt: null },
+  },
+  {
+    name: "credits 1e21: plain digits, never exponent notation",
+    patch: { credits: 1e21 },
+    fields: { credits: "1000000000000000000000.0000" },
+  },
+  {
+    name: 'units "abc": null with a warning, 200',
+    patch: { units: "abc" },
+    fields: { units: null, warnings: [warning("units", /whole number, got "abc"/)] },
+  },
+  {
+    name: 'deliv_time "N/A": null with a warning, 200',
+    patch: { deliv_time: "N/A" },
+    fields: { deliveredAt: null, warnings: [warning("deliv_time", /got "N\/A"/)] },
+  },
+  {
+    name: 'deliv_at "9000000000000000": never an Invalid Date, null with a warning',
+    patch: { deliv_at: "9000000000000000", deliv_time: undefined },
+    fields: { deliveredAt: null, warnings: [warning("deliv_at", /past any date/)] },
+  },
+  {
+    name: "an object where custom's text belongs: null with a warning, 200",
+    patch: { custom: { ref: "order-1234" } },
+    fields: { custom: null, warnings: [warning("custom", /an object/)] },
+  },
+  {
+    name: "deliv_at and a deliv_time written in UTC: unix wins, the warning names the implied zone",
+    patch: { deliv_at: 1617985671 },
+    fields: {
+      deliveredAt: "2021-04-09T16:27:51.000Z",
+      warnings: [
+        warning(
+          "deliv_time",
+          /5 h 30 min off deliv_at in Asia\/Kolkata: the pair implies UTC\+00:00/,
+        ),
+      ],
+    },
+  },
+];
 const called: Call = { handler: "onCall", report: CALL_REPORT };
 
 const DLR_JSON = JSON.stringify(SAMPLE_DLR);
@@ -173,6 +239,7 @@ const EMPTY_CALL = {
   status: null,
   source: null,
   recordingUrl: null,
+  warnings: [],
 };
 
 // The field-notes call example, as is: the customer's own query keys (call_id,
@@ -230,8 +297,8 @@ const DLR_VALUES: Record<keyof typeof DLR_KEYS, string> = {
   cost: "2.0000",
   parts: "1",
   delivered: "2021-04-09 16:27:51",
-  sent: "1617985668",
-  submitted: "1617985669",
+  sent: "1617965868",
+  submitted: "1617965869",
   ref: "order-1234",
 };
 /** The same report as the standard push gives; no variable carries `cid`. */
@@ -432,6 +499,50 @@ export const CASES: ConformanceCase[] = [
     expect: { status: 200, calls: CONCURRENT.map(({ report }) => delivered(report)) },
   },
 
+  // ---- 200: strict only on identity, lenient on every other value ------------------------
+  ...LENIENT.map(
+    ({ name, patch, fields }): ConformanceCase => ({
+      name,
+      requests: post(JSON.stringify({ ...SAMPLE_DLR, ...patch })),
+      expect: {
+        status: 200,
+        calls: [delivered({ ...DLR_REPORT, ...fields, raw: { ...SAMPLE_DLR, ...patch } })],
+      },
+    }),
+  ),
+  {
+    name: 'a call report with duration "23.0" and an unreadable start_at: 200 with a warning',
+    requests: post(JSON.stringify({ ...SAMPLE_CALL, duration: "23.0", start_at: "N/A" })),
+    expect: {
+      status: 200,
+      calls: [
+        {
+          handler: "onCall",
+          report: {
+            ...CALL_REPORT,
+            startedAt: null,
+            warnings: [warning("start_at", /got "N\/A"/)],
+            raw: { ...SAMPLE_CALL, duration: "23.0", start_at: "N/A" },
+          },
+        },
+      ],
+    },
+  },
+  {
+    name: "a DLR without mobile: 200, mobile null",
+    requests: post(JSON.stringify(without(SAMPLE_DLR as Record<string, string>, "mobile"))),
+    expect: {
+      status: 200,
+      calls: [
+        delivered({
+          ...DLR_REPORT,
+          mobile: null,
+          raw: without(SAMPLE_DLR as Record<string, string>, "mobile"),
+        }),
+      ],
+    },
+  },
+
   // ---- 401 -------------------------------------------------------------------------------
   {
     name: "no Authorization header",
@@ -496,9 +607,19 @@ export const CASES: ConformanceCase[] = [
     expect: { status: 400, code: "unrecognized_report", calls: [] },
   },
   {
-    name: 'units: "abc"',
-    requests: post(JSON.stringify({ ...SAMPLE_DLR, units: "abc" })),
-    expect: { status: 400, code: "invalid_report", calls: [] },
+    name: "a DLR without an id: no identity, 400 naming it",
+    requests: post(JSON.stringify(without(SAMPLE_DLR as Record<string, string>, "id"))),
+    expect: { status: 400, code: "invalid_report", message: /"id"/, calls: [] },
+  },
+  {
+    name: "a DLR whose status is an object: no identity, 400 naming it",
+    requests: post(JSON.stringify({ ...SAMPLE_DLR, status: { stat: "DELIVRD" } })),
+    expect: { status: 400, code: "invalid_report", message: /"status"/, calls: [] },
+  },
+  {
+    name: "a call report without mid or webhook_id: no identity, 400 naming them",
+    requests: post(JSON.stringify(without(SAMPLE_CALL as Record<string, string>, "mid"))),
+    expect: { status: 400, code: "invalid_report", message: /"mid".*"webhook_id"/, calls: [] },
   },
   {
     name: "a multipart body without its boundary",
@@ -626,10 +747,26 @@ export const CASES: ConformanceCase[] = [
     },
   },
   {
-    name: 'units: "abc", pre-parsed by express.json()',
+    name: 'units: "abc", pre-parsed by express.json(): null with a warning',
     expressParsers: ["json"],
     requests: post(JSON.stringify({ ...SAMPLE_DLR, units: "abc" })),
-    expect: { status: 400, code: "invalid_report", calls: [] },
+    expect: {
+      status: 200,
+      calls: [
+        delivered({
+          ...DLR_REPORT,
+          units: null,
+          warnings: [warning("units", /"abc"/)],
+          raw: { ...SAMPLE_DLR, units: "abc" },
+        }),
+      ],
+    },
+  },
+  {
+    name: "a DLR without an id, pre-parsed by express.json(): 400",
+    expressParsers: ["json"],
+    requests: post(JSON.stringify(without(SAMPLE_DLR as Record<string, string>, "id"))),
+    expect: { status: 400, code: "invalid_report", message: /"id"/, calls: [] },
   },
   {
     name: "an empty object, pre-parsed by express.json()",
@@ -872,10 +1009,59 @@ export const CASES: ConformanceCase[] = [
     },
   },
   {
-    name: 'composed delivery: an unusable value (units "abc") is 400, as in a standard push',
+    name: 'composed delivery: an unusable value (units "abc") is null with a warning, as in a standard push',
     setup: DLR_POST_JSON,
     requests: send("POST", URL, asJson({ ...DLR_VALUES, parts: "abc" })),
-    expect: { status: 400, code: "invalid_report", calls: [] },
+    expect: {
+      status: 200,
+      calls: [
+        composedDelivery(
+          { ...DLR_VALUES, parts: "abc" },
+          { units: null, warnings: [warning("units", /"abc"/)] },
+        ),
+      ],
+    },
+  },
+  {
+    name: "composed delivery: {{sent_time}} and {{submit_time}} filled with unix digits are unix times",
+    setup: {
+      composed: {
+        type: "delivery",
+        url: "https://example.com/webhooks",
+        body: {
+          msg_id: "{{id}}",
+          state: "{{status}}",
+          sent: "{{sent_time}}",
+          submitted: "{{submit_time}}",
+        },
+      },
+    },
+    requests: send(
+      "POST",
+      URL,
+      asJson({
+        msg_id: DLR_REPORT.id,
+        state: "DELIVRD",
+        sent: "1617965868",
+        submitted: "1617965869000",
+      }),
+    ),
+    expect: {
+      status: 200,
+      calls: [
+        delivered({
+          ...PATH_REPORT,
+          sentAt: DLR_REPORT.sentAt,
+          submittedAt: DLR_REPORT.submittedAt,
+          raw: {
+            msg_id: DLR_REPORT.id,
+            state: "DELIVRD",
+            sent: "1617965868",
+            submitted: "1617965869000",
+          },
+        }),
+      ],
+    },
   },
   {
     name: "composed delivery POST form: application/xml is 415",

@@ -1,49 +1,85 @@
-// Normalizes wire values that passed the zod type check. Each function returns the value,
-// null for "absent" (missing, null or an empty string: composed webhooks send "" for a
-// value the provider does not have), or throws a FieldError naming what was expected.
+// Reads wire values of any JSON type into their normalized form. Each reader returns the
+// value, null for "absent" (missing, null or an empty string: composed webhooks send "" for a
+// value the provider does not have), or an Unreadable saying what was expected. Nothing is
+// thrown and nothing is allocated on the clean path: a report is refused only for its
+// identity, so the caller decides what an unreadable value costs (a 400, or null + warning).
 
-/** A wire field whose value cannot be normalized. */
-export class FieldError extends Error {
-  readonly field: string;
-  constructor(field: string, message: string) {
-    super(message);
-    this.field = field;
+/** Why a wire value could not be read; made only when one cannot. */
+export class Unreadable {
+  readonly message: string;
+  constructor(message: string) {
+    this.message = message;
   }
 }
 
+export type Read<T> = T | null | Unreadable;
+
 const DIGITS = /^\d+$/;
-const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 const UNIX = /^\d+(?:\.\d+)?$/;
+// "2", "2.", "2.0", "+2.00": a whole number however it was written.
+const WHOLE = /^\+?(\d+)(?:\.0*)?$/;
+// The provider's own form of credits, handed on untouched: "2.0000", "0.2500".
+const PROVIDER_DECIMAL = /^(?:0|[1-9]\d*)\.\d{4,}$/;
+// Any decimal a sender may write: "2", ".25", "-0.5", "+2.5", "2.", "1.5e-3".
+const ANY_DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d{1,4}))?$/i;
+// A decimal written with an exponent past this is no amount of credits.
+const MAX_EXPONENT = 400;
+// The places the provider gives credits ("2.0000"); more are kept, fewer are padded.
+const CREDIT_PLACES = 4;
+// Past this, a number is milliseconds: as seconds it would be after the year 5000.
+const MILLISECONDS_FROM = 1e11;
+// The range of a valid Date: past it, `new Date(t)` is an Invalid Date.
+const MAX_TIME = 8.64e15;
 
-type Wire = string | number | null | undefined;
-
-function blank(value: Wire): value is "" | null | undefined {
+function blank(value: unknown): value is "" | null | undefined {
   return value === undefined || value === null || value === "";
 }
 
-/**
- * A JSON number as text. Whole numbers past 2^53 were already rounded by JSON.parse: an id
- * made of other digits than the sender's is refused rather than handed on.
- */
-function numberText(value: number, field: string): string {
-  if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
-    throw new FieldError(
-      field,
-      `${value} is too large to be exact as a JSON number; send it as a string`,
-    );
+/** The value as an error message may quote it: short, and never a whole body. */
+export function quote(value: unknown): string {
+  if (typeof value === "string") {
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   }
-  return String(value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return describe(value);
 }
 
-/** Required text (id, status); a number becomes its decimal string. */
-export function requiredText(value: string | number, field: string): string {
-  const s = typeof value === "string" ? value.trim() : numberText(value, field);
-  if (s === "") throw new FieldError(field, "expected a non-empty value");
-  return s;
+/** The JSON type of a value, as a message names it. */
+export function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-export function optionalText(value: Wire, field: string): string | null {
-  return blank(value) ? null : typeof value === "string" ? value : numberText(value, field);
+/**
+ * A JSON number as text. Whole numbers past 2^53 were already rounded by JSON.parse: digits
+ * other than the sender's are not handed on.
+ */
+function numberText(value: number): string | Unreadable {
+  if (Number.isSafeInteger(value) || (Number.isFinite(value) && !Number.isInteger(value))) {
+    return String(value);
+  }
+  return new Unreadable(
+    Number.isFinite(value)
+      ? `${value} is too large to be exact as a JSON number (send it as a string)`
+      : `expected text or a number, got ${value}`,
+  );
+}
+
+/** Text as sent; a number becomes its decimal string. */
+export function readText(value: unknown): Read<string> {
+  if (typeof value === "string") return value === "" ? null : value;
+  if (blank(value)) return null;
+  if (typeof value === "number") return numberText(value);
+  return new Unreadable(`expected text or a number, got ${describe(value)}`);
+}
+
+/** Text that identifies a report (id, status, mid, webhook_id): trimmed, never empty. */
+export function readIdentity(value: unknown): Read<string> {
+  const text = readText(value);
+  if (typeof text !== "string") return text;
+  const trimmed = text.trim();
+  return trimmed === "" ? null : trimmed;
 }
 
 // What people write inside phone numbers: "+91 98765-43210", "(0) 98765 43210".
@@ -52,75 +88,135 @@ const PHONE_PUNCTUATION = /[\s\-().+]/g;
 /**
  * A phone number as a digit string: a JSON number becomes its digits (exact to 15), a string
  * loses its "+", spaces, dashes, dots and parentheses. A string that is no number at all (a
- * caller ID such as "anonymous") is kept as sent, since refusing it would lose the report.
+ * caller ID such as "anonymous") is kept as sent, since it is still what the provider said.
  */
-export function phone(value: string | number, field: string): string {
+export function readPhone(value: unknown): Read<string> {
+  if (typeof value === "string") {
+    if (DIGITS.test(value)) return value;
+    const s = value.trim();
+    if (s === "") return null;
+    const digits = s.replace(PHONE_PUNCTUATION, "");
+    return DIGITS.test(digits) ? digits : s;
+  }
+  if (blank(value)) return null;
   if (typeof value === "number") {
     if (Number.isSafeInteger(value) && value >= 0) return String(value);
-    throw new FieldError(field, `expected a phone number, got ${value}`);
+    return new Unreadable(
+      Number.isInteger(value) && value > 0
+        ? `${value} is too large to be exact as a JSON number (send it as a string)`
+        : `expected a phone number, got ${value}`,
+    );
   }
-  const s = value.trim();
-  if (DIGITS.test(s)) return s;
-  const digits = s.replace(PHONE_PUNCTUATION, "");
-  return DIGITS.test(digits) ? digits : s;
+  return new Unreadable(`expected a phone number, got ${describe(value)}`);
 }
 
-export function optionalPhone(value: Wire, field: string): string | null {
-  return blank(value) ? null : phone(value, field);
-}
-
-/** A whole number, sent as a number or a string of digits. */
-export function optionalCount(value: Wire, field: string): number | null {
-  if (blank(value)) return null;
+/** A whole number, sent as a number or as digits ("2", and "2.0" too). */
+export function readCount(value: unknown): Read<number> {
   if (typeof value === "number") {
     if (Number.isSafeInteger(value) && value >= 0) return value;
-    throw new FieldError(field, `expected a whole number, got ${value}`);
+    return new Unreadable(`expected a whole number, got ${value}`);
   }
-  const s = value.trim();
-  if (DIGITS.test(s) && Number.isSafeInteger(Number(s))) return Number(s);
-  throw new FieldError(field, `expected a whole number, got ${JSON.stringify(value)}`);
-}
-
-/** An exact decimal kept as a string ("2.0000"); a JSON number gets the provider's 4 places. */
-export function optionalDecimal(value: Wire, field: string): string | null {
+  if (typeof value === "string") {
+    if (DIGITS.test(value)) {
+      const n = Number(value);
+      if (Number.isSafeInteger(n)) return n;
+    } else {
+      const s = value.trim();
+      if (s === "") return null;
+      const whole = WHOLE.exec(s);
+      if (whole !== null) {
+        const n = Number(whole[1]);
+        if (Number.isSafeInteger(n)) return n;
+      }
+    }
+    return new Unreadable(`expected a whole number, got ${quote(value)}`);
+  }
   if (blank(value)) return null;
-  if (typeof value === "number") {
-    if (!Number.isFinite(value))
-      throw new FieldError(field, `expected a decimal number, got ${value}`);
-    const fixed = value.toFixed(4);
-    return Number(fixed) === value ? fixed : decimalText(value, field);
+  return new Unreadable(`expected a whole number, got ${describe(value)}`);
+}
+
+/**
+ * An exact decimal kept as a plain string, with at least the provider's 4 places: "2.0000"
+ * as sent, ".25" as "0.2500", the JSON number 2 as "2.0000", 1e-7 as "0.0000001", never in
+ * exponent notation.
+ */
+export function readDecimal(value: unknown): Read<string> {
+  if (typeof value === "string") {
+    if (PROVIDER_DECIMAL.test(value)) return value;
+    const s = value.trim();
+    if (s === "") return null;
+    return plainDecimal(s) ?? new Unreadable(`expected a decimal number, got ${quote(value)}`);
   }
-  const s = value.trim();
-  if (DECIMAL.test(s)) return s;
-  throw new FieldError(field, `expected a decimal number, got ${JSON.stringify(value)}`);
+  if (typeof value === "number") {
+    // String() gives the shortest digits that are this number: what the sender wrote.
+    const text = Number.isFinite(value) ? plainDecimal(String(value)) : undefined;
+    return text ?? new Unreadable(`expected a decimal number, got ${value}`);
+  }
+  if (blank(value)) return null;
+  return new Unreadable(`expected a decimal number, got ${describe(value)}`);
 }
 
-/** A number in plain decimal notation: "0.0000001", never String()'s "1e-7". */
-function decimalText(value: number, field: string): string {
-  const text = String(value);
-  const exponent = /^-?\d(?:\.(\d+))?e([-+])(\d+)$/.exec(text);
-  if (exponent === null) return text;
-  if (exponent[2] === "+") throw new FieldError(field, `expected a decimal number, got ${text}`);
-  const places = (exponent[1]?.length ?? 0) + Number(exponent[3]);
-  return value.toFixed(Math.min(places, 100));
+/** A decimal in any notation, as plain digits with at least 4 places; undefined if none. */
+function plainDecimal(text: string): string | undefined {
+  const m = ANY_DECIMAL.exec(text);
+  if (m === null) return undefined;
+  const [, sign, whole = "", fraction = "", exponent] = m;
+  if (whole === "" && fraction === "") return undefined;
+  let digits = whole + fraction;
+  let point = whole.length;
+  if (exponent !== undefined) {
+    const shift = Number(exponent);
+    if (Math.abs(shift) > MAX_EXPONENT) return undefined;
+    point += shift;
+    if (point < 0) {
+      digits = "0".repeat(-point) + digits;
+      point = 0;
+    } else if (point > digits.length) {
+      digits += "0".repeat(point - digits.length);
+    }
+  }
+  const integer = digits.slice(0, point).replace(/^0+/, "") || "0";
+  const places = digits.slice(point);
+  const padded =
+    places.length >= CREDIT_PLACES ? places : places + "0".repeat(CREDIT_PLACES - places.length);
+  const zero = /^0*$/.test(integer + places);
+  return `${sign === "-" && !zero ? "-" : ""}${integer}.${padded}`;
 }
 
-// Past this, a number is milliseconds: as seconds it would be after the year 5000.
-const MILLISECONDS_FROM = 1e11;
+/** An instant from milliseconds, or why it is none: a Date is never an Invalid Date. */
+function instant(ms: number, value: unknown): Date | Unreadable {
+  if (ms > MAX_TIME) {
+    return new Unreadable(
+      `${quote(value)} is past any date a unix timestamp in seconds or milliseconds can give`,
+    );
+  }
+  return new Date(ms);
+}
+
+/** Seconds, or milliseconds recognised by their size, to an instant. */
+export function unixInstant(seconds: number, value: unknown): Date | Unreadable {
+  return instant(Math.round(seconds >= MILLISECONDS_FROM ? seconds : seconds * 1000), value);
+}
 
 /**
  * A unix timestamp in seconds (milliseconds, as some platforms send, are recognised by their
  * size); 0 means "no time" (as PHP platforms send for unset times).
  */
-export function optionalUnixTime(value: Wire, field: string): Date | null {
-  if (blank(value)) return null;
-  const seconds = typeof value === "number" ? value : UNIX.test(value.trim()) ? Number(value) : NaN;
-  if (!Number.isFinite(seconds) || seconds < 0) {
-    throw new FieldError(
-      field,
-      `expected a unix timestamp in seconds, got ${JSON.stringify(value)}`,
-    );
+export function readUnixTime(value: unknown): Read<Date> {
+  let seconds: number;
+  if (typeof value === "number") {
+    seconds = value;
+  } else if (typeof value === "string") {
+    const s = value.trim();
+    if (s === "") return null;
+    seconds = UNIX.test(s) ? Number(s) : Number.NaN;
+  } else if (blank(value)) {
+    return null;
+  } else {
+    return new Unreadable(`expected a unix timestamp in seconds, got ${describe(value)}`);
   }
-  if (seconds === 0) return null;
-  return new Date(Math.round(seconds >= MILLISECONDS_FROM ? seconds : seconds * 1000));
+  if (!Number.isFinite(seconds) || seconds < 0) {
+    return new Unreadable(`expected a unix timestamp in seconds, got ${quote(value)}`);
+  }
+  return seconds === 0 ? null : unixInstant(seconds, value);
 }

@@ -3,6 +3,7 @@ import {
   type CallStatus,
   createReceiver,
   type DeliveryStatus,
+  type ReportWarning,
   type TemplateVariables,
 } from "./index.js";
 
@@ -24,6 +25,7 @@ describe("handler types follow a literal composed template", () => {
         expectTypeOf(report.startedAt).toEqualTypeOf<null>();
         expectTypeOf(report.type).toEqualTypeOf<"call">();
         expectTypeOf(report.raw).toEqualTypeOf<Record<string, unknown>>();
+        expectTypeOf(report.warnings).toEqualTypeOf<ReportWarning[]>();
       },
     });
   });
@@ -68,7 +70,8 @@ describe("handler types follow a literal composed template", () => {
       token: "t",
       composed: { type: "delivery", url: "/d/{{id}}", body },
       onDelivery(report) {
-        expectTypeOf(report.mobile).toEqualTypeOf<string>();
+        expectTypeOf(report.mobile).toEqualTypeOf<string | null>();
+        expectTypeOf(report.warnings).toEqualTypeOf<ReportWarning[]>();
         expectTypeOf(report.deliveredAt).toEqualTypeOf<Date | null>();
         expectTypeOf(report.custom).toEqualTypeOf<string | null>();
       },
@@ -124,7 +127,7 @@ describe("handler types follow a literal composed template", () => {
       token: "t",
       onDelivery(report) {
         expectTypeOf(report.deliveredAt).toEqualTypeOf<Date | null>();
-        expectTypeOf(report.mobile).toEqualTypeOf<string>();
+        expectTypeOf(report.mobile).toEqualTypeOf<string | null>();
       },
     });
   });

@@ -107,7 +107,12 @@ describe("createReceiver: the reply table", () => {
     ["an empty object", "{}", "unrecognized_report"],
     ["an array", "[]", "unrecognized_report"],
     ["a scalar", "42", "unrecognized_report"],
-    ["units: abc", JSON.stringify({ ...SAMPLE_DLR, units: "abc" }), "invalid_report"],
+    ["a DLR whose id is an object", JSON.stringify({ ...SAMPLE_DLR, id: {} }), "invalid_report"],
+    [
+      "a call without mid or webhook_id",
+      JSON.stringify({ status: "ANSWER", to: 1 }),
+      "invalid_report",
+    ],
   ])("400 for %s", async (_, body, code) => {
     const { receiver, errors } = setup();
     const res = await receiver.handle(post(body));
@@ -116,10 +121,23 @@ describe("createReceiver: the reply table", () => {
     expect(errors[0]?.code).toBe(code);
   });
 
-  it("names the unusable field in the 400 message", async () => {
+  it("names the identity field in the 400 message", async () => {
     const { receiver } = setup();
-    const res = await receiver.handle(post(JSON.stringify({ ...SAMPLE_DLR, units: "abc" })));
-    expect(errorOf(res.body).message).toMatch(/"units".*whole number.*"abc"/);
+    const res = await receiver.handle(post(JSON.stringify({ ...SAMPLE_DLR, status: "" })));
+    expect(errorOf(res.body).message).toMatch(/"status".*empty/);
+  });
+
+  it("200 for an unreadable optional value: the handler gets null and a warning", async () => {
+    const { receiver, deliveries, errors } = setup();
+    const body = { ...SAMPLE_DLR, units: "abc", deliv_time: "N/A" };
+    const res = await receiver.handle(post(JSON.stringify(body)));
+    expect(res.status).toBe(200);
+    expect(errors).toEqual([]);
+    expect(deliveries[0]).toMatchObject({ units: null, deliveredAt: null, raw: body });
+    expect(deliveries[0]?.warnings).toEqual([
+      { field: "units", message: expect.stringMatching(/whole number, got "abc"/) },
+      { field: "deliv_time", message: expect.stringMatching(/got "N\/A"/) },
+    ]);
   });
 
   it.each(["GET", "PUT", "DELETE", "PATCH"])("405 with Allow for %s", async (method) => {
@@ -320,8 +338,18 @@ describe("createReceiver: lenient on format", () => {
     expect(deliveries[0]).toMatchObject({ units: 1, mobile: "919876543210" });
     expect(deliveries[1]).toMatchObject({
       units: 1,
-      deliveredAt: new Date("2021-04-09T16:27:51Z"),
+      deliveredAt: new Date("2021-04-09T10:57:51Z"),
+      warnings: [],
     });
+  });
+
+  it("reads wall-clock times in Asia/Kolkata by default, in `timeZone` when given", async () => {
+    const byDefault = setup();
+    const utc = setup({ timeZone: "UTC" });
+    await byDefault.receiver.handle(post(SAMPLE_CALL_TEXT));
+    await utc.receiver.handle(post(SAMPLE_CALL_TEXT));
+    expect(byDefault.calls[0]?.startedAt).toEqual(new Date("2021-04-09T10:57:51Z"));
+    expect(utc.calls[0]?.startedAt).toEqual(new Date("2021-04-09T16:27:51Z"));
   });
 
   it("reads a JSON body sent with PHP curl's default urlencoded content type", async () => {

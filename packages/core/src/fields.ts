@@ -1,9 +1,9 @@
 import { z } from "zod";
 
-// Wire field schemas check types only: senders mix numbers and strings freely (PHP), and
-// composed webhooks send every value as a string, so most fields take both. Coercion to the
-// normalized form happens in coerce.ts, in plain code: a zod transform costs about ten
-// times the type check it wraps, and this runs once per pushed report.
+// Wire field schemas describe the documented payloads for users who validate them: senders
+// mix numbers and strings freely (PHP), and composed webhooks send every value as a string,
+// so most fields take both. The receiver does not run them: it reads each field on its own in
+// coerce.ts, so one unreadable value costs that value (null and a warning), not the report.
 
 /** A value senders send as a string or a number; the string check runs first. */
 export const stringOrNumber = z.union([z.string(), z.number()]);

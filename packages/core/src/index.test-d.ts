@@ -1,16 +1,20 @@
 import { describe, expectTypeOf, it } from "vitest";
+import type { z } from "zod";
 import {
   type CallPayload,
   type CallReport,
+  type CallReportSchema,
   type CallStatus,
   createReceiver,
   type DeliveryPayload,
   type DeliveryReport,
+  type DeliveryReportSchema,
   type DeliveryStatus,
   type ParseResult,
   parseReport,
   type Report,
   type ReportContext,
+  type ReportWarning,
 } from "./index.js";
 
 describe("public types", () => {
@@ -21,7 +25,7 @@ describe("public types", () => {
         expectTypeOf(report).toEqualTypeOf<DeliveryReport>();
         expectTypeOf(report.type).toEqualTypeOf<"delivery">();
         expectTypeOf(report.id).toEqualTypeOf<string>();
-        expectTypeOf(report.mobile).toEqualTypeOf<string>();
+        expectTypeOf(report.mobile).toEqualTypeOf<string | null>();
         expectTypeOf(report.status).toEqualTypeOf<DeliveryStatus>();
         expectTypeOf(report.credits).toEqualTypeOf<string | null>();
         expectTypeOf(report.units).toEqualTypeOf<number | null>();
@@ -31,6 +35,8 @@ describe("public types", () => {
         expectTypeOf(report.cid).toEqualTypeOf<string | null>();
         expectTypeOf(report.custom).toEqualTypeOf<string | null>();
         expectTypeOf(report.raw).toEqualTypeOf<Record<string, unknown>>();
+        expectTypeOf(report.warnings).toEqualTypeOf<ReportWarning[]>();
+        expectTypeOf<ReportWarning>().toEqualTypeOf<{ field: string; message: string }>();
         expectTypeOf(ctx).toEqualTypeOf<ReportContext>();
         expectTypeOf(ctx.receivedAt).toEqualTypeOf<Date>();
         expectTypeOf(ctx.headers).toEqualTypeOf<Headers>();
@@ -48,8 +54,14 @@ describe("public types", () => {
         expectTypeOf(report.flowId).toEqualTypeOf<number | null>();
         expectTypeOf(report.webhookId).toEqualTypeOf<string | null>();
         expectTypeOf(report.recordingUrl).toEqualTypeOf<string | null>();
+        expectTypeOf(report.warnings).toEqualTypeOf<ReportWarning[]>();
       },
     });
+  });
+
+  it("the report schemas are the report types", () => {
+    expectTypeOf<z.infer<typeof DeliveryReportSchema>>().toEqualTypeOf<DeliveryReport>();
+    expectTypeOf<z.infer<typeof CallReportSchema>>().toEqualTypeOf<CallReport>();
   });
 
   it("statuses complete the known values and still take any string", () => {

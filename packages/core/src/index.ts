@@ -1,6 +1,7 @@
 // The wire payloads are @reportkit/wire's, shared with the sandbox; the zod schemas in schemas.ts are
 // checked against them (wire-payloads.test-d.ts).
 export type { CallPayload, DeliveryPayload } from "@reportkit/wire";
+export { PROVIDER_TIME_ZONE } from "@reportkit/wire";
 export { type Attachable, attachable, type HandlerKind } from "./attachable.js";
 export {
   type BearerResult,
@@ -67,4 +68,6 @@ export {
   DeliveryReportSchema,
   type DeliveryStatus,
   type Report,
+  type ReportWarning,
+  ReportWarningSchema,
 } from "./schemas.js";

@@ -1,33 +1,33 @@
-import type { z } from "zod";
+import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import {
-  FieldError,
-  optionalCount,
-  optionalDecimal,
-  optionalPhone,
-  optionalText,
-  optionalUnixTime,
-  phone,
-  requiredText,
+  describe,
+  quote,
+  type Read,
+  readCount,
+  readDecimal,
+  readIdentity,
+  readPhone,
+  readText,
+  readUnixTime,
+  Unreadable,
+  unixInstant,
 } from "./coerce.js";
 import { type ReportError, ReportkitError } from "./errors.js";
-import {
-  type CallReport,
-  callFields,
-  composedDeliveryFields,
-  type DeliveryReport,
-  deliveryFields,
-  type Report,
-} from "./schemas.js";
-import { type WallClockReader, wallClockReader } from "./wall-clock.js";
+import type { CallReport, DeliveryReport, Report, ReportWarning } from "./schemas.js";
+import { carriesZone, type WallClockReader, wallClockReader } from "./wall-clock.js";
 
 export type ParseResult = { ok: true; report: Report } | { ok: false; error: ReportError };
 
 export interface ParseOptions {
-  /** IANA zone in which wall-clock strings without a zone are read. Default "UTC". */
+  /**
+   * IANA zone in which wall-clock strings without a zone are read. Default
+   * `PROVIDER_TIME_ZONE` ("Asia/Kolkata"), the zone the provider writes them in.
+   */
   timeZone?: string;
 }
 
 type Kind = "delivery" | "call";
+type Payload = Record<string, unknown>;
 
 // Keys only one kind of report carries. `id` and `status` are shared.
 const KEY_KIND: Record<string, Kind | undefined> = Object.assign(Object.create(null), {
@@ -55,11 +55,8 @@ const KEY_KIND: Record<string, Kind | undefined> = Object.assign(Object.create(n
   recording_url: "call",
 });
 
-/**
- * Tells a delivery report from a call report by the keys it carries, before any validation:
- * validating against the wrong schema first would cost more than the whole parse.
- */
-function kindOf(payload: Record<string, unknown>): Kind | undefined {
+/** Tells a delivery report from a call report by the keys it carries. */
+function kindOf(payload: Payload): Kind | undefined {
   if (payload.mobile !== undefined) return "delivery";
   let delivery = false;
   for (const key in payload) {
@@ -70,28 +67,29 @@ function kindOf(payload: Record<string, unknown>): Kind | undefined {
   return delivery || Object.hasOwn(payload, "id") ? "delivery" : undefined;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+function isRecord(value: unknown): value is Payload {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+/**
+ * Reads and normalizes one pushed report. Never throws. It is refused only when it cannot be
+ * identified: a delivery report needs a usable `id` and `status`, a call report a `status`
+ * and a `mid` or `webhook_id`. Any other value that cannot be read becomes null and is listed
+ * in `report.warnings`; `report.raw` keeps it as sent.
+ *
+ * @example
+ * const result = parseReport(JSON.parse(body));
+ * if (result.ok && result.report.type === "delivery") console.log(result.report.deliveredAt);
+ * if (result.ok) for (const w of result.report.warnings) console.warn(w.field, w.message);
+ */
+export function parseReport(payload: unknown, options?: ParseOptions): ParseResult {
+  return parseWith(payload, wallClockReader(options?.timeZone ?? PROVIDER_TIME_ZONE));
 }
 
 /**
- * Validates and normalizes one pushed report. Never throws.
- *
- * @example
- * const result = parseReport(JSON.parse(body), { timeZone: "Asia/Kolkata" });
- * if (result.ok && result.report.type === "delivery") console.log(result.report.deliveredAt);
+ * parseReport with the zone already resolved (the receiver resolves it once). `composed`:
+ * the payload a composed template produced, of that kind, holding only the template's fields.
  */
-export function parseReport(payload: unknown, options?: ParseOptions): ParseResult {
-  return parseWith(payload, wallClockReader(options?.timeZone ?? "UTC"));
-}
-
-/** parseReport with the zone already resolved (the receiver resolves it once). */
 export function parseWith(
   payload: unknown,
   readWallClock: WallClockReader,
@@ -99,8 +97,8 @@ export function parseWith(
 ): ParseResult {
   if (composed !== undefined) {
     return composed === "delivery"
-      ? toDelivery(payload as Record<string, unknown>, readWallClock, composedDeliveryFields)
-      : toCall(payload as Record<string, unknown>, readWallClock);
+      ? toDelivery(payload as Payload, readWallClock)
+      : toCall(payload as Payload, readWallClock, true);
   }
   if (!isRecord(payload)) {
     return unrecognized(
@@ -113,121 +111,207 @@ export function parseWith(
       "The body is an object with none of the fields of an SMS delivery report (id, mobile, status) or a call report (mid, from, to, status, ...).",
     );
   }
-  return kind === "delivery" ? toDelivery(payload, readWallClock) : toCall(payload, readWallClock);
+  return kind === "delivery"
+    ? toDelivery(payload, readWallClock)
+    : toCall(payload, readWallClock, false);
 }
 
-function toDelivery(
-  payload: Record<string, unknown>,
-  readWallClock: WallClockReader,
-  fields: typeof deliveryFields | typeof composedDeliveryFields = deliveryFields,
-): ParseResult {
-  const parsed = fields.safeParse(payload);
-  if (!parsed.success) return invalid("delivery", parsed.error, payload);
-  const p = parsed.data;
-  try {
-    const id = requiredText(p.id, "id");
-    // Only a composed template can leave mobile out; the handler's type then says null.
-    const mobile = (p.mobile == null ? null : phone(p.mobile, "mobile")) as string;
-    const status = requiredText(p.status, "status");
-    const credits = optionalDecimal(p.credits, "credits");
-    const units = optionalCount(p.units, "units");
-    const deliveredAt = time(p.deliv_at, "deliv_at", p.deliv_time, "deliv_time", readWallClock);
-    const sentAt = time(p.sent_at, "sent_at", p.sent_time, "sent_time", readWallClock);
-    const submittedAt = time(p.submit_at, "submit_at", p.submit_time, "submit_time", readWallClock);
-    const report: DeliveryReport = {
-      type: "delivery",
-      id,
-      mobile,
-      status,
-      credits,
-      units,
-      deliveredAt,
-      sentAt,
-      submittedAt,
-      cid: optionalText(p.cid, "cid"),
-      custom: optionalText(p.custom, "custom"),
-      raw: payload,
-    };
-    return { ok: true, report };
-  } catch (error) {
-    return fieldFailure(error, "SMS delivery report");
-  }
+const DELIVERY = "SMS delivery report";
+const CALL = "call report";
+
+function toDelivery(p: Payload, readWallClock: WallClockReader): ParseResult {
+  const id = readIdentity(p.id);
+  if (typeof id !== "string") return unidentified("id", id, p.id, DELIVERY);
+  const status = readIdentity(p.status);
+  if (typeof status !== "string") return unidentified("status", status, p.status, DELIVERY);
+  // A fresh array per report: handlers may add their own. Entries only when a value fails.
+  const warnings: ReportWarning[] = [];
+  const report: DeliveryReport = {
+    type: "delivery",
+    id,
+    mobile: warn(readPhone(p.mobile), "mobile", warnings),
+    status,
+    credits: warn(readDecimal(p.credits), "credits", warnings),
+    units: warn(readCount(p.units), "units", warnings),
+    deliveredAt: time(p, "deliv_at", "deliv_time", readWallClock, warnings),
+    sentAt: time(p, "sent_at", "sent_time", readWallClock, warnings),
+    submittedAt: time(p, "submit_at", "submit_time", readWallClock, warnings),
+    cid: warn(readText(p.cid), "cid", warnings),
+    custom: warn(readText(p.custom), "custom", warnings),
+    warnings,
+    raw: p,
+  };
+  return { ok: true, report };
 }
 
-function toCall(payload: Record<string, unknown>, readWallClock: WallClockReader): ParseResult {
-  const parsed = callFields.safeParse(payload);
-  if (!parsed.success) return invalid("call", parsed.error, payload);
-  const p = parsed.data;
-  try {
-    const status = requiredText(p.status, "status");
-    const bridge = optionalPhone(p.bridge, "bridge");
-    const from = optionalPhone(p.from, "from");
-    const to = optionalPhone(p.to, "to");
-    const startedAt = time(null, "", p.start_at, "start_at", readWallClock);
-    const endedAt = time(null, "", p.end_at, "end_at", readWallClock);
-    const duration = optionalCount(p.duration, "duration");
-    const flowId = optionalCount(p.flow_id, "flow_id");
-    const report: CallReport = {
-      type: "call",
-      webhookId: optionalText(p.webhook_id, "webhook_id"),
-      mid: optionalText(p.mid, "mid"),
-      bridge,
-      from,
-      to,
-      startedAt,
-      endedAt,
-      duration,
-      flowId,
-      status,
-      source: optionalText(p.source, "source"),
-      recordingUrl: optionalText(p.recording_url, "recording_url"),
-      raw: payload,
-    };
-    return { ok: true, report };
-  } catch (error) {
-    return fieldFailure(error, "call report");
-  }
+function toCall(p: Payload, readWallClock: WallClockReader, composed: boolean): ParseResult {
+  const status = readIdentity(p.status);
+  if (typeof status !== "string") return unidentified("status", status, p.status, CALL);
+  const warnings: ReportWarning[] = [];
+  const mid = readIdentity(p.mid);
+  const webhookId = readIdentity(p.webhook_id);
+  // A composed template that carries neither leaves the call without them by design: its
+  // reports are identified by the template alone, and refusing them all would lose them all.
+  const identified =
+    typeof mid === "string" ||
+    typeof webhookId === "string" ||
+    (composed && p.mid === undefined && p.webhook_id === undefined);
+  if (!identified) return unidentifiedCall(p);
+  const report: CallReport = {
+    type: "call",
+    webhookId: warn(webhookId, "webhook_id", warnings),
+    mid: warn(mid, "mid", warnings),
+    bridge: warn(readPhone(p.bridge), "bridge", warnings),
+    from: warn(readPhone(p.from), "from", warnings),
+    to: warn(readPhone(p.to), "to", warnings),
+    startedAt: time(p, undefined, "start_at", readWallClock, warnings),
+    endedAt: time(p, undefined, "end_at", readWallClock, warnings),
+    duration: warn(readCount(p.duration), "duration", warnings),
+    flowId: warn(readCount(p.flow_id), "flow_id", warnings),
+    status,
+    source: warn(readText(p.source), "source", warnings),
+    recordingUrl: warn(readText(p.recording_url), "recording_url", warnings),
+    warnings,
+    raw: p,
+  };
+  return { ok: true, report };
 }
 
-/** The unix field is the authority; the wall-clock string is the fallback. */
+/** The value, or null with a warning naming the field when it could not be read. */
+function warn<T>(read: Read<T>, field: string, warnings: ReportWarning[]): T | null {
+  if (!(read instanceof Unreadable)) return read;
+  warnings.push({ field, message: `${read.message}; set to null, the value is kept in raw` });
+  return null;
+}
+
+/**
+ * The instant of a unix field and its wall-clock twin. The unix field is the authority; the
+ * wall-clock string is the fallback, and when both are there they are held against each other.
+ */
 function time(
-  unix: string | number | null | undefined,
-  unixField: string,
-  wallClock: string | null | undefined,
+  p: Payload,
+  unixField: string | undefined,
   wallClockField: string,
   readWallClock: WallClockReader,
+  warnings: ReportWarning[],
 ): Date | null {
-  const exact = optionalUnixTime(unix, unixField);
-  if (exact !== null || wallClock == null) return exact;
-  const read = readWallClock(wallClock);
-  if (read === undefined) {
-    throw new FieldError(
-      wallClockField,
-      `expected a date and time like "2021-04-09 16:27:51", got ${JSON.stringify(wallClock)}`,
+  const unixValue = unixField === undefined ? undefined : p[unixField];
+  const exact =
+    unixValue === undefined ? null : warn(readUnixTime(unixValue), unixField as string, warnings);
+  const wallValue = p[wallClockField];
+  if (wallValue === undefined) return exact;
+  const wall = warn(readWallClockValue(wallValue, readWallClock), wallClockField, warnings);
+  if (exact === null) return wall;
+  if (wall !== null && Math.floor(wall.getTime() / 1000) !== Math.floor(exact.getTime() / 1000)) {
+    warnings.push(
+      pairWarning(unixField as string, exact, wallClockField, wallValue, wall, readWallClock),
     );
   }
-  return read;
+  return exact;
 }
 
-function fieldFailure(error: unknown, what: string): ParseResult {
-  if (!(error instanceof FieldError)) throw error;
-  return invalidField(
-    error.field,
-    `Field "${error.field}" of the ${what} is unusable: ${error.message}.`,
+// A unix time where a wall-clock string was expected: seconds (10 digits) or milliseconds
+// (13). The provider's documentation gives {{sent_time}} and {{submit_time}} both meanings.
+const UNIX_DIGITS = /^(?:\d{10}|\d{13})$/;
+
+/** A wall-clock string read in the zone; unix digits as a unix time; 0 as "no time". */
+function readWallClockValue(value: unknown, readWallClock: WallClockReader): Read<Date> {
+  if (typeof value === "string") {
+    const read = readWallClock(value);
+    if (read !== undefined) return read;
+    const s = value.trim();
+    if (UNIX_DIGITS.test(s)) return unixInstant(Number(s), value);
+    if (/^0+$/.test(s)) return null;
+  } else if (typeof value === "number") {
+    if (value === 0) return null;
+    if (Number.isSafeInteger(value) && UNIX_DIGITS.test(String(value))) {
+      return unixInstant(value, value);
+    }
+  } else if (value === null) {
+    return null;
+  }
+  return new Unreadable(
+    `expected a date and time like "2021-04-09 16:27:51" (or a unix time), got ${quote(value)}`,
   );
 }
 
-function invalid(kind: Kind, error: z.ZodError, payload: Record<string, unknown>): ParseResult {
-  const issue = error.issues[0];
-  const field = issue?.path.map(String).join(".") ?? "";
-  const value = payload[field];
-  const what = kind === "delivery" ? "SMS delivery report" : "call report";
-  const expected = issue?.code === "invalid_type" ? `a ${issue.expected}` : "a string or a number";
+/** Says how far a wall-clock twin is from its unix field, and which zone the pair implies. */
+function pairWarning(
+  unixField: string,
+  exact: Date,
+  wallClockField: string,
+  wallValue: unknown,
+  wall: Date,
+  readWallClock: WallClockReader,
+): ReportWarning {
+  const off = wall.getTime() - exact.getTime();
+  const { timeZone } = readWallClock;
+  let message = `${wallClockField} ${quote(wallValue)} is ${span(off)} off ${unixField}`;
+  const naive =
+    typeof wallValue === "string" && !carriesZone(wallValue)
+      ? wallClockReader("UTC")(wallValue)
+      : undefined;
+  if (naive instanceof Date) {
+    message += ` in ${timeZone}: `;
+    const implied = naive.getTime() - exact.getTime();
+    message +=
+      implied % 900_000 === 0 && Math.abs(implied) <= 14 * 3_600_000
+        ? `the pair implies UTC${utcOffset(implied)}`
+        : "no time zone explains the pair";
+  }
+  return { field: wallClockField, message: `${message}; ${unixField} is used` };
+}
+
+/** "5 h 30 min", "3 s": a difference as people read it. */
+function span(ms: number): string {
+  let seconds = Math.round(Math.abs(ms) / 1000);
+  const hours = Math.floor(seconds / 3600);
+  seconds -= hours * 3600;
+  const minutes = Math.floor(seconds / 60);
+  seconds -= minutes * 60;
+  const parts = [];
+  if (hours > 0) parts.push(`${hours} h`);
+  if (minutes > 0) parts.push(`${minutes} min`);
+  if (seconds > 0 || parts.length === 0) parts.push(`${seconds} s`);
+  return parts.join(" ");
+}
+
+/** "+05:30", "-04:00", "+00:00". */
+function utcOffset(ms: number): string {
+  const minutes = Math.abs(ms) / 60_000;
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${ms < 0 ? "-" : "+"}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+}
+
+/** A 400 for an identity field that is missing, empty or unreadable. */
+function unidentified(
+  field: string,
+  read: null | Unreadable,
+  value: unknown,
+  what: string,
+): ParseResult {
   const detail =
-    value === undefined
-      ? "it is required but missing"
-      : `expected ${expected}, got ${describe(value)}`;
-  return invalidField(field, `Field "${field}" of the ${what} is unusable: ${detail}.`);
+    read instanceof Unreadable
+      ? read.message
+      : value === undefined
+        ? "it is required but missing"
+        : "it is empty";
+  return invalidField(
+    field,
+    `Field "${field}" of the ${what} is unusable: ${detail}. It identifies the report, so the report cannot be taken without it.`,
+  );
+}
+
+function unidentifiedCall(p: Payload): ParseResult {
+  const field = p.mid === undefined && p.webhook_id !== undefined ? "webhook_id" : "mid";
+  const detail = (key: string) => {
+    const read = readIdentity(p[key]);
+    return p[key] === undefined ? "missing" : read instanceof Unreadable ? read.message : "empty";
+  };
+  return invalidField(
+    field,
+    `The call report has no usable "mid" (${detail("mid")}) nor "webhook_id" (${detail("webhook_id")}): one of them identifies the call, so the report cannot be taken without it.`,
+  );
 }
 
 function invalidField(field: string, message: string): ParseResult {

@@ -1,3 +1,4 @@
+import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import { type BearerCheck, checkBearer, type TokenOption } from "./check-bearer.js";
 import {
   type CompiledTemplate,
@@ -83,7 +84,11 @@ export interface ReceiverOptions<T extends ComposedTemplate | undefined = undefi
    * the customer's own keys from the query, path and body, with the template's method.
    */
   composed?: T;
-  /** IANA zone for wall-clock times that carry none. Default "UTC". */
+  /**
+   * IANA zone for wall-clock times that carry none ("2021-04-09 16:27:51"). Default
+   * `PROVIDER_TIME_ZONE` ("Asia/Kolkata"), the zone the provider, the sandbox and the CLI
+   * write them in. Unix fields, where a report has them, always win.
+   */
   timeZone?: string;
   /** Largest body accepted, in bytes. Default 65536. */
   maxBodyBytes?: number;
@@ -213,7 +218,7 @@ export function validateOptions(
     dedupeKey: options.dedupeKey as KeyOf | undefined,
     deadlineMs: deadline(options.deadlineMs),
     queue,
-    timeZone: options.timeZone ?? "UTC",
+    timeZone: options.timeZone ?? PROVIDER_TIME_ZONE,
     limit,
   };
 }

@@ -27,7 +27,7 @@ export const CALL_STATUSES = [
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number] | (string & {});
 export type CallStatus = (typeof CALL_STATUSES)[number] | (string & {});
 
-const isString = (v: unknown): v is string => typeof v === "string";
+const isNonEmptyString = (v: unknown): v is string => typeof v === "string" && v !== "";
 
 const optionalWallClock = z.string().nullish();
 
@@ -67,28 +67,43 @@ export const DeliveryPayloadSchema = z.looseObject(deliveryShape);
 /** The call report as the provider pushes it (section 2.5); unknown keys allowed. */
 export const CallPayloadSchema = z.looseObject(callShape);
 
-// The receiver validates with the strip variants: the untouched payload is kept in `raw`, so
-// copying unknown keys again would be wasted work.
-export const deliveryFields = z.object(deliveryShape);
-export const callFields = z.object(callShape);
-/** A composed delivery template need not carry {{mobile}}. */
-export const composedDeliveryFields = deliveryFields.extend({ mobile: optionalNumberOrString });
-
 const raw = z.record(z.string(), z.unknown());
+
+/**
+ * A value the receiver could not read: the report field is null, the value is still in `raw`
+ * under its wire name. `field` is the wire name ("units", "deliv_time").
+ */
+export const ReportWarningSchema = z.object({ field: z.string(), message: z.string() });
+export type ReportWarning = z.infer<typeof ReportWarningSchema>;
+const warnings = z.array(ReportWarningSchema);
+
+// What the receiver guarantees, not only the JS type: plain decimals with at least the
+// provider's 4 places (never "1e+21"), whole numbers, valid dates (z.date() refuses an
+// Invalid Date), and identity text that is never empty.
+const identity = z.string().min(1);
+const credits = z
+  .string()
+  .regex(/^-?\d+\.\d{4,}$/)
+  .nullable();
+const count = z.int().min(0).nullable();
+const instant = z.date().nullable();
 
 /** A normalized SMS delivery report, as `onDelivery` receives it. */
 export const DeliveryReportSchema = z.object({
   type: z.literal("delivery"),
-  id: z.string(),
-  mobile: z.string(),
-  status: z.custom<DeliveryStatus>(isString),
-  credits: z.string().nullable(),
-  units: z.number().nullable(),
-  deliveredAt: z.date().nullable(),
-  sentAt: z.date().nullable(),
-  submittedAt: z.date().nullable(),
+  id: identity,
+  /** Null when the report has none (or an unreadable one: see `warnings`). */
+  mobile: z.string().nullable(),
+  status: z.custom<DeliveryStatus>(isNonEmptyString),
+  credits,
+  units: count,
+  deliveredAt: instant,
+  sentAt: instant,
+  submittedAt: instant,
   cid: z.string().nullable(),
   custom: z.string().nullable(),
+  /** Values that could not be read (their field is null); `[]` when every value was read. */
+  warnings,
   raw,
 });
 
@@ -100,13 +115,15 @@ export const CallReportSchema = z.object({
   bridge: z.string().nullable(),
   from: z.string().nullable(),
   to: z.string().nullable(),
-  startedAt: z.date().nullable(),
-  endedAt: z.date().nullable(),
-  duration: z.number().nullable(),
-  flowId: z.number().nullable(),
-  status: z.custom<CallStatus>(isString),
+  startedAt: instant,
+  endedAt: instant,
+  duration: count,
+  flowId: count,
+  status: z.custom<CallStatus>(isNonEmptyString),
   source: z.string().nullable(),
   recordingUrl: z.string().nullable(),
+  /** Values that could not be read (their field is null); `[]` when every value was read. */
+  warnings,
   raw,
 });
 

@@ -10,7 +10,16 @@ const QUARTER_HOUR = 900_000;
 const MAX_CACHED_OFFSETS = 2048;
 
 /** Reads a wall-clock string: a Date, null for an empty/zero date, undefined if unreadable. */
-export type WallClockReader = (value: string) => Date | null | undefined;
+export interface WallClockReader {
+  (value: string): Date | null | undefined;
+  /** The IANA zone it reads in, as configured. */
+  readonly timeZone: string;
+}
+
+/** Whether a wall-clock string names its own zone ("…Z", "…+05:30"): the configured one is moot. */
+export function carriesZone(value: string): boolean {
+  return HAS_ZONE.test(value.trim());
+}
 
 const readers = new Map<string, WallClockReader>();
 
@@ -29,7 +38,7 @@ export function wallClockReader(timeZone: string): WallClockReader {
 
 function buildReader(timeZone: string): WallClockReader {
   const offsetAt = zoneOffset(timeZone);
-  return (value) => {
+  const read = (value: string): Date | null | undefined => {
     let wall = fixedFormat(value);
     if (wall === undefined) {
       const text = value.trim();
@@ -48,6 +57,7 @@ function buildReader(timeZone: string): WallClockReader {
     if (wall - second !== utc) utc = wall - second;
     return new Date(utc);
   };
+  return Object.assign(read, { timeZone });
 }
 
 /**
