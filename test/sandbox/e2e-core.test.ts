@@ -100,6 +100,52 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
       expect((report?.endedAt?.getTime() ?? 0) - (report?.startedAt?.getTime() ?? 0)).toBe(23_000);
     });
 
+    it("with every default, wall-clock times arrive as the real instants, without warnings", async () => {
+      const deliveries: DeliveryReport[] = [];
+      const calls: CallReport[] = [];
+      // No timeZone on either side: both default to PROVIDER_TIME_ZONE.
+      receiver = await serveReceiver(
+        createReceiver({
+          token: HOOK_TOKEN,
+          onDelivery: (r) => {
+            deliveries.push(r);
+          },
+          onCall: (r) => {
+            calls.push(r);
+          },
+        }),
+      );
+      const client = createClient({ baseUrl: sandbox.baseUrl, token: API_TOKEN });
+      const hook = await client.webhooks.create({
+        name: "z",
+        uri: receiver.url,
+        token: HOOK_TOKEN,
+      });
+      // Wall clocks have whole seconds: the instant is at or after the second this one is in.
+      const before = Math.floor(Date.now() / 1000) * 1000;
+      const call = sandbox.makeCall({ webhookId: hook.id, duration: 42 });
+      const sms = sandbox.sendSms({ webhookId: hook.id });
+      expect(await call.outcome).toBe("delivered");
+      expect(await sms.outcome).toBe("delivered");
+      const after = Date.now();
+
+      const [report] = calls;
+      const endedAt = report?.endedAt?.getTime() ?? 0;
+      expect(endedAt).toBeGreaterThanOrEqual(before);
+      expect(endedAt).toBeLessThanOrEqual(after);
+      expect(endedAt - (report?.startedAt?.getTime() ?? 0)).toBe(42_000);
+      expect(report?.warnings).toEqual([]);
+      // Complete payloads carry unix fields and their wall-clock twins: each pair agrees.
+      expect(deliveries[0]?.warnings).toEqual([]);
+      expect(deliveries[0]?.deliveredAt?.getTime()).toBe(
+        instantOf(sms.report.deliv_at, sms.report.deliv_time),
+      );
+      // The sandbox dates a message's sending a few seconds before its delivery.
+      const sentAt = deliveries[0]?.sentAt?.getTime() ?? 0;
+      expect(sentAt).toBeGreaterThanOrEqual(before - 60_000);
+      expect(sentAt).toBeLessThanOrEqual(after);
+    });
+
     it("a handler that fails the first time gets the report again on the retry", async () => {
       let calls = 0;
       const ids: string[] = [];

@@ -291,6 +291,27 @@ describe("reportkit send", () => {
     });
   });
 
+  it("writes wall-clock times in Asia/Kolkata by default, the zone receivers read them in", async () => {
+    const receiver = await startReceiver(() => 200);
+    receivers.push(receiver);
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    expect((await reportkit(["send", "call", "--to", receiver.url, "--token", "t"])).code).toBe(0);
+    const utc = ["--time-zone", "UTC"];
+    expect(
+      (await reportkit(["send", "call", "--to", receiver.url, "--token", "t", ...utc])).code,
+    ).toBe(0);
+    const after = Date.now();
+    // The wall clock read as if it were UTC, minus the zone's offset, is the instant.
+    const endedAt = (body: string | undefined, offsetMs: number) =>
+      Date.parse(`${(JSON.parse(body ?? "") as { end_at: string }).end_at.replace(" ", "T")}Z`) -
+      offsetMs;
+    const [kolkata, inUtc] = receiver.requests;
+    for (const ended of [endedAt(kolkata?.body, 5.5 * 3_600_000), endedAt(inUtc?.body, 0)]) {
+      expect(ended).toBeGreaterThanOrEqual(before);
+      expect(ended).toBeLessThanOrEqual(after);
+    }
+  });
+
   it("drops after 1 + retries attempts, exits 1 with the reason, --json lists the attempts", async () => {
     const receiver = await startReceiver(() => 503);
     receivers.push(receiver);

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import type { ComposedTemplate } from "./composed.js";
 import { type CallInput, type Dispatched, Dispatcher, type SmsInput } from "./dispatch.js";
 import { FieldErrors } from "./field-errors.js";
@@ -31,7 +32,10 @@ export interface SandboxOptions {
   retries?: number;
   /** How long a push waits for the receiver's status, in ms. Default 10 000. */
   timeoutMs?: number;
-  /** Zone of the reports' wall-clock fields. Default "Asia/Kolkata" (the platform is in India). */
+  /**
+   * Zone of the reports' wall-clock fields. Default `PROVIDER_TIME_ZONE` ("Asia/Kolkata", the
+   * platform is in India), the zone a receiver reads them in by default.
+   */
   timeZone?: string;
   /** Told of every push attempt as it completes. */
   onAttempt?: (attempt: PushAttempt) => void;
@@ -99,7 +103,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   if (!Number.isSafeInteger(port) || port < 0 || port > 65_535) {
     throw new TypeError(`reportkit sandbox: \`port\` must be 0 to 65535, got ${String(port)}.`);
   }
-  const timeZone = options.timeZone ?? "Asia/Kolkata";
+  const timeZone = options.timeZone ?? PROVIDER_TIME_ZONE;
   checkTimeZone(timeZone);
   const pushing = resolvePusherOptions(options, "reportkit sandbox");
   const payloads = options.payloads ?? "documented";

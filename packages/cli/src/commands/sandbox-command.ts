@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createSandbox, formatAttempt } from "@reportkit/sandbox";
+import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import type { Command } from "commander";
 import { formatDuration, parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
@@ -28,7 +29,7 @@ export function sandboxCommand(command: Command, io: CliIo): Command {
     .option("--retry-interval <duration>", "wait between push attempts (provider: 30m)", "30m")
     .option("--retries <n>", "retries after a failed push (provider: 3)", "3")
     .option("--timeout <duration>", "how long a push waits for the receiver's answer", "10s")
-    .option("--time-zone <zone>", "zone of the reports' wall-clock times", "Asia/Kolkata")
+    .option("--time-zone <zone>", "zone of the reports' wall-clock times", PROVIDER_TIME_ZONE)
     .option(
       "--payloads <shape>",
       'report shape: "documented" (as the provider\'s samples: no unix fields, trailing comma) or "complete"',

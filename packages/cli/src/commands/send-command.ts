@@ -9,6 +9,7 @@ import {
   pushAttemptJson,
   standardPush,
 } from "@reportkit/sandbox";
+import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import { Argument, type Command } from "commander";
 import { formatDuration, parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
@@ -53,7 +54,7 @@ export function sendCommand(command: Command, io: CliIo): Command {
     .option("--retries <n>", "retries after a failed attempt (provider: 3)", "3")
     .option("--interval <duration>", "wait between attempts (provider: 30m)", "30m")
     .option("--timeout <duration>", "how long to wait for the receiver's answer", "10s")
-    .option("--time-zone <zone>", "zone of the wall-clock times", "Asia/Kolkata")
+    .option("--time-zone <zone>", "zone of the wall-clock times", PROVIDER_TIME_ZONE)
     .option("--json", "print the report and the attempts as JSON")
     .action(async (kind: "delivery" | "call", flags: SendFlags) => {
       let url: URL;
