@@ -202,6 +202,8 @@ describe("parseReport: properties", () => {
     const received: Report[] = [];
     const receiver = createReceiver({
       token: TOKEN,
+      // Generated payloads repeat identities; each one is a report of its own here.
+      dedupe: false,
       onDelivery: (report) => {
         received.push(report);
       },
