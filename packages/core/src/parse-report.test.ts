@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { SAMPLE_CALL, SAMPLE_DLR } from "../../../test/fixtures/samples.js";
 import { PROVIDER_TIME_ZONE } from "./index.js";
-import { parseReport } from "./parse-report.js";
+import { parseReport, parseWith } from "./parse-report.js";
+import { wallClockReader } from "./wall-clock.js";
 
 function ok(payload: unknown, timeZone?: string) {
   const result = parseReport(payload, timeZone === undefined ? undefined : { timeZone });
@@ -464,6 +465,39 @@ describe("parseReport: what is not a report", () => {
     expect(report.type).toBe("delivery");
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(report.raw)).toBe(Object.prototype);
+  });
+});
+
+describe("parseWith: a composed template's payload", () => {
+  const read = wallClockReader("Asia/Kolkata");
+
+  it("a call template without {{id}}, {{mid}} or {{webhook_id}} is identified by the template", () => {
+    const result = parseWith({ status: "ANSWER", to: "919876543210" }, read, "call");
+    expect(result).toMatchObject({
+      ok: true,
+      report: { mid: null, webhookId: null, warnings: [] },
+    });
+  });
+
+  it("a call template that carries {{id}} needs it filled", () => {
+    expect(parseWith({ status: "ANSWER", mid: "" }, read, "call")).toMatchObject({
+      ok: false,
+      error: { code: "invalid_report", field: "mid" },
+    });
+    expect(parseWith({ status: "ANSWER", mid: "", webhook_id: "w-1" }, read, "call")).toMatchObject(
+      { ok: true, report: { mid: null, webhookId: "w-1" } },
+    );
+  });
+
+  it("a delivery template's payload may lack mobile; an empty {{status}} is refused", () => {
+    expect(parseWith({ id: "x:1", status: "DELIVRD" }, read, "delivery")).toMatchObject({
+      ok: true,
+      report: { mobile: null, warnings: [] },
+    });
+    expect(parseWith({ id: "x:1", status: "" }, read, "delivery")).toMatchObject({
+      ok: false,
+      error: { field: "status" },
+    });
   });
 });
 
