@@ -133,9 +133,16 @@ function toDelivery(p: Payload, readWallClock: WallClockReader): ParseResult {
     status,
     credits: warn(readDecimal(p.credits), "credits", warnings),
     units: warn(readCount(p.units), "units", warnings),
-    deliveredAt: time(p, "deliv_at", "deliv_time", readWallClock, warnings),
-    sentAt: time(p, "sent_at", "sent_time", readWallClock, warnings),
-    submittedAt: time(p, "submit_at", "submit_time", readWallClock, warnings),
+    deliveredAt: time(p.deliv_at, "deliv_at", p.deliv_time, "deliv_time", readWallClock, warnings),
+    sentAt: time(p.sent_at, "sent_at", p.sent_time, "sent_time", readWallClock, warnings),
+    submittedAt: time(
+      p.submit_at,
+      "submit_at",
+      p.submit_time,
+      "submit_time",
+      readWallClock,
+      warnings,
+    ),
     cid: warn(readText(p.cid), "cid", warnings),
     custom: warn(readText(p.custom), "custom", warnings),
     warnings,
@@ -164,8 +171,8 @@ function toCall(p: Payload, readWallClock: WallClockReader, composed: boolean): 
     bridge: warn(readPhone(p.bridge), "bridge", warnings),
     from: warn(readPhone(p.from), "from", warnings),
     to: warn(readPhone(p.to), "to", warnings),
-    startedAt: time(p, undefined, "start_at", readWallClock, warnings),
-    endedAt: time(p, undefined, "end_at", readWallClock, warnings),
+    startedAt: time(undefined, "", p.start_at, "start_at", readWallClock, warnings),
+    endedAt: time(undefined, "", p.end_at, "end_at", readWallClock, warnings),
     duration: warn(readCount(p.duration), "duration", warnings),
     flowId: warn(readCount(p.flow_id), "flow_id", warnings),
     status,
@@ -179,7 +186,10 @@ function toCall(p: Payload, readWallClock: WallClockReader, composed: boolean): 
 
 /** The value, or null with a warning naming the field when it could not be read. */
 function warn<T>(read: Read<T>, field: string, warnings: ReportWarning[]): T | null {
-  if (!(read instanceof Unreadable)) return read;
+  // Text, numbers and null, the usual values, without a prototype walk.
+  if (typeof read !== "object" || read === null || !(read instanceof Unreadable)) {
+    return read as T | null;
+  }
   warnings.push({ field, message: `${read.message}; set to null, the value is kept in raw` });
   return null;
 }
@@ -189,23 +199,19 @@ function warn<T>(read: Read<T>, field: string, warnings: ReportWarning[]): T | n
  * wall-clock string is the fallback, and when both are there they are held against each other.
  */
 function time(
-  p: Payload,
-  unixField: string | undefined,
+  unixValue: unknown,
+  unixField: string,
+  wallValue: unknown,
   wallClockField: string,
   readWallClock: WallClockReader,
   warnings: ReportWarning[],
 ): Date | null {
-  const unixValue = unixField === undefined ? undefined : p[unixField];
-  const exact =
-    unixValue === undefined ? null : warn(readUnixTime(unixValue), unixField as string, warnings);
-  const wallValue = p[wallClockField];
+  const exact = unixValue === undefined ? null : warn(readUnixTime(unixValue), unixField, warnings);
   if (wallValue === undefined) return exact;
   const wall = warn(readWallClockValue(wallValue, readWallClock), wallClockField, warnings);
   if (exact === null) return wall;
   if (wall !== null && Math.floor(wall.getTime() / 1000) !== Math.floor(exact.getTime() / 1000)) {
-    warnings.push(
-      pairWarning(unixField as string, exact, wallClockField, wallValue, wall, readWallClock),
-    );
+    warnings.push(pairWarning(unixField, exact, wallClockField, wallValue, wall, readWallClock));
   }
   return exact;
 }
