@@ -471,14 +471,6 @@ describe("parseReport: what is not a report", () => {
 describe("parseWith: a composed template's payload", () => {
   const read = wallClockReader("Asia/Kolkata");
 
-  it("a call template without {{id}}, {{mid}} or {{webhook_id}} is identified by the template", () => {
-    const result = parseWith({ status: "ANSWER", to: "919876543210" }, read, "call");
-    expect(result).toMatchObject({
-      ok: true,
-      report: { mid: null, webhookId: null, warnings: [] },
-    });
-  });
-
   it("a call template that carries {{id}} needs it filled", () => {
     expect(parseWith({ status: "ANSWER", mid: "" }, read, "call")).toMatchObject({
       ok: false,

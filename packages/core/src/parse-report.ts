@@ -98,7 +98,7 @@ export function parseWith(
   if (composed !== undefined) {
     return composed === "delivery"
       ? toDelivery(payload as Payload, readWallClock)
-      : toCall(payload as Payload, readWallClock, true);
+      : toCall(payload as Payload, readWallClock);
   }
   if (!isRecord(payload)) {
     return unrecognized(
@@ -111,9 +111,7 @@ export function parseWith(
       "The body is an object with none of the fields of an SMS delivery report (id, mobile, status) or a call report (mid, from, to, status, ...).",
     );
   }
-  return kind === "delivery"
-    ? toDelivery(payload, readWallClock)
-    : toCall(payload, readWallClock, false);
+  return kind === "delivery" ? toDelivery(payload, readWallClock) : toCall(payload, readWallClock);
 }
 
 const DELIVERY = "SMS delivery report";
@@ -151,19 +149,14 @@ function toDelivery(p: Payload, readWallClock: WallClockReader): ParseResult {
   return { ok: true, report };
 }
 
-function toCall(p: Payload, readWallClock: WallClockReader, composed: boolean): ParseResult {
+function toCall(p: Payload, readWallClock: WallClockReader): ParseResult {
   const status = readIdentity(p.status);
   if (typeof status !== "string") return unidentified("status", status, p.status, CALL);
   const warnings: ReportWarning[] = [];
   const mid = readIdentity(p.mid);
   const webhookId = readIdentity(p.webhook_id);
-  // A composed template that carries neither leaves the call without them by design: its
-  // reports are identified by the template alone, and refusing them all would lose them all.
-  const identified =
-    typeof mid === "string" ||
-    typeof webhookId === "string" ||
-    (composed && p.mid === undefined && p.webhook_id === undefined);
-  if (!identified) return unidentifiedCall(p);
+  // A composed template always carries one of them (the grammar's IDENTITY_VARIABLES).
+  if (typeof mid !== "string" && typeof webhookId !== "string") return unidentifiedCall(p);
   const report: CallReport = {
     type: "call",
     webhookId: warn(webhookId, "webhook_id", warnings),
