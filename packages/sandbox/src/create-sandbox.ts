@@ -1,12 +1,19 @@
-import { timingSafeEqual } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import type { ComposedTemplate } from "./composed.js";
+import {
+  DASHBOARD_API_PATH,
+  DASHBOARD_PATH,
+  openEventStream,
+  serveDashboardAsset,
+} from "./dashboard-server.js";
 import { type CallInput, type Dispatched, Dispatcher, type SmsInput } from "./dispatch.js";
+import { EventFeed, type SandboxEvent } from "./event-feed.js";
 import { FieldErrors } from "./field-errors.js";
 import { fail, type JsonReply } from "./laravel.js";
-import { type ApiRequest, managementRoute } from "./management-api.js";
+import { type ApiRequest, managementRoute, notAllowed } from "./management-api.js";
 import { createPusher, type PushAttempt, resolvePusherOptions } from "./pusher.js";
 import { readRequestBody } from "./read-request-body.js";
 import {
@@ -15,7 +22,13 @@ import {
   type SandboxCallPayload,
   type SandboxDeliveryPayload,
 } from "./reports.js";
-import { composedResource, registerComposed, sandboxRoute } from "./sandbox-api.js";
+import {
+  composedResource,
+  pushAttemptJson,
+  registerComposed,
+  type SandboxState,
+  sandboxRoute,
+} from "./sandbox-api.js";
 import { checkTimeZone } from "./wall-clock.js";
 import { WebhookStore } from "./webhook-store.js";
 
@@ -61,6 +74,12 @@ export type SandboxComposedWebhook = ReturnType<typeof composedResource>;
 export interface Sandbox {
   /** The management API's base, e.g. http://127.0.0.1:4010/api/v2/. */
   readonly baseUrl: string;
+  /**
+   * The dashboard, live in a browser: webhooks, every push attempt with its request and reply,
+   * and buttons to send, resend and retry. Its `#key=` is a random per-run key (not the API
+   * token) that the page sends with each request, so other sites cannot drive the sandbox.
+   */
+  readonly dashboardUrl: string;
   readonly port: number;
   /** Simulates an SMS sent with `webhook_id`: its delivery report is pushed to the webhook. */
   sendSms(input: SmsInput): Dispatched<SandboxDeliveryPayload>;
@@ -77,6 +96,8 @@ export interface Sandbox {
 }
 
 const BASE_PATH = "/api/v2/";
+/** How many of the latest attempts an event stream's snapshot carries. */
+const SNAPSHOT_ATTEMPTS = 500;
 
 /**
  * The provider on localhost: the management API exactly as documented, sandbox-only endpoints
@@ -113,39 +134,85 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     );
   }
 
-  const store = new WebhookStore();
-  const pusher = createPusher({ ...pushing, onAttempt: options.onAttempt });
+  const feed = new EventFeed();
+  // Every token and secret a webhook ever had, kept after an edit or delete: the log still
+  // shows its old attempts, and must still mask them.
+  const secrets = new Map<string, Set<string>>();
+  const store = new WebhookStore((webhook) => {
+    const known = secrets.get(webhook.id) ?? new Set<string>();
+    for (const value of [webhook.token, webhook.secret]) if (value !== null) known.add(value);
+    secrets.set(webhook.id, known);
+    feed.emit({ type: "webhooks" });
+  });
+  const pusher = createPusher({
+    ...pushing,
+    onAttempt(attempt) {
+      feed.emit({ type: "attempt", attempt });
+      options.onAttempt?.(attempt);
+    },
+  });
   const dispatcher = new Dispatcher(store, pusher, timeZone, payloads);
   const expected = Buffer.from(`Bearer ${token}`);
-  const state = { store, dispatcher, attempts: () => pusher.attempts };
+  const dashboardKey = Buffer.from(randomBytes(18).toString("base64url"));
+  const state: SandboxState = {
+    store,
+    dispatcher,
+    pusher,
+    secretsOf: (id) => (id === null ? [] : [...(secrets.get(id) ?? [])]),
+  };
+  const streams = new Set<() => void>();
 
   const server = http.createServer((req, res) => {
-    handle(req).then(
-      (reply) => send(res, reply),
-      () => send(res, fail(500, "Server Error")),
+    handle(req, res).then(
+      (reply) => {
+        if (reply !== "streamed") send(res, reply);
+      },
+      () => {
+        if (!res.headersSent) send(res, fail(500, "Server Error"));
+        else res.destroy();
+      },
     );
   });
 
-  async function handle(req: http.IncomingMessage): Promise<JsonReply> {
+  async function handle(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+  ): Promise<JsonReply | "streamed"> {
     const url = new URL(req.url ?? "/", "http://sandbox");
-    if (!url.pathname.startsWith(BASE_PATH)) {
-      return fail(404, `The route ${url.pathname.slice(1)} could not be found.`);
-    }
+    // Repeated slashes are one (as nginx's merge_slashes does): "$BASE/sandbox/sms" with a
+    // base ending in "/" still reaches sandbox/sms.
+    const pathname = url.pathname.replace(/\/{2,}/g, "/");
     const method = (req.method ?? "GET").toUpperCase();
+    const dashboardApi = pathname.startsWith(DASHBOARD_API_PATH);
+    if (!dashboardApi && !pathname.startsWith(BASE_PATH)) {
+      if (await serveDashboardAsset(pathname, method, res)) return "streamed";
+      return fail(404, `The route ${pathname.slice(1)} could not be found.`);
+    }
+    const basePath = dashboardApi ? DASHBOARD_API_PATH : BASE_PATH;
     const hostHeader = req.headers.host ?? `${formatHost(host)}:${actualPort()}`;
     const request: ApiRequest = {
       method,
-      path: url.pathname.slice(BASE_PATH.length).replace(/\/+$/, ""),
+      path: pathname.slice(basePath.length).replace(/\/+$/, ""),
       query: url.searchParams,
       body: {},
-      baseUrl: `http://${hostHeader}${BASE_PATH}`,
+      baseUrl: `http://${hostHeader}${basePath}`,
     };
+    const allowed = () =>
+      dashboardApi
+        ? dashboardAuthorized(req.headers["x-reportkit-dashboard-key"], url.searchParams)
+        : authorized(req.headers.authorization);
+    if (request.path === "sandbox/events") {
+      if (method !== "GET") return notAllowed(method, request.path, "GET");
+      if (!allowed()) return unauthenticated(dashboardApi);
+      const end = openEventStream(req, res, feed, snapshot, render);
+      streams.add(end);
+      req.on("close", () => streams.delete(end));
+      return "streamed";
+    }
     const route = managementRoute(store, request) ?? sandboxRoute(state, request);
     if (route === undefined) return fail(404, `The route ${request.path} could not be found.`);
     if (typeof route !== "function") return route;
-    if (!authorized(req.headers.authorization)) {
-      return fail(401, "Unauthenticated.", undefined, { "www-authenticate": "Bearer" });
-    }
+    if (!allowed()) return unauthenticated(dashboardApi);
     const body = await readRequestBody(req);
     if (!body.ok) return body.reply;
     request.body = body.value;
@@ -157,6 +224,42 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       }
       throw error;
     }
+  }
+
+  function snapshot() {
+    return {
+      base_url: `http://${formatHost(host)}:${actualPort()}${BASE_PATH}`,
+      webhooks: store.list().map(composedResource),
+      attempts: pusher.attempts
+        .slice(-SNAPSHOT_ATTEMPTS)
+        .map((a) => pushAttemptJson(a, state.secretsOf(a.webhookId))),
+    };
+  }
+
+  function render(event: SandboxEvent) {
+    if (event.type === "webhooks") {
+      return { name: "webhooks", data: store.list().map(composedResource) };
+    }
+    const { attempt } = event;
+    return { name: "attempt", data: pushAttemptJson(attempt, state.secretsOf(attempt.webhookId)) };
+  }
+
+  // The dashboard's key travels in a header, or in the query for EventSource (which cannot
+  // set headers).
+  function dashboardAuthorized(header: string | string[] | undefined, query: URLSearchParams) {
+    const given = typeof header === "string" ? header : query.get("key");
+    if (given === null || given === undefined) return false;
+    const bytes = Buffer.from(given);
+    return bytes.length === dashboardKey.length && timingSafeEqual(bytes, dashboardKey);
+  }
+
+  function unauthenticated(dashboardApi: boolean): JsonReply {
+    return dashboardApi
+      ? fail(
+          401,
+          "Unauthenticated: open the dashboard URL the sandbox printed (it carries the key).",
+        )
+      : fail(401, "Unauthenticated.", undefined, { "www-authenticate": "Bearer" });
   }
 
   function authorized(header: string | undefined): boolean {
@@ -177,11 +280,14 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     });
   });
 
-  const baseUrl = `http://${formatHost(host)}:${actualPort()}${BASE_PATH}`;
+  const origin = `http://${formatHost(host)}:${actualPort()}`;
+  const baseUrl = `${origin}${BASE_PATH}`;
+  const dashboardUrl = `${origin}${DASHBOARD_PATH}#key=${dashboardKey.toString()}`;
   let closing: Promise<void> | undefined;
 
   return {
     baseUrl,
+    dashboardUrl,
     port: actualPort(),
     sendSms: (input) => dispatcher.sendSms(input),
     makeCall: (input) => dispatcher.makeCall(input),
@@ -192,6 +298,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     close() {
       closing ??= new Promise<void>((resolve) => {
         pusher.close();
+        for (const end of streams) end();
+        streams.clear();
         server.close(() => resolve());
         server.closeAllConnections();
       });

@@ -43,9 +43,21 @@ export const INACTIVE_REASON =
 export const INACTIVE_RETRY_REASON =
   "webhook was made inactive (status 0): retry not sent (sandbox assumption; the provider's documentation is silent)";
 
+/** A report the sandbox sent, kept so it can be sent again. */
+interface SentReport {
+  webhookId: string;
+  report: DeliveryPayload | CallPayload;
+  reportType: "delivery" | "call";
+  reportId: string;
+}
+
+/** How many sent reports are remembered for a resend (oldest forgotten first). */
+const MAX_REMEMBERED_REPORTS = 1_000;
+
 /** Sends simulated messages and calls: builds the report, then hands it to the pusher. */
 export class Dispatcher {
   private readonly pending = new Set<Promise<unknown>>();
+  private readonly sent = new Map<string, SentReport>();
 
   constructor(
     private readonly store: WebhookStore,
@@ -88,6 +100,30 @@ export class Dispatcher {
     return webhook.composed === null ? documented(complete) : forComposed(complete);
   }
 
+  /**
+   * Pushes a report sent before again, unchanged (same id: the receiver sees what a provider
+   * retry looks like), to its webhook as it is now, with a fresh set of attempts.
+   * @throws FieldErrors when the report is unknown or its webhook was deleted
+   */
+  resend(reportId: string): Dispatched<DeliveryPayload | CallPayload> {
+    const sent = this.sent.get(reportId);
+    if (sent === undefined) {
+      throw new FieldErrors({
+        report_id: ["The selected report id is invalid (unknown, or too old to be kept)."],
+      });
+    }
+    const webhook = this.store.get(sent.webhookId);
+    if (webhook === undefined) {
+      throw new FieldErrors({ report_id: ["The webhook of this report was deleted."] });
+    }
+    return this.dispatch(webhook, sent.report, sent.reportType, sent.reportId);
+  }
+
+  /** Whether `reportId` is one the sandbox sent and still remembers. */
+  knows(reportId: string): boolean {
+    return this.sent.has(reportId);
+  }
+
   /** Resolves once every report sent so far is delivered, dropped or skipped. */
   async settled(): Promise<void> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
@@ -123,6 +159,11 @@ export class Dispatcher {
     reportType: "delivery" | "call",
     reportId: string,
   ): Dispatched<R> {
+    this.sent.delete(reportId);
+    this.sent.set(reportId, { webhookId: webhook.id, report, reportType, reportId });
+    if (this.sent.size > MAX_REMEMBERED_REPORTS) {
+      this.sent.delete(this.sent.keys().next().value as string);
+    }
     // The provider sends the webhook's verification token as the bearer, else its secret.
     const bearer = webhook.token ?? webhook.secret;
     const render = (): Promise<PushRequest> =>

@@ -25,6 +25,10 @@ export interface PushAttempt {
    */
   outcome: "delivered" | "retrying" | "dropped" | "skipped";
   nextAttemptAt: Date | null;
+  /** The request as sent (for a skipped report: as it would have been sent). */
+  request: PushRequest;
+  /** The receiver's reply body as text (its first 64 KiB), when it answered with one. */
+  responseBody: string | null;
 }
 
 export interface PushJob {
@@ -66,6 +70,11 @@ export interface Pusher {
   idle(): Promise<void>;
   /** Cancels every scheduled retry (those pushes resolve "cancelled") and aborts attempts in flight. */
   close(): void;
+  /**
+   * Sends the next attempt of every push of `reportId` waiting for a retry now, instead of at
+   * its `nextAttemptAt`. Resolves how many pushes were woken (0: none was waiting).
+   */
+  retryNow(reportId: string): number;
 }
 
 export interface ResolvedPusherOptions {
@@ -110,6 +119,8 @@ export function createPusher(options: PusherOptions = {}): Pusher {
   const maxLogSize = options.maxLogSize ?? 10_000;
   const attempts: PushAttempt[] = [];
   const timers = new Map<NodeJS.Timeout, () => void>();
+  // Pushes waiting for their next attempt, by report id: calling one ends its wait early.
+  const waiting = new Map<string, Set<() => void>>();
   let active = 0;
   let waiters: (() => void)[] = [];
   let closed = false;
@@ -149,6 +160,8 @@ export function createPusher(options: PusherOptions = {}): Pusher {
       durationMs: 0,
       outcome: "skipped",
       nextAttemptAt: null,
+      request: job.request,
+      responseBody: null,
       ...fields,
     };
   }
@@ -169,6 +182,7 @@ export function createPusher(options: PusherOptions = {}): Pusher {
         entry(job, attempt, {
           statusCode: result.statusCode,
           error: result.ok ? null : result.error,
+          responseBody: result.body,
           at: new Date(started),
           durationMs: Date.now() - started,
           outcome,
@@ -176,19 +190,27 @@ export function createPusher(options: PusherOptions = {}): Pusher {
         }),
       );
       if (outcome !== "retrying") return outcome;
-      const cancelled = await wait(retryIntervalMs);
+      const cancelled = await wait(retryIntervalMs, job.reportId);
       if (cancelled) return "cancelled";
     }
   }
 
-  /** Resolves true if the wait was cancelled by close(). */
-  function wait(ms: number): Promise<boolean> {
+  /** Resolves true if the wait was cancelled by close(), false when it ended (or was cut short). */
+  function wait(ms: number, reportId: string): Promise<boolean> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      const woken = waiting.get(reportId) ?? new Set<() => void>();
+      waiting.set(reportId, woken);
+      const end = (cancelled: boolean) => {
+        clearTimeout(timer);
         timers.delete(timer);
-        resolve(false);
-      }, ms);
-      timers.set(timer, () => resolve(true));
+        woken.delete(wake);
+        if (woken.size === 0 && waiting.get(reportId) === woken) waiting.delete(reportId);
+        resolve(cancelled);
+      };
+      const wake = () => end(false);
+      const timer = setTimeout(wake, ms);
+      timers.set(timer, () => end(true));
+      woken.add(wake);
     });
   }
 
@@ -213,11 +235,14 @@ export function createPusher(options: PusherOptions = {}): Pusher {
     close() {
       closed = true;
       shutdown.abort();
-      for (const [timer, cancel] of timers) {
-        clearTimeout(timer);
-        cancel();
-      }
+      for (const cancel of [...timers.values()]) cancel();
       timers.clear();
+      waiting.clear();
+    },
+    retryNow(reportId) {
+      const woken = [...(waiting.get(reportId) ?? [])];
+      for (const wake of woken) wake();
+      return woken.length;
     },
   };
 }

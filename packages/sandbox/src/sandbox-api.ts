@@ -1,9 +1,10 @@
 import { resolveTemplate } from "./composed.js";
 import type { Dispatcher } from "./dispatch.js";
 import { FieldErrors } from "./field-errors.js";
-import { type JsonReply, ok, webhookResource } from "./laravel.js";
+import { fail, type JsonReply, ok, webhookResource } from "./laravel.js";
 import { type ApiRequest, notAllowed, webhookFields } from "./management-api.js";
-import type { PushAttempt } from "./pusher.js";
+import { maskRequest, maskText } from "./mask.js";
+import type { PushAttempt, Pusher } from "./pusher.js";
 import type { StoredWebhook, WebhookStore } from "./webhook-store.js";
 
 /**
@@ -11,8 +12,16 @@ import type { StoredWebhook, WebhookStore } from "./webhook-store.js";
  * endpoints are not documented): simulate a message or a call, register a composed webhook,
  * read the push log. Same base URL, same bearer token.
  */
+export interface SandboxState {
+  store: WebhookStore;
+  dispatcher: Dispatcher;
+  pusher: Pusher;
+  /** The webhook's token and secrets, past ones included: masked wherever an attempt is shown. */
+  secretsOf: (webhookId: string | null) => readonly string[];
+}
+
 export function sandboxRoute(
-  state: { store: WebhookStore; dispatcher: Dispatcher; attempts: () => readonly PushAttempt[] },
+  state: SandboxState,
   request: ApiRequest,
 ): ((request: ApiRequest) => JsonReply) | JsonReply | undefined {
   const { method, path } = request;
@@ -28,10 +37,46 @@ export function sandboxRoute(
     case "sandbox/composed-webhooks":
       return only("POST", (r) => createComposed(state.store, r));
     case "sandbox/push-attempts":
-      return only("GET", (r) => listAttempts(state.attempts(), r));
-    default:
-      return undefined;
+      return only("GET", (r) => listAttempts(state, r));
   }
+  const action = /^sandbox\/reports\/([^/]+)\/(resend|retry-now)$/.exec(path);
+  if (action !== null) {
+    const reportId = decodeSegment(action[1] as string);
+    return only("POST", () =>
+      action[2] === "resend" ? resend(state, reportId) : retryNow(state, reportId),
+    );
+  }
+  return undefined;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function resend(state: SandboxState, reportId: string): JsonReply {
+  if (!state.dispatcher.knows(reportId))
+    return fail(404, `Report ${reportId.slice(0, 64)} not found.`);
+  const sent = state.dispatcher.resend(reportId);
+  return ok(sent.pushed ? "Queued" : "Not pushed: the webhook is inactive", {
+    report_id: reportId,
+    webhook_id: sent.webhookId,
+    pushed: sent.pushed,
+    report: sent.report,
+  });
+}
+
+function retryNow(state: SandboxState, reportId: string): JsonReply {
+  if (!state.dispatcher.knows(reportId))
+    return fail(404, `Report ${reportId.slice(0, 64)} not found.`);
+  const woken = state.pusher.retryNow(reportId);
+  if (woken === 0) {
+    return fail(409, `Report ${reportId.slice(0, 64)} is not waiting for a retry.`);
+  }
+  return ok("Retrying now", { report_id: reportId, retried: woken });
 }
 
 function sendSms(dispatcher: Dispatcher, { body }: ApiRequest): JsonReply {
@@ -124,14 +169,18 @@ function createComposed(store: WebhookStore, { body }: ApiRequest): JsonReply {
   return ok("Created successfully", composedResource(registerComposed(store, body)));
 }
 
-/** A push attempt on the wire, snake_case like the rest of the API. */
-export function pushAttemptJson(a: PushAttempt) {
+/**
+ * A push attempt on the wire, snake_case like the rest of the API, with the request sent (its
+ * credentials masked: the Authorization value, credential-named headers, and `secrets`) and
+ * the receiver's reply body.
+ */
+export function pushAttemptJson(a: PushAttempt, secrets: readonly string[] = []) {
   return {
     report_id: a.reportId,
     report_type: a.reportType,
     webhook_id: a.webhookId,
     method: a.method,
-    url: a.url,
+    url: maskText(a.url, secrets),
     attempt: a.attempt,
     max_attempts: a.maxAttempts,
     status_code: a.statusCode,
@@ -140,15 +189,17 @@ export function pushAttemptJson(a: PushAttempt) {
     duration_ms: a.durationMs,
     outcome: a.outcome,
     next_attempt_at: a.nextAttemptAt?.toISOString() ?? null,
+    request: maskRequest(a.request, secrets),
+    response_body: a.responseBody === null ? null : maskText(a.responseBody, secrets),
   };
 }
 
-function listAttempts(attempts: readonly PushAttempt[], { query }: ApiRequest): JsonReply {
+function listAttempts(state: SandboxState, { query }: ApiRequest): JsonReply {
   const webhookId = query.get("webhook_id");
   const reportId = query.get("report_id");
-  const data = attempts
+  const data = state.pusher.attempts
     .filter((a) => webhookId === null || a.webhookId === webhookId)
     .filter((a) => reportId === null || a.reportId === reportId)
-    .map(pushAttemptJson);
+    .map((a) => pushAttemptJson(a, state.secretsOf(a.webhookId)));
   return ok("OK", data);
 }

@@ -3,8 +3,11 @@ import https from "node:https";
 import type { PushRequest } from "./push-request.js";
 
 export type SendResult =
-  | { ok: true; statusCode: number }
-  | { ok: false; statusCode: number | null; error: string | null };
+  | { ok: true; statusCode: number; body: string | null }
+  | { ok: false; statusCode: number | null; error: string | null; body: string | null };
+
+/** How much of the receiver's reply is kept for the push log (the rest is read and dropped). */
+export const MAX_REPLY_BYTES = 65_536;
 
 const USER_AGENT = "reportkit-sandbox/0.1 (provider simulator)";
 
@@ -29,11 +32,16 @@ export function sendOnce(
     try {
       url = new URL(request.url);
     } catch {
-      resolve({ ok: false, statusCode: null, error: "invalid URL" });
+      resolve({ ok: false, statusCode: null, error: "invalid URL", body: null });
       return;
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") {
-      resolve({ ok: false, statusCode: null, error: `unsupported scheme ${url.protocol}` });
+      resolve({
+        ok: false,
+        statusCode: null,
+        error: `unsupported scheme ${url.protocol}`,
+        body: null,
+      });
       return;
     }
     const body =
@@ -49,8 +57,18 @@ export function sendOnce(
     };
     if (body !== undefined) headers["content-length"] = body.byteLength;
 
+    // Set once the status line arrives; the reply body is then read until its end (or the timeout).
+    let answered: (() => void) | undefined;
     const timer = setTimeout(() => {
-      finish({ ok: false, statusCode: null, error: `timeout: no response within ${timeoutMs} ms` });
+      if (answered !== undefined) answered();
+      else {
+        finish({
+          ok: false,
+          statusCode: null,
+          error: `timeout: no response within ${timeoutMs} ms`,
+          body: null,
+        });
+      }
       outgoing.destroy();
     }, timeoutMs);
 
@@ -59,23 +77,36 @@ export function sendOnce(
     try {
       outgoing = send(url, { method: request.method, headers, agent: false, signal });
     } catch (error) {
-      finish({ ok: false, statusCode: null, error: describe(error) });
+      finish({ ok: false, statusCode: null, error: describe(error), body: null });
       return;
     }
     outgoing.on("response", (response) => {
       const statusCode = response.statusCode ?? 0;
-      // The body is not needed, but it is read so the receiver can finish cleanly.
-      response.resume();
-      response.on("error", () => {});
-      finish(
-        statusCode === 200 || statusCode === 202
-          ? { ok: true, statusCode }
-          : { ok: false, statusCode, error: null },
-      );
+      // The status decides the outcome; the body is kept (bounded) so the log can show the reply.
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      answered = () => {
+        const body = chunks.length === 0 ? null : Buffer.concat(chunks).toString("utf8");
+        finish(
+          statusCode === 200 || statusCode === 202
+            ? { ok: true, statusCode, body }
+            : { ok: false, statusCode, error: null, body },
+        );
+      };
+      response.on("data", (chunk: Buffer) => {
+        if (kept >= MAX_REPLY_BYTES) return;
+        const part = chunk.subarray(0, MAX_REPLY_BYTES - kept);
+        chunks.push(part);
+        kept += part.length;
+      });
+      response.on("end", () => answered?.());
+      response.on("close", () => answered?.());
+      response.on("error", () => answered?.());
     });
-    outgoing.on("error", (error) =>
-      finish({ ok: false, statusCode: null, error: describe(error) }),
-    );
+    outgoing.on("error", (error) => {
+      if (answered !== undefined) answered();
+      else finish({ ok: false, statusCode: null, error: describe(error), body: null });
+    });
     outgoing.end(body);
   });
 }

@@ -29,6 +29,9 @@ export interface WebhookFields {
 export class WebhookStore {
   private readonly byId = new Map<string, StoredWebhook>();
 
+  /** @param onChange told of each webhook created, edited or deleted (after the change). */
+  constructor(private readonly onChange: (webhook: StoredWebhook) => void = () => {}) {}
+
   create(fields: WebhookFields): StoredWebhook {
     const now = wholeSecond(new Date());
     const webhook: StoredWebhook = {
@@ -44,6 +47,7 @@ export class WebhookStore {
       composed: fields.composed ?? null,
     };
     this.byId.set(webhook.id, webhook);
+    this.onChange(webhook);
     return webhook;
   }
 
@@ -60,11 +64,16 @@ export class WebhookStore {
     if (fields.secret !== undefined) webhook.secret = fields.secret;
     if (fields.composed !== undefined) webhook.composed = fields.composed;
     webhook.updatedAt = wholeSecond(new Date());
+    this.onChange(webhook);
     return webhook;
   }
 
   delete(id: string): boolean {
-    return this.byId.delete(id);
+    const webhook = this.byId.get(id);
+    if (webhook === undefined) return false;
+    this.byId.delete(id);
+    this.onChange(webhook);
+    return true;
   }
 
   /** Webhooks whose name contains `name`, case-insensitively (a SQL LIKE %name%). */

@@ -133,7 +133,7 @@ export function sendCommand(command: Command, io: CliIo): Command {
       });
       if (flags.json) {
         io.stdout(
-          `${JSON.stringify({ outcome, report, attempts: attempts.map(pushAttemptJson) }, null, 2)}\n`,
+          `${JSON.stringify({ outcome, report, attempts: attempts.map((a) => pushAttemptJson(a)) }, null, 2)}\n`,
         );
       }
       if (outcome !== "delivered") {

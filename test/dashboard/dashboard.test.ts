@@ -1,0 +1,206 @@
+// The sandbox dashboard in a real browser (headless Chromium): create a webhook pointing at a
+// live Express receiver, send an SMS from the page, watch the attempt turn "delivered", inspect
+// the request and the reply, retry, resend, edit, delete; by keyboard; at 1280×800 and 400 px.
+import { mkdirSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import type { DeliveryReport } from "@reportkit/core";
+import { webhookReceiver } from "@reportkit/express";
+import { createSandbox, type Sandbox } from "@reportkit/sandbox";
+import express from "express";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stop } from "../sandbox/servers.js";
+import { type Chromium, requireChromium, startChromium } from "../support/chromium.js";
+
+const API_TOKEN = "dashboard-api-token-4242";
+const HOOK_TOKEN = "dashboard-hook-token-0123456789";
+const ARTIFACTS = fileURLToPath(new URL("../artifacts/", import.meta.url));
+
+describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox dashboard", () => {
+  let sandbox: Sandbox;
+  let browser: Chromium;
+  let page: Page;
+  let receiverUrl: string;
+  let closeReceiver: () => Promise<void>;
+  const received: DeliveryReport[] = [];
+
+  beforeAll(async () => {
+    const app = express();
+    app.use(
+      webhookReceiver({
+        path: "/webhooks",
+        token: HOOK_TOKEN,
+        timeZone: "Asia/Kolkata",
+        onDelivery: (report) => {
+          received.push(report);
+        },
+      }),
+    );
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+    receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+    closeReceiver = () => stop(server);
+    // An hour between attempts: a failed push waits for "Retry now".
+    sandbox = await createSandbox({ token: API_TOKEN, retryIntervalMs: 3_600_000 });
+    browser = await startChromium();
+    page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await sandbox?.close();
+    await closeReceiver?.();
+  });
+
+  it("creates a webhook, sends an SMS and shows the attempt delivered, live, by keyboard", async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(sandbox.dashboardUrl);
+    await expect.poll(() => page.locator("#connection").textContent()).toBe("Live");
+    // The key leaves the address bar once read.
+    expect(page.url()).not.toContain("#key=");
+    expect(await page.locator("#base-url").textContent()).toBe(sandbox.baseUrl);
+
+    // Every control has a label; every action is a <button>.
+    const unlabelled = await page.evaluate(() =>
+      [...document.querySelectorAll("input, select, textarea")]
+        .filter((e) => (e as HTMLInputElement).labels?.length === 0)
+        .map((e) => e.id),
+    );
+    expect(unlabelled).toEqual([]);
+
+    // Keyboard only: focus the name field, type, Tab to the URL, type, Enter submits.
+    await page.getByLabel("Name", { exact: true }).focus();
+    await page.keyboard.type("local express");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("webhook-uri");
+    await page.keyboard.type(receiverUrl);
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("webhook-token");
+    await page.keyboard.type(HOOK_TOKEN);
+    await page.keyboard.press("Enter");
+
+    const hook = page.locator(".webhook", { hasText: "local express" });
+    await expect.poll(() => hook.count()).toBe(1);
+    expect(await hook.locator(".badge").allTextContents()).toEqual(["active", "standard"]);
+
+    // "Send SMS" on the webhook moves focus to the form; Tab order through the SMS fields.
+    await hook.getByRole("button", { name: /^Send SMS/ }).focus();
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("send-status");
+    const outline = await page.evaluate(
+      () => getComputedStyle(document.activeElement as Element).outlineStyle,
+    );
+    expect(outline).toBe("solid");
+    await page.keyboard.type("DELIVRD");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("919812345678");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("order-7");
+    await page.getByRole("button", { name: "Send SMS", exact: true }).focus();
+    await page.keyboard.press("Enter");
+
+    const delivered = page.locator('#attempts li[data-outcome="delivered"]');
+    await expect.poll(() => delivered.count(), { timeout: 10_000 }).toBe(1);
+    expect(await delivered.locator(".outcome").textContent()).toBe("delivered");
+    expect(await delivered.locator(".tries").textContent()).toBe("attempt 1/4");
+    expect(await delivered.locator(".result").textContent()).toBe("HTTP 200");
+    expect(await delivered.locator(".target").textContent()).toBe(`POST ${receiverUrl}`);
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({ custom: "order-7", mobile: "919812345678" });
+
+    // The exact request, the token masked, and the receiver's reply body.
+    await delivered.locator("summary").click();
+    const shown = await delivered.locator("details").textContent();
+    expect(shown).toContain("authorization: Bearer ********");
+    expect(shown).toContain('"custom": "order-7"');
+    expect(shown).toContain("content-type: application/json");
+    expect(await delivered.locator(".reply").textContent()).not.toBe("");
+    await page.screenshot({ path: `${ARTIFACTS}dashboard-1280.png`, fullPage: true });
+  });
+
+  it("shows a refused push retrying with the reply, retries it now, resends, edits and deletes", async () => {
+    const hookUrl = `${receiverUrl}?from=dashboard`;
+    await page.getByLabel("Name", { exact: true }).fill("wrong token");
+    await page.getByLabel("URL that receives the reports").fill(hookUrl);
+    await page.getByLabel("Verification token (sent as Bearer)").fill("not-the-receivers-token");
+    await page.getByRole("button", { name: "Create webhook" }).click();
+    const hook = page.locator(".webhook", { hasText: "wrong token" });
+    await expect.poll(() => hook.count()).toBe(1);
+
+    await hook.getByRole("button", { name: /^Send SMS/ }).click();
+    await page.getByRole("button", { name: "Send SMS", exact: true }).click();
+    const retrying = page.locator('#attempts li[data-outcome="retrying"]');
+    await expect.poll(() => retrying.count(), { timeout: 10_000 }).toBe(1);
+    expect(await retrying.locator(".result").textContent()).toBe("HTTP 401");
+    expect(await retrying.locator(".next").textContent()).toMatch(/next retry at \d\d:\d\d/);
+    const reply = await retrying.locator(".reply").textContent();
+    expect(reply).not.toBe("(empty)");
+    const reportId = await retrying.getAttribute("data-report");
+
+    await retrying.getByRole("button", { name: /^Retry now/ }).click();
+    await expect.poll(() => retrying.count(), { timeout: 10_000 }).toBe(2);
+    // Only the newest attempt of the report offers "Retry now".
+    const newest = page.locator(`#attempts li[data-report="${reportId}"]`).first();
+    expect(await newest.locator(".tries").textContent()).toBe("attempt 2/4");
+    expect(await page.locator("#attempts .retry-now").count()).toBe(1);
+
+    // Resend the delivered report: the receiver gets the same report id again.
+    const delivered = page.locator('#attempts li[data-outcome="delivered"]');
+    await delivered.getByRole("button", { name: /^Resend/ }).click();
+    await expect.poll(() => delivered.count(), { timeout: 10_000 }).toBe(2);
+    expect(received).toHaveLength(2);
+    expect(received[1]?.id).toBe(received[0]?.id);
+
+    // Edit: make it inactive.
+    await hook.getByRole("button", { name: /^Edit/ }).click();
+    expect(await page.locator("#webhook-form-title").textContent()).toBe(
+      "Edit webhook wrong token",
+    );
+    await page.getByLabel(/^Active/).uncheck();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(() => hook.locator(".badge").first().textContent()).toBe("inactive");
+
+    // Delete asks once more on the same button.
+    const remove = hook.locator('button[data-action="delete"]');
+    await remove.click();
+    expect(await remove.textContent()).toMatch(/^Confirm delete/);
+    await remove.click();
+    await expect.poll(() => hook.count()).toBe(0);
+  });
+
+  it("renders names and replies as text, never as markup, and never shows a token", async () => {
+    const name = '<img src=x onerror="window.hacked=1">';
+    await page.getByLabel("Name", { exact: true }).fill(name);
+    await page.getByLabel("URL that receives the reports").fill(receiverUrl);
+    await page.getByRole("button", { name: "Create webhook" }).click();
+    await expect.poll(() => page.locator(".webhook .name", { hasText: "<img" }).count()).toBe(1);
+    expect(await page.locator("#webhooks img").count()).toBe(0);
+    expect(await page.evaluate(() => (window as { hacked?: number }).hacked)).toBeUndefined();
+    // Everything the page holds, opened up: no API token, no webhook token.
+    await page.evaluate(() => {
+      for (const d of document.querySelectorAll("details")) d.open = true;
+    });
+    const html = await page.content();
+    expect(html).not.toContain(HOOK_TOKEN);
+    expect(html).not.toContain(API_TOKEN);
+  });
+
+  it("is readable at 400 px wide: one column, no horizontal scrolling", async () => {
+    await page.setViewportSize({ width: 400, height: 800 });
+    await page.evaluate(() => {
+      for (const d of document.querySelectorAll("details")) d.open = true;
+    });
+    const widths = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+    }));
+    expect(widths.scroll).toBeLessThanOrEqual(400);
+    expect(widths.scroll).toBe(widths.client);
+    await page.screenshot({ path: `${ARTIFACTS}dashboard-400.png` });
+    await page.locator("#attempts-heading").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${ARTIFACTS}dashboard-400-attempts.png` });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+});
