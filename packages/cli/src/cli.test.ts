@@ -48,7 +48,10 @@ interface Receiver {
   close(): Promise<void>;
 }
 
-async function startReceiver(statusFor: (n: number) => number): Promise<Receiver> {
+async function startReceiver(
+  statusFor: (n: number) => number,
+  replyFor: (n: number) => string = () => "",
+): Promise<Receiver> {
   const requests: Receiver["requests"] = [];
   const server = http.createServer(async (req, res) => {
     let body = "";
@@ -60,7 +63,7 @@ async function startReceiver(statusFor: (n: number) => number): Promise<Receiver
       authorization: req.headers.authorization,
       body,
     });
-    res.writeHead(statusFor(n)).end();
+    res.writeHead(statusFor(n)).end(replyFor(n));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
@@ -99,7 +102,9 @@ describe("reportkit", () => {
     const help = await reportkit(["--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/Usage: reportkit/);
-    for (const command of ["sandbox", "webhooks", "send"]) expect(help.stdout).toContain(command);
+    for (const command of ["sandbox", "webhooks", "send", "trigger"]) {
+      expect(help.stdout).toContain(command);
+    }
     const version = await reportkit(["--version"]);
     expect(version).toMatchObject({ code: 0, stdout: "0.1.0\n" });
   });
@@ -328,7 +333,11 @@ describe("reportkit send", () => {
     ]);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      "reportkit: the receiver did not accept the report: dropped after 3 attempts (last: status 503).\n",
+      [
+        "reportkit: no token set (--token or REPORTKIT_TOKEN): sending without Authorization; a receiver that checks its token answers 401.",
+        "reportkit: the receiver did not accept the report: dropped after 3 attempts (last: status 503).",
+        "",
+      ].join("\n"),
     );
     const out = JSON.parse(run.stdout);
     expect(out.outcome).toBe("dropped");
@@ -346,6 +355,54 @@ describe("reportkit send", () => {
     expect(receiver.requests).toHaveLength(3);
   });
 
+  it("retries quickly by default, says when no token is set, and shows the receiver's refusal", async () => {
+    const receiver = await startReceiver(
+      (n) => (n === 0 ? 401 : 200),
+      (n) =>
+        n === 0 ? '{\n  "error": "invalid_token",\n  "message": "Bearer token is wrong"\n}' : "",
+    );
+    receivers.push(receiver);
+    const run = await reportkit(["send", "delivery", "--to", receiver.url]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("(1 + 3 attempts, 2s apart)");
+    expect(run.stderr).toBe(
+      "reportkit: no token set (--token or REPORTKIT_TOKEN): sending without Authorization; a receiver that checks its token answers 401.\n",
+    );
+    expect(run.stdout).toMatch(
+      /#1\/4 {2}401 {2}retry at \d\d:\d\d:\d\d\n {2}reply: \{ "error": "invalid_token", "message": "Bearer token is wrong" \}\n/,
+    );
+    expect(run.stdout).toMatch(/#2\/4 {2}200 {2}delivered/);
+    expect(receiver.requests.map((r) => r.authorization)).toEqual([undefined, undefined]);
+    // About 2 s between the two attempts: the quick default, not the provider's 30 minutes.
+    const times = [...run.stdout.matchAll(/^(\d\d):(\d\d):(\d\d) delivery/gm)].map(
+      (m) => Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]),
+    );
+    expect(times).toHaveLength(2);
+    expect(((times[1] as number) - (times[0] as number) + 86_400) % 86_400).toBeLessThan(10);
+  });
+
+  it("ends a refusal with the receiver's error body", async () => {
+    const receiver = await startReceiver(
+      () => 422,
+      () => '{"error":"unknown report"}',
+    );
+    receivers.push(receiver);
+    const run = await reportkit([
+      "send",
+      "call",
+      "--to",
+      receiver.url,
+      "--token",
+      "t",
+      "--retries",
+      "0",
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'reportkit: the receiver did not accept the report: dropped after 1 attempt (last: status 422: {"error":"unknown report"}).\n',
+    );
+  });
+
   it("rejects a bad duration or URL before sending", async () => {
     const duration = await reportkit([
       "send",
@@ -359,6 +416,136 @@ describe("reportkit send", () => {
     expect(duration.stderr).toMatch(/--interval must be a number with a unit/);
     const url = await reportkit(["send", "delivery", "--to", "ftp://x"]);
     expect(url.stderr).toMatch(/--to must be an http or https URL/);
+  });
+});
+
+describe("reportkit trigger", () => {
+  async function hookTo(url: string, target: Sandbox = sandbox, token = API_TOKEN) {
+    const client = createClient({ baseUrl: target.baseUrl, token });
+    return client.webhooks.create({ name: "trigger", uri: url, token: "hook-token" });
+  }
+
+  it("asks the sandbox to push a delivery report and, with --wait, follows it to delivered", async () => {
+    const receiver = await startReceiver(() => 200);
+    receivers.push(receiver);
+    const hook = await hookTo(receiver.url);
+    const run = await reportkit(
+      [
+        "trigger",
+        "delivery",
+        "--webhook",
+        hook.id,
+        "--status",
+        "UNDELIV",
+        "--custom",
+        "order-9",
+        "--mobile",
+        "14155550100",
+        "--wait",
+      ],
+      env,
+    );
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^delivery report \\S+:1 → webhook ${hook.id}: queued, the sandbox is pushing it\n`,
+      ),
+    );
+    expect(run.stdout).toMatch(/POST \S+\/reports {2}#1\/4 {2}200 {2}delivered\n$/);
+    expect(receiver.requests).toHaveLength(1);
+    expect(receiver.requests[0]?.authorization).toBe("Bearer hook-token");
+    expect(JSON.parse(receiver.requests[0]?.body ?? "")).toMatchObject({
+      status: "UNDELIV",
+      custom: "order-9",
+      mobile: "14155550100",
+    });
+  });
+
+  it("makes a call and prints the sandbox's answer as JSON; without --wait it returns at once", async () => {
+    const receiver = await startReceiver(() => 202);
+    receivers.push(receiver);
+    const hook = await hookTo(receiver.url);
+    const run = await reportkit(
+      [
+        "trigger",
+        "call",
+        "--webhook",
+        hook.id,
+        "--status",
+        "BUSY",
+        "--to-number",
+        "919800000001",
+        "--json",
+      ],
+      env,
+    );
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(out).toMatchObject({
+      webhook_id: hook.id,
+      pushed: true,
+      report: { status: "BUSY", to: 919800000001, webhook_id: hook.id, duration: "0" },
+    });
+    await expect.poll(() => receiver.requests.length).toBe(1);
+    expect(JSON.parse(receiver.requests[0]?.body ?? "").mid).toBe(out.report_id);
+  });
+
+  it("with --wait, exits 1 when the report is dropped and shows the receiver's reply", async () => {
+    const quick = await createSandbox({ token: API_TOKEN, retries: 1, retryIntervalMs: 20 });
+    try {
+      const receiver = await startReceiver(
+        () => 401,
+        () => '{"error":"bad token"}',
+      );
+      receivers.push(receiver);
+      const hook = await hookTo(receiver.url, quick);
+      const run = await reportkit(["trigger", "delivery", "--webhook", hook.id, "--wait"], {
+        REPORTKIT_BASE_URL: quick.baseUrl,
+        REPORTKIT_API_TOKEN: API_TOKEN,
+      });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(
+        /#1\/2 {2}401 {2}retrying {2}retry at \S+ {2}reply: \{"error":"bad token"\}/,
+      );
+      expect(run.stdout).toMatch(/#2\/2 {2}401 {2}dropped {2}reply: /);
+      expect(run.stderr).toBe(
+        "reportkit: the receiver did not accept the report: dropped after 2 attempts.\n",
+      );
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it("says what is wrong: no sandbox, bad token, unknown webhook, a sandbox not running", async () => {
+    const none = await reportkit(["trigger", "delivery", "--webhook", "x"]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(
+      /^reportkit: no sandbox: pass --base-url or set REPORTKIT_BASE_URL/,
+    );
+    const badToken = await reportkit(["trigger", "delivery", "--webhook", "x"], {
+      ...env,
+      REPORTKIT_API_TOKEN: "wrong-token",
+    });
+    expect(badToken.stderr).toBe(
+      "reportkit: POST sandbox/sms failed with 401: Unauthenticated. (check REPORTKIT_API_TOKEN / --api-token)\n",
+    );
+    const unknown = await reportkit(["trigger", "call", "--webhook", "no-such-hook"], env);
+    expect(unknown.stderr).toBe(
+      "reportkit: POST sandbox/calls failed with 422: The selected webhook id is invalid.\n",
+    );
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const down = await reportkit(["trigger", "delivery", "--webhook", "x"], {
+      REPORTKIT_BASE_URL: `http://127.0.0.1:${port}/api/v2/`,
+      REPORTKIT_API_TOKEN: API_TOKEN,
+    });
+    expect(down.stderr).toMatch(
+      /^reportkit: could not reach the sandbox at http:\/\/127\.0\.0\.1:\d+\/api\/v2\/ \(ECONNREFUSED\): is `reportkit sandbox` running there\?\n$/,
+    );
+    expect(`${badToken.stderr}${unknown.stderr}`).not.toContain("wrong-token");
   });
 });
 
@@ -401,7 +588,25 @@ describe("reportkit sandbox", () => {
     await expect.poll(() => stdout, { timeout: 15_000 }).toMatch(/listening on (\S+)/);
     const baseUrl = /listening on (\S+)/.exec(stdout)?.[1] as string;
     expect(stdout).toContain("API token    (the one you gave)");
+    expect(stdout).toContain(
+      `  export REPORTKIT_BASE_URL=${baseUrl} REPORTKIT_API_TOKEN=<the token you gave>\n`,
+    );
     expect(stdout).not.toContain("spawned-token");
+    // The dashboard, served by the built package (dist/ finds the page's files too).
+    const dashboardUrl = /dashboard {4}(\S+)/.exec(stdout)?.[1] as string;
+    expect(dashboardUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/dashboard\/#key=\S+$/);
+    const page = await fetch(dashboardUrl);
+    expect([page.status, page.headers.get("content-type")]).toEqual([
+      200,
+      "text/html; charset=utf-8",
+    ]);
+    const key = new URL(dashboardUrl).hash.slice("#key=".length);
+    const script = await fetch(new URL("app.js", dashboardUrl));
+    expect(script.status).toBe(200);
+    const viaKey = await fetch(new URL("api/developer/webhooks", dashboardUrl), {
+      headers: { "x-reportkit-dashboard-key": key },
+    });
+    expect(viaKey.status).toBe(200);
 
     const client = createClient({ baseUrl, token: "spawned-token" });
     const hook = await client.webhooks.create({ name: "spawned", uri: receiver.url });
@@ -444,6 +649,9 @@ describe("reportkit sandbox", () => {
       .toMatch(/API token {4}(sandbox-[0-9a-f]{24})/);
     const baseUrl = /listening on (\S+)/.exec(stdout)?.[1] as string;
     const token = /API token {4}(\S+)/.exec(stdout)?.[1] as string;
+    expect(stdout).toContain(
+      `  export REPORTKIT_BASE_URL=${baseUrl} REPORTKIT_API_TOKEN=${token}\n`,
+    );
     const page = await createClient({ baseUrl, token }).webhooks.list();
     expect(page.data).toEqual([]);
     const exited = new Promise<number | null>((resolve) =>

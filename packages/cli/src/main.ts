@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { sandboxCommand } from "./commands/sandbox-command.js";
 import { sendCommand } from "./commands/send-command.js";
+import { triggerCommand } from "./commands/trigger-command.js";
 import { webhooksCommand } from "./commands/webhooks-command.js";
 import { CliError, type CliIo, processIo } from "./io.js";
 
@@ -18,6 +19,7 @@ export function createProgram(io: CliIo): Command {
   sandboxCommand(program.command("sandbox"), io);
   webhooksCommand(program.command("webhooks"), io);
   sendCommand(program.command("send"), io);
+  triggerCommand(program.command("trigger"), io);
   return program;
 }
 

@@ -17,3 +17,9 @@ export function formatRecord(entries: readonly (readonly [string, string])[]): s
   const width = Math.max(...entries.map(([k]) => k.length));
   return entries.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join("\n");
 }
+
+/** A receiver's reply (or any text) on one line, cut at `max` characters. */
+export function oneLine(text: string, max = 300): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}

@@ -73,14 +73,22 @@ export function sandboxCommand(command: Command, io: CliIo): Command {
         }
         throw error;
       }
-      const shownToken = given === undefined || given === "" ? token : "(the one you gave)";
+      const generated = given === undefined || given === "";
+      const shownToken = generated ? token : "(the one you gave)";
+      // A token the user chose is not echoed back; one made up here must be, to be usable.
+      const exportToken = generated ? token : "<the token you gave>";
       io.stdout(
         [
           `reportkit sandbox listening on ${sandbox.baseUrl}`,
+          `  dashboard    ${sandbox.dashboardUrl}`,
           `  API token    ${shownToken}`,
           `  pushes       1 + ${flags.retries} attempts, ${formatDuration(retryIntervalMs)} apart, ${formatDuration(timeoutMs)} timeout`,
           "  management   GET|POST developer/webhooks, GET|PUT|DELETE developer/webhooks/{id}",
-          "  sandbox-only POST sandbox/sms, POST sandbox/calls, POST sandbox/composed-webhooks, GET sandbox/push-attempts",
+          "  sandbox-only POST sandbox/sms, POST sandbox/calls, POST sandbox/composed-webhooks, GET sandbox/push-attempts, GET sandbox/events",
+          "In another terminal:",
+          `  export REPORTKIT_BASE_URL=${sandbox.baseUrl} REPORTKIT_API_TOKEN=${exportToken}`,
+          "  reportkit webhooks create --name local --uri http://127.0.0.1:3000/webhooks",
+          "  reportkit trigger delivery --webhook <id>",
           "Push attempts are printed below. Ctrl-C stops.",
           "",
         ].join("\n"),

@@ -13,6 +13,7 @@ import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import { Argument, type Command } from "commander";
 import { formatDuration, parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
+import { oneLine } from "../table.js";
 
 interface SendFlags {
   to: string;
@@ -34,7 +35,11 @@ interface SendFlags {
   json?: boolean;
 }
 
-/** `reportkit send delivery|call`: one realistic report, pushed with the provider's retries. */
+/**
+ * `reportkit send delivery|call`: one realistic report, pushed with the provider's retry loop,
+ * quick by default (3 retries 2 s apart, not the provider's 30 minutes: a one-off send is
+ * someone waiting at a terminal).
+ */
 export function sendCommand(command: Command, io: CliIo): Command {
   return command
     .description("push one realistic report straight to a receiver, provider-style")
@@ -52,7 +57,7 @@ export function sendCommand(command: Command, io: CliIo): Command {
     .option("--duration <seconds>", "call: duration in seconds")
     .option("--webhook-id <id>", "call: webhook_id in the report (default a new UUID)")
     .option("--retries <n>", "retries after a failed attempt (provider: 3)", "3")
-    .option("--interval <duration>", "wait between attempts (provider: 30m)", "30m")
+    .option("--interval <duration>", "wait between attempts (provider: 30m)", "2s")
     .option("--timeout <duration>", "how long to wait for the receiver's answer", "10s")
     .option("--time-zone <zone>", "zone of the wall-clock times", PROVIDER_TIME_ZONE)
     .option("--json", "print the report and the attempts as JSON")
@@ -110,6 +115,11 @@ export function sendCommand(command: Command, io: CliIo): Command {
         throw error;
       }
       const token = flags.token ?? io.env.REPORTKIT_TOKEN;
+      if (token === undefined || token === "") {
+        io.stderr(
+          "reportkit: no token set (--token or REPORTKIT_TOKEN): sending without Authorization; a receiver that checks its token answers 401.\n",
+        );
+      }
       const attempts: PushAttempt[] = [];
       const pusher = createPusher({
         retries,
@@ -117,7 +127,12 @@ export function sendCommand(command: Command, io: CliIo): Command {
         timeoutMs,
         onAttempt(attempt) {
           attempts.push(attempt);
-          if (!flags.json) io.stdout(`${formatAttempt(attempt)}\n`);
+          if (flags.json) return;
+          const reply =
+            attempt.outcome !== "delivered" && attempt.responseBody
+              ? `\n  reply: ${oneLine(attempt.responseBody)}`
+              : "";
+          io.stdout(`${formatAttempt(attempt)}${reply}\n`);
         },
       });
       if (!flags.json) {
@@ -138,7 +153,9 @@ export function sendCommand(command: Command, io: CliIo): Command {
       }
       if (outcome !== "delivered") {
         const last = attempts.at(-1);
-        const why = last?.statusCode != null ? `status ${last.statusCode}` : (last?.error ?? "");
+        const reply = last?.responseBody ? `: ${oneLine(last.responseBody)}` : "";
+        const why =
+          last?.statusCode != null ? `status ${last.statusCode}${reply}` : (last?.error ?? "");
         throw new CliError(
           `the receiver did not accept the report: dropped after ${attempts.length} attempt${attempts.length === 1 ? "" : "s"} (last: ${why}).`,
         );
