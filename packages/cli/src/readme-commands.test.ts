@@ -99,7 +99,7 @@ afterAll(async () => {
 
 describe("README sandbox and CLI commands", () => {
   it("run as written against a real sandbox, with the export line it printed", async () => {
-    const exportLine = (/^ {2}(export .*)$/m.exec(printed)?.[1] as string).trim();
+    const exportLine = /^ {2}(export .*)$/m.exec(printed)?.[1]?.trim() ?? "";
     const env = { ...process.env };
     delete env.REPORTKIT_API_TOKEN;
     delete env.REPORTKIT_BASE_URL;
