@@ -27,6 +27,9 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
 
   beforeAll(async () => {
     const app = express();
+    app.get("/ack", (_req, res) => {
+      res.type("text/plain").send("ack");
+    });
     app.use(
       webhookReceiver({
         path: "/webhooks",
@@ -190,6 +193,40 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     const html = await page.content();
     expect(html).not.toContain(HOOK_TOKEN);
     expect(html).not.toContain(API_TOKEN);
+  });
+
+  it("lists a composed webhook as it is created, and makes a call to it from the page", async () => {
+    const ack = receiverUrl.replace(/\/webhooks$/, "/ack");
+    sandbox.createComposedWebhook({
+      name: "composed calls",
+      type: "call",
+      method: "GET",
+      url: `${ack}?call_id={{id}}&message_status={{status}}`,
+      token: HOOK_TOKEN,
+    });
+    const hook = page.locator(".webhook", { hasText: "composed calls" });
+    await expect.poll(() => hook.count()).toBe(1);
+    expect(await hook.locator(".badge").allTextContents()).toEqual([
+      "active",
+      "composed, call reports",
+    ]);
+    expect(await hook.locator("button").allTextContents()).toEqual([
+      "Make call to composed calls",
+      "Edit composed calls",
+      "Delete composed calls",
+    ]);
+    await hook.getByRole("button", { name: /^Make call/ }).click();
+    expect(await page.locator("#send-status").getAttribute("list")).toBe("call-statuses");
+    await page.getByLabel("Status").fill("BUSY");
+    await page.getByLabel("Duration (seconds)").fill("0");
+    await page.getByRole("button", { name: "Make call", exact: true }).click();
+    const row = page.locator('#attempts li[data-outcome="delivered"]', { hasText: "Call report" });
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
+    expect(await row.locator(".target").textContent()).toMatch(
+      new RegExp(`^GET ${ack.replaceAll(".", "\\.")}\\?call_id=[0-9a-f-]+&message_status=BUSY$`),
+    );
+    expect(await row.locator(".reply").textContent()).toBe("ack");
+    await page.screenshot({ path: `${ARTIFACTS}dashboard-1280-timeline.png`, fullPage: true });
   });
 
   it("is readable at 400 px wide: one column, no horizontal scrolling", async () => {
