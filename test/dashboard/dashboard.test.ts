@@ -73,6 +73,17 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     );
     expect(unlabelled).toEqual([]);
 
+    // The first Tab reaches a skip link to the log; the next ones the webhook form, in order.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(
+      "Skip to the push attempts",
+    );
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("attempts-heading");
+    await page.locator("a.skip").focus();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("webhook-name");
+
     // Keyboard only: focus the name field, type, Tab to the URL, type, Enter submits.
     await page.getByLabel("Name", { exact: true }).focus();
     await page.keyboard.type("local express");
@@ -244,5 +255,13 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     await page.locator("#attempts-heading").scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${ARTIFACTS}dashboard-400-attempts.png` });
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it("says so when the sandbox goes away", async () => {
+    await sandbox.close();
+    await expect
+      .poll(() => page.locator("#connection").textContent(), { timeout: 10_000 })
+      .toMatch(/^Disconnected/);
+    expect(await page.locator("#connection").getAttribute("data-state")).toBe("error");
   });
 });

@@ -81,9 +81,17 @@ function connect() {
   }
   const events = new EventSource(`api/sandbox/events?key=${encodeURIComponent(key)}`);
   events.addEventListener("open", () => setConnection("live", "Live"));
-  events.addEventListener("error", () =>
-    setConnection("error", "Disconnected from the sandbox: retrying…"),
-  );
+  events.addEventListener("error", () => {
+    // CLOSED: the sandbox refused the stream (a restarted sandbox has a new key), no retry.
+    if (events.readyState === EventSource.CLOSED) {
+      setConnection(
+        "error",
+        "Disconnected: the sandbox stopped or restarted. Open the dashboard URL it printed.",
+      );
+    } else {
+      setConnection("error", "Disconnected from the sandbox: reconnecting…");
+    }
+  });
   events.addEventListener("snapshot", (event) => {
     const snapshot = JSON.parse(event.data);
     $("base-url").textContent = snapshot.base_url;
