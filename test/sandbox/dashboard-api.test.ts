@@ -1,6 +1,8 @@
 // The sandbox's live feed and dashboard endpoints over real HTTP: the event stream, the
 // dashboard's key, resend and retry-now, the request and reply in the push log (credentials
 // masked), and the static page.
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { createSandbox, type Sandbox } from "@reportkit/sandbox";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Recorder, startRecorder } from "./servers.js";
@@ -176,7 +178,23 @@ describe("dashboard endpoints", () => {
     await stream.body?.cancel();
   });
 
-  it('accepts a doubled slash after the base URL, as in "$BASE/sandbox/sms"', async () => {
+  it("ships the page's files in the package tarball, next to dist/", () => {
+    const dir = fileURLToPath(new URL("../../packages/sandbox/", import.meta.url));
+    const packed = JSON.parse(
+      execFileSync("npm", ["pack", "--dry-run", "--json"], { cwd: dir, encoding: "utf8" }),
+    ) as { files: { path: string }[] }[];
+    const files = (packed[0]?.files ?? []).map((f) => f.path);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "dashboard/index.html",
+        "dashboard/app.js",
+        "dashboard/app.css",
+        "src/dashboard-server.ts",
+      ]),
+    );
+  });
+
+  it('accepts a doubled slash after the base URL, as in "$REPORTKIT_BASE_URL/sandbox/sms"', async () => {
     const response = await fetch(`${sandbox.baseUrl}/developer/webhooks`, { headers: auth });
     expect(response.status).toBe(200);
   });
