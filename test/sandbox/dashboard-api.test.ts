@@ -2,10 +2,11 @@
 // dashboard's key, resend and retry-now, the request and reply in the push log (credentials
 // masked), and the static page.
 import { execFileSync } from "node:child_process";
+import http from "node:http";
 import { fileURLToPath } from "node:url";
 import { createSandbox, documentedJson, type Sandbox } from "@reportkit/sandbox";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Recorder, startRecorder } from "./servers.js";
+import { listen, type Recorder, startRecorder, stop } from "./servers.js";
 
 const API_TOKEN = "feed-api-token-31337";
 const HOOK_TOKEN = "feed-hook-token-abcdef";
@@ -242,5 +243,28 @@ describe("resend and retry now", () => {
     const gone = await api("POST", `sandbox/reports/${encodeURIComponent(id)}/resend`);
     expect(gone.status).toBe(422);
     expect(gone.json.errors.report_id).toEqual(["The webhook of this report was deleted."]);
+  });
+});
+
+describe("the receiver's reply in the log", () => {
+  it("keeps the first 16 KiB of a long reply, read to its end", async () => {
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(500, { "content-type": "text/html" });
+      res.write("<h1>".padEnd(10_000, "x"));
+      setTimeout(() => res.end("".padEnd(30_000, "y")), 20);
+    });
+    const url = await listen(server);
+    try {
+      const hook = await api("POST", "developer/webhooks", { name: "long", uri: url });
+      sandbox.sendSms({ webhookId: hook.json.data.id });
+      await expect.poll(() => sandbox.attempts().length).toBe(1);
+      const [attempt] = sandbox.attempts();
+      expect(attempt).toMatchObject({ statusCode: 500, outcome: "retrying" });
+      expect(attempt?.responseBody).toHaveLength(16_384);
+      expect(attempt?.responseBody?.endsWith("yyy")).toBe(true);
+    } finally {
+      await stop(server);
+    }
   });
 });

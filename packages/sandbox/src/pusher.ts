@@ -27,7 +27,7 @@ export interface PushAttempt {
   nextAttemptAt: Date | null;
   /** The request as sent (for a skipped report: as it would have been sent). */
   request: PushRequest;
-  /** The receiver's reply body as text (its first 64 KiB), when it answered with one. */
+  /** The receiver's reply body as text (its first 16 KiB), when it answered with one. */
   responseBody: string | null;
 }
 

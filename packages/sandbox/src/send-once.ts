@@ -7,7 +7,7 @@ export type SendResult =
   | { ok: false; statusCode: number | null; error: string | null; body: string | null };
 
 /** How much of the receiver's reply is kept for the push log (the rest is read and dropped). */
-export const MAX_REPLY_BYTES = 65_536;
+export const MAX_REPLY_BYTES = 16_384;
 
 const USER_AGENT = "reportkit-sandbox/0.1 (provider simulator)";
 

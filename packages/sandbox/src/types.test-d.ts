@@ -4,6 +4,7 @@ import type {
   DeliveryPayload,
   PushAttempt,
   PushOutcome,
+  PushRequest,
   Sandbox,
   SandboxCallPayload,
   SandboxDeliveryPayload,
@@ -25,6 +26,9 @@ describe("sandbox types", () => {
     expectTypeOf<PushAttempt["outcome"]>().toEqualTypeOf<
       "delivered" | "retrying" | "dropped" | "skipped"
     >();
+    expectTypeOf<PushAttempt["request"]>().toEqualTypeOf<PushRequest>();
+    expectTypeOf<PushAttempt["responseBody"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<Sandbox["dashboardUrl"]>().toEqualTypeOf<string>();
   });
 
   it("needs a webhook id to send", () => {
