@@ -99,10 +99,14 @@ describe("sandbox event stream", () => {
         request: {
           method: "POST",
           url: `${recorder.url}/hook?sig=********`,
+          // As sent: the transport's headers too.
           headers: {
+            "user-agent": "reportkit-sandbox/0.1 (provider simulator)",
+            connection: "close",
             accept: "*/*",
             "content-type": "application/json",
             authorization: "Bearer ********",
+            "content-length": String(Buffer.byteLength(documentedJson(sms.json.data.report))),
           },
           body: documentedJson(sms.json.data.report),
         },

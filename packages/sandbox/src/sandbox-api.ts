@@ -5,6 +5,7 @@ import { fail, type JsonReply, ok, webhookResource } from "./laravel.js";
 import { type ApiRequest, notAllowed, webhookFields } from "./management-api.js";
 import { maskRequest, maskText } from "./mask.js";
 import type { PushAttempt, Pusher } from "./pusher.js";
+import { sentHeaders } from "./send-once.js";
 import type { StoredWebhook, WebhookStore } from "./webhook-store.js";
 
 /**
@@ -189,7 +190,7 @@ export function pushAttemptJson(a: PushAttempt, secrets: readonly string[] = [])
     duration_ms: a.durationMs,
     outcome: a.outcome,
     next_attempt_at: a.nextAttemptAt?.toISOString() ?? null,
-    request: maskRequest(a.request, secrets),
+    request: maskRequest({ ...a.request, headers: sentHeaders(a.request) }, secrets),
     response_body: a.responseBody === null ? null : maskText(a.responseBody, secrets),
   };
 }

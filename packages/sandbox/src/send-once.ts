@@ -12,6 +12,24 @@ export const MAX_REPLY_BYTES = 16_384;
 const USER_AGENT = "reportkit-sandbox/0.1 (provider simulator)";
 
 /**
+ * The headers an attempt sends, as sent (Host aside): the request's own plus the transport's
+ * User-Agent, Connection and Content-Length.
+ */
+export function sentHeaders(request: PushRequest): Record<string, string> {
+  const headers: Record<string, string> = {
+    "user-agent": USER_AGENT,
+    connection: "close",
+    ...request.headers,
+  };
+  if (request.body !== undefined) {
+    const length =
+      typeof request.body === "string" ? Buffer.byteLength(request.body) : request.body.byteLength;
+    headers["content-length"] = String(length);
+  }
+  return headers;
+}
+
+/**
  * One attempt, as the provider makes it: a fresh connection, the response status awaited for
  * at most `timeoutMs`. Only 200 and 202 are success. Never throws.
  */
@@ -50,12 +68,7 @@ export function sendOnce(
         : typeof request.body === "string"
           ? Buffer.from(request.body)
           : request.body;
-    const headers: Record<string, string | number> = {
-      "user-agent": USER_AGENT,
-      connection: "close",
-      ...request.headers,
-    };
-    if (body !== undefined) headers["content-length"] = body.byteLength;
+    const headers = sentHeaders(request);
 
     // Set once the status line arrives; the reply body is then read until its end (or the timeout).
     let answered: (() => void) | undefined;
