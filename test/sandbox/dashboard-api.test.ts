@@ -199,6 +199,17 @@ describe("dashboard endpoints", () => {
     );
   });
 
+  it("points the browser at loopback when listening on every address", async () => {
+    const everywhere = await createSandbox({ token: API_TOKEN, host: "0.0.0.0" });
+    try {
+      const url = new URL(everywhere.dashboardUrl);
+      expect(url.host).toBe(`127.0.0.1:${everywhere.port}`);
+      expect((await fetch(new URL("/dashboard/", url))).status).toBe(200);
+    } finally {
+      await everywhere.close();
+    }
+  });
+
   it('accepts a doubled slash after the base URL, as in "$REPORTKIT_BASE_URL/sandbox/sms"', async () => {
     const response = await fetch(`${sandbox.baseUrl}/developer/webhooks`, { headers: auth });
     expect(response.status).toBe(200);

@@ -282,7 +282,9 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
 
   const origin = `http://${formatHost(host)}:${actualPort()}`;
   const baseUrl = `${origin}${BASE_PATH}`;
-  const dashboardUrl = `${origin}${DASHBOARD_PATH}#key=${dashboardKey.toString()}`;
+  // Listening on every address: a browser opens the loopback one.
+  const browserHost = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
+  const dashboardUrl = `http://${formatHost(browserHost)}:${actualPort()}${DASHBOARD_PATH}#key=${dashboardKey.toString()}`;
   let closing: Promise<void> | undefined;
 
   return {
