@@ -72,7 +72,8 @@ beforeAll(async () => {
     sandboxes[payloads] = await createSandbox({
       token: API_TOKEN,
       retryIntervalMs: 10,
-      timeoutMs: 2000,
+      // Generous: a push that times out is retried, and the test expects exactly one reply.
+      timeoutMs: 10_000,
       payloads,
     });
   }
