@@ -14,7 +14,9 @@ const EXPECTED_ROWS = [
   "node:http | bare | DLR (JSON)",
   ...FRAMEWORKS.flatMap((fw) => [
     `${fw} | bare | DLR (JSON)`,
+    `${fw} | bare | call report (JSON)`,
     `${fw} | hand-written | DLR (JSON)`,
+    `${fw} | hand-written | call report (JSON)`,
     `${fw} | reportkit | DLR (JSON)`,
     `${fw} | reportkit | call report (JSON)`,
     `${fw} | reportkit | composed GET (query)`,
@@ -28,6 +30,10 @@ const MICRO_ROWS = [
   "bearer check, 10 tokens",
   "Receiver.handle: DLR, JSON string body",
   "Receiver.handle: DLR, multipart body",
+  "Receiver.handle: a duplicate DLR (answered from the dedupe store)",
+  "Receiver.handle: rejected, invalid JSON (400)",
+  "Receiver.handle: rejected, unrecognized report (400)",
+  "Receiver.handle: rejected, DLR without its status (400)",
 ];
 
 function runQuickBench(): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -77,9 +83,14 @@ test("pnpm bench --quick measures every configuration, all answered 2xx", async 
     expect((cells as string[])[9], `${label} non-2xx`).toBe("0");
   }
 
-  const ratios = rows.filter((cells) => cells.length === 7 && cells[1] !== "reportkit /");
-  expect(ratios.map((cells) => `${cells[0]} / ${cells[1]}`).sort()).toEqual(
-    FRAMEWORKS.flatMap((fw) => [`${fw} / bare`, `${fw} / hand-written`]).sort(),
+  const ratios = rows.filter((cells) => cells.length === 9 && cells[2] !== "reportkit /");
+  expect(ratios.map((cells) => `${cells[0]}, ${cells[1]} / ${cells[2]}`).sort()).toEqual(
+    FRAMEWORKS.flatMap((fw) =>
+      ["DLR (JSON)", "call report (JSON)"].flatMap((request) => [
+        `${fw}, ${request} / bare`,
+        `${fw}, ${request} / hand-written`,
+      ]),
+    ).sort(),
   );
 
   const micro = new Map(

@@ -8,18 +8,47 @@ import autocannon from "autocannon";
 // 1 µs buckets up to 1 s; slower answers count as 1 s.
 const MAX_US = 1_000_000;
 
+/**
+ * Where a request's unique id goes, in its body or path (scenarios.ts puts it in the report's
+ * id): every request then carries a report of its own, so a receiver's dedupe store claims and
+ * completes a key for each, as with a real sender, instead of answering "duplicate".
+ */
+const UNIQUE = "__UNIQUE__";
+// Ids unique across jobs and loader processes: the servers keep their stores between runs.
+const PREFIX = `${process.pid.toString(36)}${Date.now().toString(36)}`;
+
+/** autocannon's per-request hook writing a fresh id over the marker, or nothing to do. */
+function uniqueIds(job, body) {
+  const inBody = body?.includes(UNIQUE) === true;
+  const inPath = job.url.includes(UNIQUE);
+  if (!inBody && !inPath) return undefined;
+  const [before, after] = inBody
+    ? [body.subarray(0, body.indexOf(UNIQUE)), body.subarray(body.indexOf(UNIQUE) + UNIQUE.length)]
+    : [];
+  let count = 0;
+  return (request) => {
+    const id = `${PREFIX}-${job.id}-${++count}`;
+    if (inBody) request.body = Buffer.concat([before, Buffer.from(id), after]);
+    if (inPath) request.path = request.path.replace(UNIQUE, id);
+    return request;
+  };
+}
+
 function runJob(job) {
   const buckets = new Uint32Array(MAX_US + 1);
   let recorded = 0;
   const cpuBefore = process.cpuUsage();
   const wallBefore = performance.now();
+  const body = job.body === undefined ? undefined : Buffer.from(job.body, "base64");
+  const setupRequest = uniqueIds(job, body);
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
         url: job.url,
         method: job.method,
         headers: job.headers,
-        body: job.body === undefined ? undefined : Buffer.from(job.body, "base64"),
+        body,
+        ...(setupRequest === undefined ? {} : { requests: [{ setupRequest }] }),
         connections: job.connections,
         duration: job.duration,
         // Checks for the end of the run every 100 ms instead of every second.

@@ -37,17 +37,74 @@ async function multipart(fields) {
   };
 }
 
-/** A receiver's handle for one fixed request, checked to answer 200 before it is timed. */
-async function handles(options, req) {
+const OK_BODY = '{"ok":true}';
+
+/**
+ * A receiver's handle with the default in-memory dedupe store on, for requests that `next()`
+ * gives: each with a report id of its own, so every request claims and completes a key as a
+ * real sender's reports do (a fixed request would be answered "duplicate" from the second on).
+ * Checked to answer 200 and not a duplicate before it is timed.
+ */
+async function handlesUnique(options, next, expected = 200, expectedBody = OK_BODY) {
   const receiver = createReceiver({
     token: fixtures.token,
     onDelivery() {},
     onCall() {},
+    logger: false,
     ...options,
   });
-  const first = await receiver.handle(req);
-  if (first.status !== 200) throw new Error(`expected 200, got ${first.status} ${first.body}`);
-  return { async: true, run: async () => (await receiver.handle(req)).status === 200 };
+  const first = await receiver.handle(next());
+  const second = await receiver.handle(next());
+  // The first of a repeated request is the original; the second is what gets timed.
+  for (const reply of [first, second]) {
+    if (reply.status !== expected) {
+      throw new Error(`expected ${expected}, got ${reply.status} ${reply.body}`);
+    }
+  }
+  if (expected === 200 && second.body !== expectedBody) {
+    throw new Error(`expected ${expectedBody}, got ${second.body}`);
+  }
+  return {
+    async: true,
+    run: async () => (await receiver.handle(next())).status === expected,
+  };
+}
+
+/** Where a unique id goes in a prepared body: 12 digits, rewritten per request by uniqueBytes. */
+const UNIQUE_SLOT = "000000000000";
+
+/** Copies of `bytes` with a count written over the UNIQUE_SLOT digits, a new one per call. */
+function uniqueBytes(bytes) {
+  const slot = Buffer.from(bytes).indexOf(UNIQUE_SLOT);
+  if (slot === -1) throw new Error("no unique slot in the body");
+  let count = 0;
+  return () => {
+    const copy = bytes.slice();
+    let n = ++count;
+    for (let i = slot + UNIQUE_SLOT.length - 1; i >= slot; i--) {
+      copy[i] = 48 + (n % 10);
+      n = Math.floor(n / 10);
+    }
+    return copy;
+  };
+}
+
+/** One fixed request (refusals and bodies without an identity, which nothing deduplicates). */
+function handles(options, req, expected = 200, expectedBody = undefined) {
+  return handlesUnique(options, () => req, expected, expectedBody);
+}
+
+/**
+ * A JSON body with a fresh value of `field` on each call, built as a sender's text is: the
+ * cost of building it (about 40 ns) is in the figure, and in the reference row below.
+ */
+function uniqueJson(report, field) {
+  const marker = "\u0000unique\u0000";
+  const [before, after] = JSON.stringify({ ...report, [field]: marker }).split(
+    JSON.stringify(marker),
+  );
+  let count = 0;
+  return () => `${before}"${report[field]}-${++count}"${after}`;
 }
 
 // Each entry: a name and a setup giving { run, async }; run returns true when it worked.
@@ -116,53 +173,111 @@ const TASKS = [
     },
   ],
   [
+    "building a unique DLR body (reference, included in the rows below)",
+    () => {
+      const next = uniqueJson(fixtures.dlr, "id");
+      return { run: () => next().length > 0 };
+    },
+  ],
+  [
     "Receiver.handle: DLR, JSON string body",
-    () => handles({}, request("application/json", JSON.stringify(fixtures.dlr))),
+    () => {
+      const next = uniqueJson(fixtures.dlr, "id");
+      return handlesUnique({}, () => request("application/json", next()));
+    },
+  ],
+  [
+    "Receiver.handle: DLR, JSON string body, dedupe off",
+    () => {
+      const next = uniqueJson(fixtures.dlr, "id");
+      return handlesUnique({ dedupe: false }, () => request("application/json", next()));
+    },
   ],
   [
     "Receiver.handle: DLR, JSON bytes body",
-    () =>
-      handles(
-        {},
-        request("application/json", new TextEncoder().encode(JSON.stringify(fixtures.dlr))),
-      ),
+    () => {
+      const next = uniqueJson(fixtures.dlr, "id");
+      const encoder = new TextEncoder();
+      return handlesUnique({}, () => request("application/json", encoder.encode(next())));
+    },
   ],
   [
     "Receiver.handle: call report, JSON string body",
-    () => handles({}, request("application/json", JSON.stringify(fixtures.call))),
+    () => {
+      const next = uniqueJson(fixtures.call, "mid");
+      return handlesUnique({}, () => request("application/json", next()));
+    },
   ],
   [
-    "Receiver.handle: DLR, urlencoded body",
+    "Receiver.handle: a duplicate DLR (answered from the dedupe store)",
     () =>
       handles(
         {},
-        request(
-          "application/x-www-form-urlencoded",
-          new URLSearchParams(strings(fixtures.dlr)).toString(),
-        ),
+        request("application/json", JSON.stringify(fixtures.dlr)),
+        200,
+        '{"ok":true,"duplicate":true}',
       ),
+  ],
+  [
+    "Receiver.handle: rejected, invalid JSON (400)",
+    () => handles({}, request("application/json", '{"id": "1", "status": '), 400),
+  ],
+  [
+    "Receiver.handle: rejected, unrecognized report (400)",
+    () => handles({}, request("application/json", '{"hello": "world"}'), 400),
+  ],
+  [
+    "Receiver.handle: rejected, DLR without its status (400)",
+    () => {
+      const { status: _, ...dlr } = fixtures.dlr;
+      return handles({}, request("application/json", JSON.stringify(dlr)), 400);
+    },
+  ],
+  [
+    "Receiver.handle: rejected, wrong token (401)",
+    () => {
+      const req = request("application/json", JSON.stringify(fixtures.dlr));
+      return handles(
+        {},
+        { ...req, headers: { ...req.headers, authorization: "Bearer nope" } },
+        401,
+      );
+    },
+  ],
+  [
+    "Receiver.handle: DLR, urlencoded body",
+    () => {
+      let count = 0;
+      const form = new URLSearchParams(strings(fixtures.dlr));
+      return handlesUnique({}, () => {
+        form.set("id", `${fixtures.dlr.id}-${++count}`);
+        return request("application/x-www-form-urlencoded", form.toString());
+      });
+    },
   ],
   [
     "Receiver.handle: DLR, multipart body",
     async () => {
-      const { type, bytes } = await multipart(strings(fixtures.dlr));
-      return handles({}, request(type, bytes));
+      const { type, bytes } = await multipart({ ...strings(fixtures.dlr), id: UNIQUE_SLOT });
+      const next = uniqueBytes(bytes);
+      return handlesUnique({}, () => request(type, next()));
     },
   ],
   [
     "Receiver.handle: composed GET (query)",
     () => {
       const query = new URLSearchParams({
-        call_id: String(fixtures.call.mid),
+        call_id: UNIQUE_SLOT,
         to: String(fixtures.call.to),
         message_status: String(fixtures.call.status),
         duration: String(fixtures.call.duration),
-      });
-      return handles(
-        { composed: fixtures.composed.get.template },
+      }).toString();
+      const [before, after] = query.split(UNIQUE_SLOT);
+      let count = 0;
+      return handlesUnique({ composed: fixtures.composed.get.template }, () =>
         request(undefined, undefined, {
           method: "GET",
-          url: `${fixtures.composed.get.path}?${query}`,
+          url: `${fixtures.composed.get.path}?${before}${fixtures.call.mid}-${++count}${after}`,
           headers: { authorization: authorization(), host: "127.0.0.1" },
         }),
       );
@@ -173,7 +288,7 @@ const TASKS = [
     async () => {
       const dlr = fixtures.dlr;
       const { type, bytes } = await multipart({
-        message_id: dlr.id,
+        message_id: UNIQUE_SLOT,
         phone: dlr.mobile,
         message_status: dlr.status,
         delivered: dlr.deliv_time,
@@ -181,9 +296,9 @@ const TASKS = [
         credits: dlr.credits,
         ref: dlr.custom,
       });
-      return handles(
-        { composed: fixtures.composed.multipart.template },
-        request(type, bytes, { url: fixtures.composed.multipart.path }),
+      const next = uniqueBytes(bytes);
+      return handlesUnique({ composed: fixtures.composed.multipart.template }, () =>
+        request(type, next(), { url: fixtures.composed.multipart.path }),
       );
     },
   ],
@@ -224,8 +339,24 @@ async function safely(index) {
   }
 }
 
+/**
+ * `node micro.mjs --iterations <index> <n>`: the task's operation n times, untimed, for an
+ * instruction count (`valgrind --tool=callgrind`), which another process's load does not
+ * move: (count at 2n − count at n) / n is the instructions per operation.
+ */
+async function iterate(index, n) {
+  const [, setup] = TASKS[index] ?? [];
+  if (setup === undefined) throw new Error(`No micro-benchmark number ${index}.`);
+  const { run } = await setup();
+  let failures = 0;
+  for (let i = 0; i < n; i++) if (!(await run())) failures++;
+  if (failures > 0) throw new Error(`${failures} operations did not give the expected answer`);
+}
+
 const which = process.argv[2];
-if (which === "--list") {
+if (which === "--iterations") {
+  await iterate(Number(process.argv[3]), Number(process.argv[4]));
+} else if (which === "--list") {
   process.stdout.write(`${JSON.stringify(TASKS.map(([name]) => name))}\n`);
 } else if (fixtures === null) {
   throw new Error("BENCH_FIXTURES is not set: run.ts starts this script.");

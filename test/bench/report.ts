@@ -12,11 +12,12 @@ export interface RunResult {
   readonly statusCodes: readonly string[];
   /** Share of one CPU the load generator used during the run (0–1). */
   readonly loaderCpu: number;
-  /** Share of one CPU the server used during the run (0–1), where /proc tells. */
+  /** Share of one CPU the server used during the run (0–1). */
   serverCpu?: number;
   /**
-   * Server CPU time per answered request, in µs. Unlike requests/s it hardly moves when
-   * another process takes CPU time from the server, so it is the steadier measure of cost.
+   * Server CPU time per answered request, in µs, from the server's own process.cpuUsage()
+   * before and after the run. Unlike requests/s it hardly moves when another process takes
+   * CPU time from the server, so it is the steadier measure of cost.
    */
   serverCpuPerRequest?: number;
 }
@@ -75,44 +76,90 @@ function sum(values: readonly number[]): number {
 
 export interface Ratio {
   readonly framework: string;
+  readonly scenario: string;
   readonly of: "bare" | "hand-written";
   readonly target: number;
-  /** Ratio of the medians. */
-  readonly value: number;
-  /** Lowest and highest ratio of runs in the same round. */
-  readonly low: number;
-  readonly high: number;
-  /** The same comparison by server CPU time per request (other / reportkit). */
-  readonly byCpu: number;
+  /**
+   * By server CPU time per request, other / reportkit (above 1: reportkit costs less), one
+   * ratio per round from that round's runs, summarized by median and quartiles.
+   */
+  readonly byCpu: Spread;
+  /** By requests/s, reportkit / other, per round likewise. */
+  readonly byRps: Spread;
 }
 
-/** reportkit / bare and reportkit / hand-written for each framework, from the same run. */
-export function ratios(rows: readonly Row[], scenario: string): Ratio[] {
+/** Median and interquartile range of per-round ratios. */
+export interface Spread {
+  readonly median: number;
+  readonly q1: number;
+  readonly q3: number;
+  readonly rounds: number;
+}
+
+/** The p-th quantile (0–1) by linear interpolation between the sorted values. */
+export function quantile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * p;
+  const low = Math.floor(at);
+  const high = Math.ceil(at);
+  return (
+    (sorted[low] as number) + ((sorted[high] as number) - (sorted[low] as number)) * (at - low)
+  );
+}
+
+function spread(values: readonly number[]): Spread {
+  const finite = values.filter(Number.isFinite);
+  return {
+    median: quantile(finite, 0.5),
+    q1: quantile(finite, 0.25),
+    q3: quantile(finite, 0.75),
+    rounds: finite.length,
+  };
+}
+
+/** Half the interquartile range as a share of the median: the "±" of a ratio. */
+export function halfIqr(s: Spread): number {
+  return (s.q3 - s.q1) / 2 / s.median;
+}
+
+/**
+ * reportkit / bare and reportkit / hand-written for each framework and request kind, each
+ * ratio computed within a round (runs of one round ran back to back), then summarized.
+ */
+export function ratios(rows: readonly Row[], scenarios: readonly string[]): Ratio[] {
   const out: Ratio[] = [];
   const frameworks = [...new Set(rows.map((r) => r.framework))];
   for (const framework of frameworks) {
-    const find = (server: Row["server"]) =>
-      rows.find((r) => r.framework === framework && r.server === server && r.scenario === scenario);
-    const reportkit = find("reportkit");
-    if (reportkit === undefined) continue;
-    for (const [of, target] of [
-      ["bare", 0.95],
-      ["hand-written", 1.0],
-    ] as const) {
-      const other = find(of);
-      if (other === undefined) continue;
-      const paired = reportkit.runs
-        .map((r, i) => r.rps / (other.runs[i]?.rps ?? Number.NaN))
-        .filter(Number.isFinite);
-      out.push({
-        framework,
-        of,
-        target,
-        value: median(reportkit.runs.map((r) => r.rps)) / median(other.runs.map((r) => r.rps)),
-        low: Math.min(...paired),
-        high: Math.max(...paired),
-        byCpu: summarize(other).cpuPerRequest / summarize(reportkit).cpuPerRequest,
-      });
+    for (const scenario of scenarios) {
+      const find = (server: Row["server"]) =>
+        rows.find(
+          (r) => r.framework === framework && r.server === server && r.scenario === scenario,
+        );
+      const reportkit = find("reportkit");
+      if (reportkit === undefined) continue;
+      for (const [of, target] of [
+        ["bare", 0.95],
+        ["hand-written", 1.0],
+      ] as const) {
+        const other = find(of);
+        if (other === undefined) continue;
+        const rounds = reportkit.runs.map((run, i) => [run, other.runs[i]] as const);
+        out.push({
+          framework,
+          scenario,
+          of,
+          target,
+          byCpu: spread(
+            rounds.map(
+              ([mine, theirs]) =>
+                (theirs?.serverCpuPerRequest ?? Number.NaN) /
+                (mine.serverCpuPerRequest ?? Number.NaN),
+            ),
+          ),
+          byRps: spread(rounds.map(([mine, theirs]) => mine.rps / (theirs?.rps ?? Number.NaN))),
+        });
+      }
     }
   }
   return out;
@@ -164,25 +211,31 @@ export function httpTable(rows: readonly Row[]): string {
 }
 
 export function ratioTable(list: readonly Ratio[]): string {
+  const cell = (r: Spread) =>
+    Number.isFinite(r.median)
+      ? [times(r.median), `${times(r.q1)}–${times(r.q3)} (±${pct(halfIqr(r))})`]
+      : ["–", "–"];
   return table(
     [
       "Framework",
+      "Request",
       "reportkit /",
-      "req/s ratio (medians)",
-      "per-round range",
-      "by server CPU per request",
+      "by server CPU per request (median)",
+      "IQR",
+      "by req/s (median)",
+      "IQR",
       "target",
       "met",
     ],
-    ["l", "l", "r", "r", "r", "r", "l"],
+    ["l", "l", "l", "r", "r", "r", "r", "r", "l"],
     list.map((r) => [
       r.framework,
+      r.scenario,
       r.of,
-      times(r.value),
-      `${times(r.low)}–${times(r.high)}`,
-      times(r.byCpu),
+      ...cell(r.byCpu),
+      ...cell(r.byRps),
       `≥ ${r.target.toFixed(2)}`,
-      r.value >= r.target ? "yes" : "**no**",
+      r.byCpu.median >= r.target ? "yes" : "**no**",
     ]),
   );
 }

@@ -1,9 +1,17 @@
 // pnpm bench [--quick] [--only=<text>] [--no-micro] [--profile]
 //
 // reportkit against the bare framework and a hand-written receiver, side by side, in one run:
-// every server in its own process, the load generator in another, runs interleaved. Prints a
-// markdown report and (except with --quick or --only) writes it to test/bench/RESULTS.md.
-// Benchmarks are a tool, not tests: nothing here fails on a timing, only on a wrong answer.
+// every server in its own process, the load generator in another. Each round runs every
+// configuration once, a framework's configurations back to back (so a ratio compares runs a
+// few seconds apart, under the same load from the rest of the machine), frameworks and
+// configurations in a different order each round; a ratio is computed within each round, and
+// rounds go on until the interquartile range of every headline ratio is within ±5% (or the
+// round or time budget is spent). Cost is the server's own CPU time per request, read from its
+// process.cpuUsage() before and after each run. Every request carries a report id of its own
+// (loader.mjs), so reportkit's default in-memory dedupe store claims and completes a key each
+// time. Prints a markdown report and (except with --quick or --only) writes
+// test/bench/RESULTS.md. Benchmarks are a tool, not tests: nothing here fails on a timing,
+// only on a wrong answer.
 //
 // BENCH_DIR=<dir> runs the servers and micro-benchmarks from a copy of this folder instead
 // (servers/, micro.mjs and a node_modules that resolves @reportkit/* to scratch builds): the
@@ -15,6 +23,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { choosePinning, LineProcess } from "./processes.js";
 import {
+  halfIqr,
   httpTable,
   type MicroResult,
   microTable,
@@ -53,12 +62,17 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 
-/** Seconds. The full run stays under 5 minutes on 2 cores, --quick under 1. */
+/**
+ * Seconds. Short runs, many rounds: a ratio of two runs seconds apart moves less with the
+ * machine's other load than one of long runs minutes apart. The full run stays under about 10
+ * minutes on 2 cores, --quick under 1.
+ */
 const PLAN = quick
-  ? { rounds: 1, duration: 0.5, extraDuration: 0.3, warmup: 0.3, extraWarmup: 0.2 }
-  : { rounds: 5, duration: 2.5, extraDuration: 1.5, warmup: 2, extraWarmup: 0.5 };
+  ? { minRounds: 1, maxRounds: 1, duration: 0.3, warmup: 0.3, extraWarmup: 0.2, budgetMin: 1 }
+  : { minRounds: 8, maxRounds: 24, duration: 1, warmup: 2, extraWarmup: 1, budgetMin: 9 };
+/** Rounds stop once every headline ratio's half interquartile range is within this share. */
+const TARGET_HALF_IQR = 0.05;
 const CONNECTIONS = 10;
-
 type Variant = "bare" | "hand-written" | "reportkit" | "reportkit-composed";
 interface ServerSpec {
   readonly framework: string;
@@ -88,12 +102,17 @@ async function plan(): Promise<{ servers: ServerSpec[]; notes: string[] }> {
     { framework: "node:http", module: "raw-node", variant: "bare", scenarios: [DLR] },
   ];
   for (const fw of FRAMEWORKS) {
-    servers.push({ framework: fw.label, module: fw.module, variant: "bare", scenarios: [DLR] });
+    servers.push({
+      framework: fw.label,
+      module: fw.module,
+      variant: "bare",
+      scenarios: [DLR, CALL],
+    });
     servers.push({
       framework: fw.label,
       module: fw.module,
       variant: "hand-written",
-      scenarios: [DLR],
+      scenarios: [DLR, CALL],
     });
     if (!adapterInstalled(fw.adapter)) {
       notes.push(`${fw.label}: ${fw.adapter} is not installed and built, so not measured.`);
@@ -174,19 +193,11 @@ async function sanityCheck(server: RunningServer): Promise<void> {
   }
 }
 
-// USER_HZ, which Linux fixes at 100 on every architecture Node runs on.
-const CLOCK_TICKS = 100;
-
-/** User + system CPU ticks of a process so far, from /proc (Linux); undefined elsewhere. */
-function cpuTicks(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return undefined;
-  }
+/** The server's own CPU time so far (user + system, µs), as its process.cpuUsage() says. */
+async function serverCpu(server: RunningServer): Promise<number> {
+  server.process.send({ cmd: "cpu" });
+  const { cpu } = await server.process.next<{ cpu: number }>(10_000);
+  return cpu;
 }
 
 let jobs = 0;
@@ -197,7 +208,7 @@ async function load(
   duration: number,
 ): Promise<RunResult> {
   const id = ++jobs;
-  const cpuBefore = cpuTicks(server.process.child.pid);
+  const cpuBefore = await serverCpu(server);
   const wallBefore = performance.now();
   loader.send({
     id,
@@ -213,12 +224,10 @@ async function load(
   );
   if (result.error !== undefined) throw new Error(`load generator: ${result.error}`);
   if (result.id !== id) throw new Error(`load generator answered job ${result.id}, not ${id}`);
-  const cpuAfter = cpuTicks(server.process.child.pid);
-  if (cpuBefore !== undefined && cpuAfter !== undefined) {
-    const seconds = (cpuAfter - cpuBefore) / CLOCK_TICKS;
-    result.serverCpu = seconds / ((performance.now() - wallBefore) / 1000);
-    if (result.requests > 0) result.serverCpuPerRequest = (seconds * 1e6) / result.requests;
-  }
+  const wallSeconds = (performance.now() - wallBefore) / 1000;
+  const micros = (await serverCpu(server)) - cpuBefore;
+  result.serverCpu = micros / 1e6 / wallSeconds;
+  if (result.requests > 0) result.serverCpuPerRequest = micros / result.requests;
   return result;
 }
 
@@ -310,6 +319,7 @@ async function main(): Promise<number> {
   });
 
   const rows: Row[] = [];
+  let rounds = 0;
   const rowServer = new Map<Row, RunningServer>();
   const rowScenario = new Map<Row, Scenario>();
   let failed = false;
@@ -346,22 +356,43 @@ async function main(): Promise<number> {
         rows.push(row);
         rowServer.set(row, server);
         rowScenario.set(row, scenario);
-        // The first request kind of each server is the headline; the others are extras.
-        const warmup = index === 0 && scenario === DLR ? PLAN.warmup : PLAN.extraWarmup;
+        // The first request kind of each server gets the long warm-up (it compiles the path).
+        const warmup = index === 0 ? PLAN.warmup : PLAN.extraWarmup;
         console.error(`warm-up: ${row.framework} ${row.server}, ${row.scenario}`);
         row.warmups.push(await load(loader, server, scenario, warmup));
       }
     }
 
-    for (let round = 1; round <= PLAN.rounds; round++) {
-      for (const row of shuffled(rows, round)) {
-        const scenario = rowScenario.get(row) as Scenario;
-        const duration = scenario === DLR ? PLAN.duration : PLAN.extraDuration;
-        const result = await load(loader, rowServer.get(row) as RunningServer, scenario, duration);
-        row.runs.push(result);
-        console.error(
-          `round ${round}/${PLAN.rounds}: ${row.framework} ${row.server}, ${row.scenario}: ${Math.round(result.rps)} req/s${result.non2xx > 0 ? `, ${result.non2xx} non-2xx` : ""}`,
-        );
+    // A framework's configurations run back to back, so its ratios compare runs seconds apart.
+    const groups = [...new Set(rows.map((row) => row.framework))].map((framework) =>
+      rows.filter((row) => row.framework === framework),
+    );
+    const headline = () =>
+      ratios(
+        rows.filter((row) => row.scenario === DLR.name || row.scenario === CALL.name),
+        [DLR.name, CALL.name],
+      );
+    const deadline = started + PLAN.budgetMin * 60_000;
+    for (let round = 1; round <= PLAN.maxRounds; round++) {
+      for (const group of shuffled(groups, round)) {
+        for (const row of shuffled(group, round * 31 + group.length)) {
+          const scenario = rowScenario.get(row) as Scenario;
+          const server = rowServer.get(row) as RunningServer;
+          const result = await load(loader, server, scenario, PLAN.duration);
+          row.runs.push(result);
+          console.error(
+            `round ${round}: ${row.framework} ${row.server}, ${row.scenario}: ${Math.round(result.rps)} req/s, ${result.serverCpuPerRequest?.toFixed(1)} µs CPU/req${result.non2xx > 0 ? `, ${result.non2xx} non-2xx` : ""}`,
+          );
+        }
+      }
+      rounds = round;
+      if (round < PLAN.minRounds) continue;
+      const widest = Math.max(...headline().map((r) => halfIqr(r.byCpu)));
+      console.error(`after round ${round}: widest headline IQR ±${(widest * 100).toFixed(1)}%`);
+      if (!(widest > TARGET_HALF_IQR)) break;
+      if (Date.now() > deadline) {
+        console.error("time budget spent: stopping with the rounds so far");
+        break;
       }
     }
     await loader.stop();
@@ -396,8 +427,9 @@ async function main(): Promise<number> {
     }
   }
 
-  const dlrRows = rows.filter((r) => r.scenario === DLR.name);
-  const extraRows = rows.filter((r) => r.scenario !== DLR.name);
+  const headlineNames = [DLR.name, CALL.name];
+  const dlrRows = rows.filter((r) => headlineNames.includes(r.scenario));
+  const extraRows = rows.filter((r) => !headlineNames.includes(r.scenario));
   const handle = micro.find((m) => m.name === "Receiver.handle: DLR, JSON string body");
   const handleOps = handle?.opsPerSecond ?? Number.NaN;
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
@@ -408,26 +440,28 @@ async function main(): Promise<number> {
     `Measured ${date} on ${machine()}.`,
     `Load average when the run began: ${loadAtStart.toFixed(2)}. ${pinning.description}.`,
     "",
-    `Each server runs in its own process from built JavaScript (\`pnpm build\`, plain \`node\`); autocannon (${CONNECTIONS} connections, keep-alive, no pipelining) runs in another. After a warm-up, ${PLAN.rounds} runs of ${PLAN.duration} s per configuration (${PLAN.extraDuration} s for the extra request kinds), interleaved in a different order each round. Figures are medians of the runs; spread is (max − min) / median of requests/s. Every request carries the bearer token; non-2xx counts warm-up runs too and must be 0.`,
+    `Each server runs in its own process from built JavaScript (\`pnpm build\`, plain \`node\`); autocannon (${CONNECTIONS} connections, keep-alive, no pipelining) runs in another. After a warm-up, ${rounds} rounds of one ${PLAN.duration} s run per configuration: a round runs each framework's configurations back to back, frameworks and configurations in a different order each round, and rounds stop once every headline ratio's interquartile range is within ±${TARGET_HALF_IQR * 100}% (at least ${PLAN.minRounds}, at most ${PLAN.maxRounds} rounds or ${PLAN.budgetMin} minutes). Server CPU is the server process's own \`process.cpuUsage()\` over a run divided by the requests it answered. Every request carries the bearer token and a report id of its own, so reportkit's default in-memory dedupe store claims and completes a key for each. Figures are medians of the runs; spread is (max − min) / median of requests/s; non-2xx counts warm-up runs too and must be 0.`,
     "",
-    "## HTTP: the field-notes DLR, POST /webhooks",
+    "## HTTP: the field-notes DLR and call report, POST /webhooks",
     "",
     "- **bare**: the framework's own JSON parsing and a 200.",
-    "- **hand-written**: bare plus a constant-time bearer check and a zod parse of the DLR.",
-    "- **reportkit**: the adapter, with an `onDelivery` that does nothing.",
+    "- **hand-written**: bare plus a constant-time bearer check and a zod parse of the report (10 or 11 fields).",
+    "- **reportkit**: the adapter with its defaults (the in-memory dedupe store on), with handlers that only count.",
     "",
     httpTable(dlrRows),
     "",
-    "## Ratios (DLR), measured in the same run",
+    "## Ratios, each computed within a round; median and interquartile range over the rounds",
     "",
-    ratioTable(ratios(dlrRows, DLR.name)),
+    "By server CPU per request: the other server's µs / reportkit's (above 1: reportkit costs less). By req/s: reportkit's / the other's. The target applies to the CPU ratio, the steadier of the two on a shared machine.",
+    "",
+    ratioTable(ratios(dlrRows, headlineNames)),
     "",
   ];
   if (extraRows.length > 0) {
     report.push(
       "## Other requests through each adapter",
       "",
-      "The call report on the same server; a composed GET (values in the query) and a composed multipart form on a server with those two composed webhooks.",
+      "A composed GET (values in the query) and a composed multipart form, on a server with those two composed webhooks.",
       "",
       httpTable(extraRows),
       "",
@@ -439,7 +473,16 @@ async function main(): Promise<number> {
       "",
       microTable(micro),
       "",
-      `Target: \`Receiver.handle\` for a DLR given as a JSON string (auth + parse + validate + normalize + dispatch) at least 500,000 ops/s: ${Math.round(handleOps).toLocaleString("en-US")} ops/s, ${handleOps >= 500_000 ? "met" : "**not met**"}.`,
+      `Target: \`Receiver.handle\` for a DLR given as a JSON string (auth + parse + validate + normalize + dedupe + dispatch) at least 1,000,000 ops/s: ${Math.round(handleOps).toLocaleString("en-US")} ops/s, ${handleOps >= 1_000_000 ? "met" : "**not met**"}.`,
+      "",
+      "Target: a rejected report costs at most 3× an accepted one (the DLR above):",
+      "",
+      ...micro
+        .filter((m) => m.name.startsWith("Receiver.handle: rejected"))
+        .map((m) => {
+          const ratio = (m.nsPerOp ?? Number.NaN) / (handle?.nsPerOp ?? Number.NaN);
+          return `- ${m.name.slice("Receiver.handle: ".length)}: ${ratio.toFixed(2)}× (${ratio <= 3 ? "met" : "**not met**"})`;
+        }),
       "",
     );
   }

@@ -11,6 +11,13 @@ export interface Scenario {
 }
 
 const authorization = `Bearer ${TOKEN}`;
+
+/**
+ * Where the load generator writes a fresh id into each request (loader.mjs): every request is
+ * a report of its own, so reportkit's default dedupe store claims and completes a key for
+ * each, as with a real sender. The other servers get the same requests.
+ */
+export const UNIQUE = "__UNIQUE__";
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 const text = (value: unknown) => String(value);
 
@@ -20,7 +27,7 @@ export const DLR: Scenario = {
   method: "POST",
   path: "/webhooks",
   headers: { authorization, "content-type": "application/json" },
-  body: json(SAMPLE_DLR),
+  body: json({ ...SAMPLE_DLR, id: `${SAMPLE_DLR.id}-${UNIQUE}` }),
 };
 
 export const CALL: Scenario = {
@@ -28,7 +35,7 @@ export const CALL: Scenario = {
   method: "POST",
   path: "/webhooks",
   headers: { authorization, "content-type": "application/json" },
-  body: json(SAMPLE_CALL),
+  body: json({ ...SAMPLE_CALL, mid: `${SAMPLE_CALL.mid}-${UNIQUE}` }),
 };
 
 /**
@@ -66,7 +73,7 @@ export const COMPOSED_TEMPLATES = {
 } as const;
 
 const composedQuery = new URLSearchParams({
-  call_id: text(SAMPLE_CALL.mid),
+  call_id: `${text(SAMPLE_CALL.mid)}-${UNIQUE}`,
   to: text(SAMPLE_CALL.to),
   message_status: text(SAMPLE_CALL.status),
   duration: text(SAMPLE_CALL.duration),
@@ -84,7 +91,7 @@ export const COMPOSED_GET: Scenario = {
 export async function composedMultipart(): Promise<Scenario> {
   const form = new FormData();
   const fields: Record<string, unknown> = {
-    message_id: SAMPLE_DLR.id,
+    message_id: `${text(SAMPLE_DLR.id)}-${UNIQUE}`,
     phone: SAMPLE_DLR.mobile,
     message_status: SAMPLE_DLR.status,
     delivered: SAMPLE_DLR.deliv_time,

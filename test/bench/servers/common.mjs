@@ -13,14 +13,27 @@ export function countHandled() {
   handled++;
 }
 
-/** Tells the orchestrator the port; stops (printing the count) when stdin says so or closes. */
+/**
+ * Tells the orchestrator the port, then answers its JSON lines on stdin: `{"cmd":"cpu"}` with
+ * this process's own CPU time so far (user + system, µs, from process.cpuUsage), so the cost
+ * per request is measured in the server itself; `{"cmd":"stop"}` or the end of stdin stops it,
+ * printing the count.
+ */
 export function announce(port) {
   process.stdout.write(`${JSON.stringify({ port })}\n`);
   let input = "";
   process.stdin.setEncoding("utf8");
   process.stdin.on("data", (chunk) => {
     input += chunk;
-    if (input.includes("stop")) stop();
+    for (let end = input.indexOf("\n"); end !== -1; end = input.indexOf("\n")) {
+      const line = input.slice(0, end);
+      input = input.slice(end + 1);
+      if (line.includes("stop")) stop();
+      else if (line.includes("cpu")) {
+        const { user, system } = process.cpuUsage();
+        process.stdout.write(`${JSON.stringify({ cpu: user + system, handled })}\n`);
+      }
+    }
   });
   process.stdin.on("end", stop);
 }

@@ -1,6 +1,6 @@
 import Fastify from "fastify";
 import { countHandled, path, token } from "./common.mjs";
-import { bearerCheck, DeliveryReport } from "./hand-written.mjs";
+import { bearerCheck, validReport } from "./hand-written.mjs";
 
 async function listen(app) {
   await app.listen({ port: 0, host: "127.0.0.1" });
@@ -22,8 +22,7 @@ export function handWritten() {
   const app = Fastify();
   app.post(path, async (request, reply) => {
     if (!authorized(request.headers.authorization)) return reply.code(401).send({ ok: false });
-    const parsed = DeliveryReport.safeParse(request.body);
-    if (!parsed.success) return reply.code(400).send({ ok: false });
+    if (!validReport(request.body)) return reply.code(400).send({ ok: false });
     countHandled();
     return { ok: true };
   });
@@ -42,7 +41,10 @@ export async function reportkitComposed(webhooks) {
   const { webhookReceiver } = await import("@reportkit/fastify");
   const app = Fastify();
   for (const { path, template, handlers } of webhooks) {
-    await app.register(webhookReceiver, { path, token, composed: template, ...handlers });
+    // One receiver per scope: each decorates its own `fastify.reportkit`.
+    await app.register(async (scope) => {
+      await scope.register(webhookReceiver, { path, token, composed: template, ...handlers });
+    });
   }
   return listen(app);
 }
