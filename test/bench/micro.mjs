@@ -340,17 +340,24 @@ async function safely(index) {
 }
 
 /**
- * `node micro.mjs --iterations <index> <n>`: the task's operation n times, untimed, for an
- * instruction count (`valgrind --tool=callgrind`), which another process's load does not
- * move: (count at 2n − count at n) / n is the instructions per operation.
+ * `node micro.mjs --iterations <index> <n>`: the task's operation n times after n / 4 to warm
+ * up, printing the process's CPU time per operation (process.cpuUsage, in ns): on a machine
+ * shared with other work, CPU time moves far less than elapsed time, so A/B comparisons of a
+ * change hold where tinybench's figures do not. Also the way to profile one operation
+ * (`node --cpu-prof micro.mjs --iterations ...`).
  */
 async function iterate(index, n) {
-  const [, setup] = TASKS[index] ?? [];
+  const [name, setup] = TASKS[index] ?? [];
   if (setup === undefined) throw new Error(`No micro-benchmark number ${index}.`);
   const { run } = await setup();
   let failures = 0;
+  for (let i = 0; i < n / 4; i++) if (!(await run())) failures++;
+  const before = process.cpuUsage();
   for (let i = 0; i < n; i++) if (!(await run())) failures++;
+  const { user, system } = process.cpuUsage(before);
   if (failures > 0) throw new Error(`${failures} operations did not give the expected answer`);
+  const nsPerOp = ((user + system) * 1000) / n;
+  process.stdout.write(`${JSON.stringify({ name, cpuNsPerOp: Math.round(nsPerOp) })}\n`);
 }
 
 const which = process.argv[2];

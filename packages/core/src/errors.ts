@@ -1,3 +1,5 @@
+import { hideStack, restoreStack } from "./stackless.js";
+
 /**
  * Every reason reportkit refuses a request or reports a failure, with the HTTP status the
  * provider receives. The codes are stable: match on them, never on messages.
@@ -40,9 +42,16 @@ export class ReportkitError extends Error {
   readonly field: string | undefined;
 
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown; field?: string }) {
+    const status = ERROR_STATUS[code];
+    // A refusal of the sender's request (4xx) is built without a stack trace: its frames are
+    // reportkit's own and tell a user nothing, and capturing them was most of the cost of a
+    // refusal, so a flood of bad requests would burn CPU. `stack` is then "ReportkitError:
+    // <message>". Failures (5xx) keep theirs, and their cause's.
+    const limit = status < 500 ? hideStack() : undefined;
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    restoreStack(limit);
     this.code = code;
-    this.status = ERROR_STATUS[code];
+    this.status = status;
     this.field = options?.field;
   }
 }

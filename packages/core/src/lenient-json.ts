@@ -1,3 +1,5 @@
+import { hideStack, restoreStack } from "./stackless.js";
+
 /**
  * JSON.parse, plus one repair on failure: a comma before a closing brace or bracket is
  * dropped. The provider's documented samples carry one, and a report lost to a stray comma
@@ -5,6 +7,8 @@
  * @throws SyntaxError from the first parse when the repaired text is not JSON either.
  */
 export function parseLenientJson(text: string): unknown {
+  // A SyntaxError here becomes an invalid_json refusal: its stack is never read.
+  const limit = hideStack();
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -15,6 +19,8 @@ export function parseLenientJson(text: string): unknown {
     } catch {
       throw error;
     }
+  } finally {
+    restoreStack(limit);
   }
 }
 

@@ -1,0 +1,32 @@
+// Errors whose stack trace nobody reads (refusals of a sender's request, JSON.parse's
+// SyntaxError on a bad body) are built with Error.stackTraceLimit at 0 for the moment of their
+// construction: capturing the frames is most of what such an error costs, and a flood of bad
+// requests must not be a cheap way to burn a receiver's CPU. Synchronous and restored at once,
+// so no other code ever sees the limit changed.
+
+type StackLimit = number | typeof NO_LIMIT;
+const NO_LIMIT = Symbol("no stackTraceLimit");
+
+interface ErrorConstructorWithLimit {
+  stackTraceLimit?: number;
+}
+
+/** Sets Error.stackTraceLimit to 0; returns what it was, or undefined where it cannot be set. */
+export function hideStack(): StackLimit | undefined {
+  const errorClass = Error as ErrorConstructorWithLimit;
+  const limit = errorClass.stackTraceLimit;
+  try {
+    errorClass.stackTraceLimit = 0;
+  } catch {
+    return undefined; // frozen intrinsics: stacks are captured as usual
+  }
+  return limit ?? NO_LIMIT;
+}
+
+/** Puts back what hideStack found. */
+export function restoreStack(limit: StackLimit | undefined): void {
+  if (limit === undefined) return;
+  const errorClass = Error as ErrorConstructorWithLimit;
+  if (limit === NO_LIMIT) delete errorClass.stackTraceLimit;
+  else errorClass.stackTraceLimit = limit;
+}
