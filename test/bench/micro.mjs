@@ -187,6 +187,18 @@ const TASKS = [
     },
   ],
   [
+    "Receiver.respond: DLR, JSON string body (the reply without a promise)",
+    async () => {
+      const next = uniqueJson(fixtures.dlr, "id");
+      const receiver = createReceiver({ token: fixtures.token, onDelivery() {}, logger: false });
+      const first = receiver.respond(request("application/json", next()));
+      if (first instanceof Promise || first.body !== OK_BODY) {
+        throw new Error("respond did not answer synchronously with 200 ok");
+      }
+      return { run: () => receiver.respond(request("application/json", next())).status === 200 };
+    },
+  ],
+  [
     "Receiver.handle: DLR, JSON string body, dedupe off",
     () => {
       const next = uniqueJson(fixtures.dlr, "id");

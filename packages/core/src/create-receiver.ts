@@ -61,6 +61,17 @@ export interface ReceiverResponse {
 export interface Receiver<T extends ComposedTemplate | undefined = undefined> {
   /** Framework-neutral: adapters translate to and from this. */
   handle(request: ReceiverRequest): Promise<ReceiverResponse>;
+  /**
+   * `handle` without the promise when none is needed: the reply itself when every step was
+   * synchronous (a body already read, the memory dedupe store, a handler that returns a
+   * value), else a promise of it. Never throws. For adapters whose framework can answer
+   * synchronously; the reply is the same as `handle`'s.
+   *
+   * @example
+   * const reply = receiver.respond(request);
+   * if (reply instanceof Promise) reply.then(send); else send(reply);
+   */
+  respond(request: ReceiverRequest): ReceiverResponse | Promise<ReceiverResponse>;
   /** Web standard: for Workers, Deno, Bun, Hono and any fetch-style server. */
   fetch(request: Request): Promise<Response>;
   /**
@@ -203,15 +214,36 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
     return result.report;
   }
 
-  async function handle(request: ReceiverRequest): Promise<ReceiverResponse> {
+  /**
+   * The reply, as soon as it is known: the response itself when every step was synchronous
+   * (a body in hand, the memory store, a handler returning a value), a promise otherwise.
+   * Never throws: every failure is a reply.
+   */
+  function respond(request: ReceiverRequest): MaybePromise<ReceiverResponse> {
     const ctx = contextOf(request);
-    let report: Report;
+    let received: MaybePromise<Report>;
     try {
-      const received = receive(request, ctx.method);
-      report = isThenable(received) ? await received : received;
+      received = receive(request, ctx.method);
     } catch (error) {
       return reply(asReportkitError(error), ctx);
     }
+    if (!isThenable(received)) return dispatch(received, ctx);
+    return (received as Promise<Report>).then(
+      (report) => dispatch(report, ctx),
+      (error: unknown) => reply(asReportkitError(error), ctx),
+    );
+  }
+
+  function handle(request: ReceiverRequest): Promise<ReceiverResponse> {
+    try {
+      return Promise.resolve(respond(request));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** From a valid report to the reply: queue, or dedupe claim, handler and outcome. */
+  function dispatch(report: Report, ctx: RequestContext): MaybePromise<ReceiverResponse> {
     let key: string | undefined;
     try {
       key = identify(report);
@@ -231,13 +263,26 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
     }
     if (key === undefined || dedupe === undefined) return run(handler, report, ctx, undefined);
     const claim = { key, owner: owners.next() };
-    let claimed: ClaimResult;
+    let claimed: MaybePromise<ClaimResult>;
     try {
-      const result = dedupe.claim(claim.key, claim.owner);
-      claimed = isThenable(result) ? await result : result;
+      claimed = dedupe.claim(claim.key, claim.owner);
     } catch (cause) {
       return reply(dedupeUnavailable(cause), ctx);
     }
+    if (!isThenable(claimed)) return afterClaim(claimed, handler, report, ctx, claim);
+    return Promise.resolve(claimed).then(
+      (result) => afterClaim(result, handler, report, ctx, claim),
+      (cause: unknown) => reply(dedupeUnavailable(cause), ctx),
+    );
+  }
+
+  function afterClaim(
+    claimed: ClaimResult,
+    handler: Handler<Report>,
+    report: Report,
+    ctx: RequestContext,
+    claim: Claim,
+  ): MaybePromise<ReceiverResponse> {
     if (claimed === "claimed") return run(handler, report, ctx, claim);
     if (claimed === "done") return DUPLICATE;
     return reply(inProgress(), ctx);
@@ -402,6 +447,7 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
 
   const receiver: Receiver<T> = {
     handle,
+    respond,
     fetch,
     refuse,
     onDelivery(handler) {

@@ -6,6 +6,7 @@ import {
   createReceiver,
   type ReceiverBody,
   type ReceiverOptions,
+  type ReceiverResponse,
   withEnvToken,
 } from "@reportkit/core";
 
@@ -80,18 +81,20 @@ export function webhookReceiver<const T extends ComposedTemplate | undefined = u
       return;
     }
     const request = { method: req.method ?? "GET", url, headers: req.headers, body: bodyOf(req) };
-    receiver
-      .handle(request)
-      .then((reply) => {
-        res.writeHead(reply.status, {
-          ...reply.headers,
-          "content-length": Buffer.byteLength(reply.body),
-        });
-        res.end(reply.body);
-      })
-      .catch(next);
+    const reply = receiver.respond(request);
+    // A body parser already ran and the handler returned: answered without a promise.
+    if (reply instanceof Promise) reply.then((ready) => send(res, ready)).catch(next);
+    else send(res, reply);
   };
   return attachable(handler, (kind, fn) => receiver[kind](fn as never));
+}
+
+function send(res: ServerResponse, reply: ReceiverResponse): void {
+  res.writeHead(reply.status, {
+    ...reply.headers,
+    "content-length": Buffer.byteLength(reply.body),
+  });
+  res.end(reply.body);
 }
 
 /** The Express handler, with `onDelivery` / `onCall` / `onError` to attach handlers. */

@@ -94,7 +94,7 @@ export const webhookReceiver = fp<FastifyReceiverOptions>(
 );
 
 interface RouteOptions {
-  receiver: Pick<Receiver, "handle" | "refuse">;
+  receiver: Pick<Receiver, "handle" | "respond" | "refuse">;
   path: string;
   bodyLimit: number;
 }
@@ -125,9 +125,14 @@ const route: FastifyPluginAsync<RouteOptions> = async (fastify, { receiver, path
     if (refusal === undefined) throw error;
     return send(reply, await receiver.refuse(refusal, describe(request)));
   });
-  fastify.all(path, { bodyLimit }, async (request, reply) =>
-    send(reply, await receiver.handle(describe(request, request.body as ReceiverBody))),
-  );
+  // Not an async handler: with the body in hand, the memory store and a synchronous handler,
+  // core's reply is ready at once and is sent without a promise or a microtask.
+  fastify.all(path, { bodyLimit }, (request, reply) => {
+    const response = receiver.respond(describe(request, request.body as ReceiverBody));
+    if (response instanceof Promise) return response.then((ready) => send(reply, ready));
+    send(reply, response);
+    return undefined;
+  });
 };
 
 /** The request as core reads it: a literal, since a spread of one costs microseconds here. */
@@ -135,9 +140,22 @@ function describe(request: FastifyRequest, body?: ReceiverBody): ReceiverRequest
   return { method: request.method, url: request.url, headers: request.headers, body };
 }
 
+// The bytes of core's fixed replies (200 ok, duplicate), encoded once; a Buffer is only read
+// by the socket write, so one can go out on every request.
+const fixedBodies = new WeakMap<ReceiverResponse, Buffer>();
+
+function bodyBytes(response: ReceiverResponse): Buffer {
+  let bytes = fixedBodies.get(response);
+  if (bytes === undefined) {
+    bytes = Buffer.from(response.body);
+    if (Object.isFrozen(response)) fixedBodies.set(response, bytes);
+  }
+  return bytes;
+}
+
 function send(reply: FastifyReply, response: ReceiverResponse) {
   // Bytes, so Fastify sends core's Content-Type as it is (a string would gain "; charset=utf-8").
-  return reply.code(response.status).headers(response.headers).send(Buffer.from(response.body));
+  return reply.code(response.status).headers(response.headers).send(bodyBytes(response));
 }
 
 export default webhookReceiver;
