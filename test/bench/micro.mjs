@@ -372,8 +372,56 @@ async function iterate(index, n) {
   process.stdout.write(`${JSON.stringify({ name, cpuNsPerOp: Math.round(nsPerOp) })}\n`);
 }
 
+/**
+ * `node --expose-gc micro.mjs --memory`: the RSS of one receiver (defaults: the in-memory
+ * dedupe store holds up to 100,000 keys) after `small` and after `large` DLRs with ids of their
+ * own through `handle`, each after a full GC, and the heap those keys take.
+ */
+async function memory(small, large, label, options) {
+  if (typeof globalThis.gc !== "function") throw new Error("run with --expose-gc");
+  const next = uniqueJson(fixtures.dlr, "id");
+  const receiver = createReceiver({
+    token: fixtures.token,
+    onDelivery() {},
+    logger: false,
+    ...options,
+  });
+  let sent = 0;
+  const upTo = async (n) => {
+    for (; sent < n; sent++) {
+      const reply = await receiver.handle(request("application/json", next()));
+      if (reply.body !== OK_BODY) throw new Error(`expected 200 ok, got ${reply.body}`);
+    }
+    globalThis.gc();
+    globalThis.gc();
+    return process.memoryUsage();
+  };
+  const before = await upTo(small);
+  const after = await upTo(large);
+  const mb = (bytes) => Math.round((bytes / 1048576) * 10) / 10;
+  const maxKeys = options.dedupe === false ? 0 : 100_000;
+  return {
+    label,
+    small,
+    large,
+    rssSmall: mb(before.rss),
+    rssLarge: mb(after.rss),
+    heapSmall: mb(before.heapUsed),
+    heapLarge: mb(after.heapUsed),
+    keysSmall: Math.min(small, maxKeys),
+    keysLarge: Math.min(large, maxKeys),
+  };
+}
+
 const which = process.argv[2];
-if (which === "--iterations") {
+if (which === "--memory") {
+  // Each in a process of its own (the argument after --memory), so neither inherits the
+  // other's heap.
+  const [small, large] = fixtures.quick ? [2_000, 20_000] : [10_000, 200_000];
+  const variant =
+    process.argv[3] === "off" ? ["dedupe: false", { dedupe: false }] : ["defaults", {}];
+  process.stdout.write(`${JSON.stringify(await memory(small, large, ...variant))}\n`);
+} else if (which === "--iterations") {
   await iterate(Number(process.argv[3]), Number(process.argv[4]));
 } else if (which === "--list") {
   process.stdout.write(`${JSON.stringify(TASKS.map(([name]) => name))}\n`);

@@ -247,6 +247,72 @@ function serverLabel(variant: Variant): Row["server"] {
   return variant === "reportkit-composed" ? "reportkit" : variant;
 }
 
+/** What micro.mjs --memory measured: one receiver's RSS after a few and after many requests. */
+interface MemoryResult {
+  readonly label: string;
+  readonly small: number;
+  readonly large: number;
+  readonly rssSmall: number;
+  readonly rssLarge: number;
+  readonly heapSmall: number;
+  readonly heapLarge: number;
+  readonly keysSmall: number;
+  readonly keysLarge: number;
+}
+
+async function runMemory(pin: string[]): Promise<MemoryResult[]> {
+  const results: MemoryResult[] = [];
+  for (const variant of ["default", "off"]) {
+    const proc = new LineProcess(
+      "memory benchmark",
+      [...pin, process.execPath, "--expose-gc", join(benchDir, "micro.mjs"), "--memory", variant],
+      { BENCH_FIXTURES: JSON.stringify({ ...FIXTURES, quick }) },
+    );
+    results.push(await proc.next<MemoryResult>(300_000));
+    await proc.stop();
+  }
+  return results;
+}
+
+function memoryReport(results: readonly MemoryResult[]): string[] {
+  const n = (x: number) => x.toLocaleString("en-US");
+  const growth = (m: MemoryResult) => m.rssLarge - m.rssSmall;
+  const rows = results.flatMap((m) => [
+    [m.label, n(m.small), n(m.keysSmall), m.rssSmall.toFixed(1), m.heapSmall.toFixed(1), ""],
+    [
+      m.label,
+      n(m.large),
+      n(m.keysLarge),
+      m.rssLarge.toFixed(1),
+      m.heapLarge.toFixed(1),
+      `${growth(m).toFixed(1)} (${growth(m) <= 20 ? "within 20 MB" : "**over 20 MB**"})`,
+    ],
+  ]);
+  const store = results.find((m) => m.keysLarge > m.keysSmall);
+  const perKey =
+    store === undefined
+      ? Number.NaN
+      : ((store.heapLarge - store.heapSmall) * 1048576) / (store.keysLarge - store.keysSmall);
+  return [
+    "## Memory: one receiver",
+    "",
+    "DLRs with ids of their own through `Receiver.handle`, in one process per variant; each figure after a full GC. The default in-memory dedupe store keeps up to 100,000 keys (for 2 hours), so from 10,000 to 200,000 requests it grows from 10,000 to 100,000 keys by design.",
+    "",
+    table(
+      ["Receiver", "after requests", "dedupe keys held", "RSS MB", "heap used MB", "RSS growth MB"],
+      rows,
+    ),
+    "",
+    `The store's keys take about ${Math.round(perKey)} bytes of heap each (key string and map slot).`,
+    "",
+  ];
+}
+
+function table(header: string[], rows: string[][]): string {
+  const rule = header.map((_, i) => (i === 0 ? "---" : "---:"));
+  return [header, rule, ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
+}
+
 /** Each micro-benchmark in a fresh process (see micro.mjs), one after the other. */
 async function runMicro(pin: string[]): Promise<MicroResult[]> {
   const script = join(benchDir, "micro.mjs");
@@ -301,9 +367,12 @@ async function main(): Promise<number> {
   for (const note of notes) console.error(`note: ${note}`);
 
   let micro: MicroResult[] = [];
+  let memoryResult: MemoryResult[] | undefined;
   if (withMicro) {
     console.error("micro-benchmarks of @reportkit/core ...");
     micro = await runMicro(pinning.server);
+    console.error("memory of one receiver ...");
+    memoryResult = await runMemory(pinning.server);
   }
 
   const profileDir = join(here, "profiles");
@@ -486,6 +555,7 @@ async function main(): Promise<number> {
       "",
     );
   }
+  if (memoryResult !== undefined) report.push(...memoryReport(memoryResult));
   if (notes.length > 0) report.push(...notes.map((n) => `Not measured: ${n}`), "");
   report.push(`Run took ${minutes} min${quick ? " (--quick: a smoke run, not recorded)" : ""}.`);
   const text = report.join("\n");
