@@ -276,6 +276,28 @@ describe("memoryDedupe", () => {
     expect(store.claim("c", "o")).toBe("done");
   });
 
+  it("keeps the most recently written maxKeys across many evictions and map compactions", () => {
+    const store = memoryDedupe({ maxKeys: 100 });
+    const write = (key: string) => {
+      expect(store.claim(key, "o")).toBe("claimed");
+      store.complete(key, "o");
+    };
+    for (let i = 0; i < 1000; i++) write(`k${i}`);
+    expect(store.claim("k950", "p")).toBe("done");
+    // Claims released on the way leave holes in the middle of the map too.
+    for (let i = 1000; i < 5000; i++) {
+      write(`k${i}`);
+      if (i % 7 === 0) {
+        expect(store.claim(`tmp${i}`, "t")).toBe("claimed");
+        store.release(`tmp${i}`, "t");
+      }
+    }
+    for (let i = 4900; i < 5000; i++) expect(store.claim(`k${i}`, "x")).toBe("done");
+    // Those 100 checks wrote nothing; the oldest of all is long gone.
+    expect(store.claim("k4899", "x")).toBe("claimed");
+    expect(store.claim("k0", "x")).toBe("claimed");
+  });
+
   it.each([{ ttlMs: 0 }, { maxKeys: -1 }, { leaseMs: 1.5 }])("refuses %o", (options) => {
     expect(() => memoryDedupe(options)).toThrow(/must be a positive whole number/);
   });
