@@ -21,6 +21,8 @@ function runJob(job) {
         headers: job.headers,
         body: job.body === undefined ? undefined : Buffer.from(job.body, "base64"),
         connections: job.connections,
+        // A new id for each "[<id>]" in the body on every request (DLR_UNIQUE_IDS).
+        idReplacement: job.idReplacement === true,
         duration: job.duration,
         // Checks for the end of the run every 100 ms instead of every second.
         sampleInt: 100,

@@ -43,6 +43,8 @@ async function handles(options, req) {
     token: fixtures.token,
     onDelivery() {},
     onCall() {},
+    // The same request over and over: without this, all but the first would be duplicates.
+    dedupe: false,
     ...options,
   });
   const first = await receiver.handle(req);

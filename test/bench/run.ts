@@ -13,8 +13,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, release } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { hasRedisServer, type RedisServer, startRedisServer } from "../support/redis-server.js";
 import { choosePinning, LineProcess } from "./processes.js";
 import {
+  dedupeRatios,
+  dedupeRatioTable,
   httpTable,
   type MicroResult,
   microTable,
@@ -30,6 +33,7 @@ import {
   COMPOSED_TEMPLATES,
   composedMultipart,
   DLR,
+  DLR_UNIQUE_IDS,
   FIXTURES,
   type Scenario,
 } from "./scenarios.js";
@@ -59,7 +63,14 @@ const PLAN = quick
   : { rounds: 5, duration: 2.5, extraDuration: 1.5, warmup: 2, extraWarmup: 0.5 };
 const CONNECTIONS = 10;
 
-type Variant = "bare" | "hand-written" | "reportkit" | "reportkit-composed";
+type Variant =
+  | "bare"
+  | "hand-written"
+  | "reportkit"
+  | "reportkit-composed"
+  | "reportkit-dedupe-off"
+  | "reportkit-dedupe-memory"
+  | "reportkit-dedupe-redis";
 interface ServerSpec {
   readonly framework: string;
   readonly module: string;
@@ -111,6 +122,20 @@ async function plan(): Promise<{ servers: ServerSpec[]; notes: string[] }> {
       variant: "reportkit-composed",
       scenarios: [COMPOSED_GET, multipart],
     });
+    const stores: Variant[] = ["reportkit-dedupe-off", "reportkit-dedupe-memory"];
+    if (hasRedisServer) stores.push("reportkit-dedupe-redis");
+    else
+      notes.push(
+        `${fw.label}: redis-server is not installed, so the Redis dedupe store is not measured.`,
+      );
+    for (const variant of stores) {
+      servers.push({
+        framework: fw.label,
+        module: fw.module,
+        variant,
+        scenarios: [DLR_UNIQUE_IDS],
+      });
+    }
   }
   const selected =
     only === undefined
@@ -133,6 +158,7 @@ async function startServer(
   spec: ServerSpec,
   pin: string[],
   profileDir: string,
+  redisUrl: string | undefined,
 ): Promise<RunningServer> {
   const node = [process.execPath];
   if (profile) node.push("--cpu-prof", `--cpu-prof-dir=${profileDir}`);
@@ -143,6 +169,7 @@ async function startServer(
       BENCH_TOKEN: FIXTURES.token,
       BENCH_COMPOSED: JSON.stringify(COMPOSED_TEMPLATES),
       NODE_ENV: "production",
+      ...(redisUrl === undefined ? {} : { BENCH_REDIS_URL: redisUrl }),
     },
   );
   const { port } = await proc.next<{ port: number }>(30_000);
@@ -205,6 +232,7 @@ async function load(
     method: scenario.method,
     headers: scenario.headers,
     body: scenario.body === undefined ? undefined : Buffer.from(scenario.body).toString("base64"),
+    idReplacement: scenario.uniqueIds === true,
     connections: CONNECTIONS,
     duration,
   });
@@ -234,8 +262,16 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
   return out;
 }
 
+const DEDUPE_LABELS = {
+  "reportkit-dedupe-off": "reportkit, dedupe off",
+  "reportkit-dedupe-memory": "reportkit, memory store",
+  "reportkit-dedupe-redis": "reportkit, Redis store",
+} as const;
+
 function serverLabel(variant: Variant): Row["server"] {
-  return variant === "reportkit-composed" ? "reportkit" : variant;
+  if (variant === "reportkit-composed") return "reportkit";
+  if (variant in DEDUPE_LABELS) return DEDUPE_LABELS[variant as keyof typeof DEDUPE_LABELS];
+  return variant as Row["server"];
 }
 
 /** Each micro-benchmark in a fresh process (see micro.mjs), one after the other. */
@@ -309,14 +345,19 @@ async function main(): Promise<number> {
     process.exit(130);
   });
 
+  // One redis-server for the Redis store's servers (unpinned: it runs beside them).
+  let redis: RedisServer | undefined;
   const rows: Row[] = [];
   const rowServer = new Map<Row, RunningServer>();
   const rowScenario = new Map<Row, Scenario>();
   let failed = false;
   try {
+    if (specs.some((spec) => spec.variant === "reportkit-dedupe-redis")) {
+      redis = await startRedisServer();
+    }
     console.error(`starting ${specs.length} servers (${pinning.description}) ...`);
     const starts = await Promise.allSettled(
-      specs.map((spec) => startServer(spec, pinning.server, profileDir)),
+      specs.map((spec) => startServer(spec, pinning.server, profileDir, redis?.url)),
     );
     for (const result of starts) {
       if (result.status === "fulfilled") children.push(result.value.process);
@@ -384,6 +425,8 @@ async function main(): Promise<number> {
   } catch (error) {
     killAll();
     throw error;
+  } finally {
+    await redis?.close();
   }
 
   for (const row of rows) {
@@ -397,7 +440,10 @@ async function main(): Promise<number> {
   }
 
   const dlrRows = rows.filter((r) => r.scenario === DLR.name);
-  const extraRows = rows.filter((r) => r.scenario !== DLR.name);
+  const dedupeRows = rows.filter((r) => r.scenario === DLR_UNIQUE_IDS.name);
+  const extraRows = rows.filter(
+    (r) => r.scenario !== DLR.name && r.scenario !== DLR_UNIQUE_IDS.name,
+  );
   const handle = micro.find((m) => m.name === "Receiver.handle: DLR, JSON string body");
   const handleOps = handle?.opsPerSecond ?? Number.NaN;
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
@@ -430,6 +476,18 @@ async function main(): Promise<number> {
       "The call report on the same server; a composed GET (values in the query) and a composed multipart form on a server with those two composed webhooks.",
       "",
       httpTable(extraRows),
+      "",
+    );
+  }
+  if (dedupeRows.length > 0) {
+    report.push(
+      "## Deduplication: the DLR with a new id on every request",
+      "",
+      "Every request is a new report, so with a store each one claims its key before the handler and marks it done after: the store's whole cost per report. **dedupe off** is `dedupe: false`; **memory store** is the default; **Redis store** is `redisDedupe` on a local redis-server (not pinned, so it shares the CPUs with the server and the load generator).",
+      "",
+      httpTable(dedupeRows),
+      "",
+      dedupeRatioTable(dedupeRatios(dedupeRows)),
       "",
     );
   }

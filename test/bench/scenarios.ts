@@ -8,6 +8,8 @@ export interface Scenario {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Uint8Array<ArrayBuffer> | undefined;
+  /** Each `[<id>]` in the body becomes a new id on every request (autocannon's idReplacement). */
+  readonly uniqueIds?: boolean;
 }
 
 const authorization = `Bearer ${TOKEN}`;
@@ -21,6 +23,19 @@ export const DLR: Scenario = {
   path: "/webhooks",
   headers: { authorization, "content-type": "application/json" },
   body: json(SAMPLE_DLR),
+};
+
+/**
+ * The same DLR with a new message id on every request: every request is a new report, so with
+ * deduplication on each one claims its key and marks it done (the dedupe store's full cost).
+ */
+export const DLR_UNIQUE_IDS: Scenario = {
+  name: "DLR, a new id each (JSON)",
+  method: "POST",
+  path: "/webhooks",
+  headers: { authorization, "content-type": "application/json" },
+  body: json({ ...SAMPLE_DLR, id: "[<id>]:1" }),
+  uniqueIds: true,
 };
 
 export const CALL: Scenario = {
