@@ -114,6 +114,24 @@ describe.runIf(requireRedisServer("redis-store.test.ts"))("redisDedupe on a real
     expect(results.filter((r) => r === "busy")).toHaveLength(49);
   });
 
+  it("takes 50 claims on a store still connecting, one listener pair however many wait", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const dedupe = store();
+      const k = key();
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => dedupe.claim(k, `owner-${i}`)),
+      );
+      expect(results.filter((r) => r === "claimed")).toHaveLength(1);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((w) => w.name)).not.toContain("MaxListenersExceededWarning");
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
   it("never reads an owner as done, whatever the owner string", async () => {
     const dedupe = store();
     const k = key();

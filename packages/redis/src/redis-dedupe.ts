@@ -53,6 +53,7 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
       ? config.connection.address
       : `redis://${client.options.host ?? "127.0.0.1"}:${client.options.port ?? 6379}`;
   let closed = false;
+  const whenConnected = connectionWaiter(client, timeoutMs);
 
   async function call<T>(what: string, command: () => Promise<T>): Promise<T> {
     if (closed) throw new Error(`redisDedupe: ${what} after close(); the store is closed.`);
@@ -64,7 +65,7 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
       );
     });
     try {
-      return await Promise.race([whenConnected(client, timeoutMs).then(command), timedOut]);
+      return await Promise.race([whenConnected().then(command), timedOut]);
     } catch (cause) {
       const reason =
         client.status !== "ready" && lastError !== undefined
@@ -140,18 +141,24 @@ function openClient(url: string, onError: (error: Error) => void): Redis {
 /**
  * Waits while a connection attempt is under way (the first one, right after start-up), so the
  * first reports are not refused only because the socket was still opening; at once otherwise.
+ * Concurrent calls share one wait (one pair of listeners on the client, however many calls).
  */
-function whenConnected(client: Redis, timeoutMs: number): Promise<void> {
-  if (client.status !== "connecting" && client.status !== "connect") return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      client.off("ready", done);
-      client.off("close", done);
-      resolve();
-    };
-    const timer = setTimeout(done, timeoutMs);
-    client.once("ready", done);
-    client.once("close", done);
-  });
+function connectionWaiter(client: Redis, timeoutMs: number): () => Promise<void> {
+  let waiting: Promise<void> | undefined;
+  return () => {
+    if (client.status !== "connecting" && client.status !== "connect") return Promise.resolve();
+    waiting ??= new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        client.off("ready", done);
+        client.off("close", done);
+        waiting = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      client.once("ready", done);
+      client.once("close", done);
+    });
+    return waiting;
+  };
 }
