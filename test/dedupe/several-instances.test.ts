@@ -191,9 +191,12 @@ describe.runIf(requireRedisServer("several-instances.test.ts"))(
       const victim = await startInstance("fastify", "victim", { HANG: "1" });
       const id = `${randomUUID()}:1`;
       const first = send(victim, id).catch((error: unknown) => error);
-      await vi.waitFor(() => {
-        expect(readFileSync(join(effectsDir, "victim.log"), "utf8")).toContain(`start ${id}`);
-      });
+      await vi.waitFor(
+        () => {
+          expect(readFileSync(join(effectsDir, "victim.log"), "utf8")).toContain(`start ${id}`);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
       const exited = new Promise((resolve) => victim.child.once("exit", resolve));
       victim.child.kill("SIGKILL");
       await exited;
