@@ -9,6 +9,7 @@
 // (servers/, micro.mjs and a node_modules that resolves @reportkit/* to scratch builds): the
 // way to measure a proposed fix to core or an adapter before making it. Nothing is recorded.
 
+import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, release } from "node:os";
 import { dirname, join } from "node:path";
@@ -180,7 +181,13 @@ async function startServer(
 async function sanityCheck(server: RunningServer): Promise<void> {
   for (const scenario of server.spec.scenarios) {
     const url = `http://127.0.0.1:${server.port}${scenario.path}`;
-    const init = { method: scenario.method, headers: scenario.headers, body: scenario.body };
+    // A new id where the load generator puts one: the Redis store's servers share one Redis,
+    // so a literal id would be a duplicate (handler not run) on every server but the first.
+    const body =
+      scenario.uniqueIds === true && scenario.body !== undefined
+        ? new TextDecoder().decode(scenario.body).replaceAll("[<id>]", randomUUID())
+        : scenario.body;
+    const init = { method: scenario.method, headers: scenario.headers, body };
     const good = await fetch(url, init);
     const text = await good.text();
     if (good.status !== 200) {
