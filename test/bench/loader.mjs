@@ -2,11 +2,32 @@
 // servers). Reads one job per stdin line, answers one result per stdout line, as JSON.
 // autocannon's own latency histogram has 1 ms resolution, too coarse for sub-millisecond
 // answers, so latencies are also recorded here from its per-response event, in microseconds.
+import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 
 // 1 µs buckets up to 1 s; slower answers count as 1 s.
 const MAX_US = 1_000_000;
+
+/**
+ * With `uniqueIds`, each "[<id>]" in the body becomes a new id on every request. (autocannon's
+ * own idReplacement miscounts Content-Length for its ids, so the server waits for bytes that
+ * never come.) The ids are this run's random prefix and a counter: unique across runs too.
+ */
+function uniqueIdRequests(job) {
+  if (job.uniqueIds !== true || job.body === undefined) return undefined;
+  const template = Buffer.from(job.body, "base64").toString("utf8");
+  const run = randomUUID();
+  let n = 0;
+  return [
+    {
+      setupRequest: (request) => ({
+        ...request,
+        body: template.replaceAll("[<id>]", `${run}-${++n}`),
+      }),
+    },
+  ];
+}
 
 function runJob(job) {
   const buckets = new Uint32Array(MAX_US + 1);
@@ -21,8 +42,7 @@ function runJob(job) {
         headers: job.headers,
         body: job.body === undefined ? undefined : Buffer.from(job.body, "base64"),
         connections: job.connections,
-        // A new id for each "[<id>]" in the body on every request (DLR_UNIQUE_IDS).
-        idReplacement: job.idReplacement === true,
+        requests: uniqueIdRequests(job),
         duration: job.duration,
         // Checks for the end of the run every 100 ms instead of every second.
         sampleInt: 100,

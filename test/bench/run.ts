@@ -239,7 +239,7 @@ async function load(
     method: scenario.method,
     headers: scenario.headers,
     body: scenario.body === undefined ? undefined : Buffer.from(scenario.body).toString("base64"),
-    idReplacement: scenario.uniqueIds === true,
+    uniqueIds: scenario.uniqueIds === true,
     connections: CONNECTIONS,
     duration,
   });

@@ -8,7 +8,7 @@ export interface Scenario {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Uint8Array<ArrayBuffer> | undefined;
-  /** Each `[<id>]` in the body becomes a new id on every request (autocannon's idReplacement). */
+  /** Each `[<id>]` in the body becomes a new id on every request (see loader.mjs). */
   readonly uniqueIds?: boolean;
 }
 
