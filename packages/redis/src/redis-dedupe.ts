@@ -48,6 +48,8 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
       : openClient(config.connection.url, (error) => {
           lastError = error;
         });
+  // A connection error seen before the last successful connect says nothing about now.
+  if (owned) client.on("ready", () => (lastError = undefined));
   const address =
     "address" in config.connection
       ? config.connection.address
@@ -67,16 +69,12 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
     try {
       return await Promise.race([whenConnected().then(command), timedOut]);
     } catch (cause) {
+      const message = cause instanceof Error ? cause.message : String(cause);
       const reason =
-        client.status !== "ready" && lastError !== undefined
-          ? `not connected: ${lastError.message}`
-          : cause instanceof Error
-            ? cause.message
-            : String(cause);
-      throw new Error(
-        `redisDedupe: ${what} failed, Redis at ${address} is unreachable (${reason}).`,
-        { cause },
-      );
+        client.status === "ready" ? message : `not connected: ${lastError?.message ?? message}`;
+      throw new Error(`redisDedupe: ${what} failed on Redis at ${address} (${reason}).`, {
+        cause,
+      });
     } finally {
       clearTimeout(timer);
     }
@@ -108,10 +106,16 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
       closed = true;
       if (!owned) return;
       if (client.status === "ready") {
+        let timer: ReturnType<typeof setTimeout> | undefined;
         try {
-          await Promise.race([client.quit(), new Promise((r) => setTimeout(r, timeoutMs))]);
+          await Promise.race([
+            client.quit(),
+            new Promise((r) => (timer = setTimeout(r, timeoutMs))),
+          ]);
         } catch {
           // Closing anyway, just below.
+        } finally {
+          clearTimeout(timer);
         }
       }
       client.disconnect();
