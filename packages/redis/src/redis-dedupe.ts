@@ -34,7 +34,7 @@ export interface RedisDedupeStore extends DedupeStore {
  * const receiver = createReceiver({
  *   token: process.env.REPORTKIT_TOKEN,
  *   dedupe: redisDedupe({ url: process.env.REDIS_URL }),
- *   onDelivery: async (report) => saveDelivery(report),
+ *   onDelivery: (report, ctx) => console.log(ctx.dedupeKey, report.status),
  * });
  */
 export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
