@@ -70,8 +70,12 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
       return await Promise.race([whenConnected().then(command), timedOut]);
     } catch (cause) {
       const message = cause instanceof Error ? cause.message : String(cause);
+      // The connection's own last error says why (a refused connection, a wrong password)
+      // better than the command's "Stream isn't writeable".
       const reason =
-        client.status === "ready" ? message : `not connected: ${lastError?.message ?? message}`;
+        client.status !== "ready" && lastError !== undefined
+          ? `${message}; not connected: ${lastError.message}`
+          : message;
       throw new Error(`redisDedupe: ${what} failed on Redis at ${address} (${reason}).`, {
         cause,
       });
