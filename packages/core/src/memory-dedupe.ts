@@ -34,11 +34,23 @@ export function memoryDedupe(options: MemoryDedupeOptions = {}): DedupeStore {
   const leaseMs = positive(options.leaseMs, DEFAULT_LEASE_MS, "leaseMs");
   // A Map iterates in insertion order: re-inserting on every write keeps it least-recent first.
   const entries = new Map<string, Entry>();
+  // One iterator for all evictions, not a fresh `entries.keys()` each time: a fresh one walks
+  // from the start over every deleted slot the Map has not compacted yet (tens of µs per new
+  // report once the store is full); this one steps past each slot once. It also meets
+  // re-inserted keys again at their new place, so the order stays least recent first.
+  let oldest = entries.keys();
 
   function put(key: string, entry: Entry): void {
     entries.delete(key);
     entries.set(key, entry);
-    if (entries.size > maxKeys) entries.delete(entries.keys().next().value as string);
+    if (entries.size > maxKeys) {
+      let next = oldest.next();
+      if (next.done === true) {
+        oldest = entries.keys();
+        next = oldest.next();
+      }
+      entries.delete(next.value as string);
+    }
   }
 
   return {
