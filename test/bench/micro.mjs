@@ -52,6 +52,24 @@ async function handles(options, req) {
   return { async: true, run: async () => (await receiver.handle(req)).status === 200 };
 }
 
+/**
+ * A receiver's handle for the DLR with a new id on every call, so that with a dedupe store each
+ * one claims its key and marks it done (never a duplicate: the answer must be a plain 200).
+ */
+function handlesNewIds(options) {
+  const receiver = createReceiver({ token: fixtures.token, onDelivery() {}, ...options });
+  const [head, tail] = JSON.stringify({ ...fixtures.dlr, id: "ID" }).split('"ID"');
+  let n = 0;
+  return {
+    async: true,
+    run: async () => {
+      const body = `${head}"m-${++n}:1"${tail}`;
+      const reply = await receiver.handle(request("application/json", body));
+      return reply.status === 200 && reply.body === '{"ok":true}';
+    },
+  };
+}
+
 // Each entry: a name and a setup giving { run, async }; run returns true when it worked.
 const TASKS = [
   [
@@ -121,6 +139,8 @@ const TASKS = [
     "Receiver.handle: DLR, JSON string body",
     () => handles({}, request("application/json", JSON.stringify(fixtures.dlr))),
   ],
+  ["Receiver.handle: DLR, a new id each, dedupe off", () => handlesNewIds({ dedupe: false })],
+  ["Receiver.handle: DLR, a new id each, memory store (default)", () => handlesNewIds({})],
   [
     "Receiver.handle: DLR, JSON bytes body",
     () =>
