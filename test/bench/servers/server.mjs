@@ -43,7 +43,11 @@ const composed = Object.values(JSON.parse(process.env.BENCH_COMPOSED ?? "{}")).m
   ({ path, template }) => ({
     path,
     template,
-    handlers: template.type === "call" ? { onCall: countHandled } : { onDelivery: countHandled },
+    // The same request over and over, as for the reportkit rows: without deduplication.
+    handlers: {
+      ...(template.type === "call" ? { onCall: countHandled } : { onDelivery: countHandled }),
+      dedupe: false,
+    },
   }),
 );
 
