@@ -25,7 +25,14 @@ export interface RunResult {
 /** One measured configuration: a server answering one kind of request. */
 export interface Row {
   readonly framework: string;
-  readonly server: "bare" | "hand-written" | "reportkit" | "node:http";
+  readonly server:
+    | "bare"
+    | "hand-written"
+    | "reportkit"
+    | "node:http"
+    | "reportkit, dedupe off"
+    | "reportkit, memory store"
+    | "reportkit, Redis store";
   readonly scenario: string;
   /** Runs by round; warm-up runs are kept apart (they count for non-2xx only). */
   readonly runs: RunResult[];
@@ -165,6 +172,44 @@ export function ratios(rows: readonly Row[], scenarios: readonly string[]): Rati
   return out;
 }
 
+export interface DedupeRatio {
+  readonly framework: string;
+  readonly store: "reportkit, memory store" | "reportkit, Redis store";
+  /** req/s with the store / req/s with dedupe off (medians). */
+  readonly value: number;
+  readonly low: number;
+  readonly high: number;
+  /** Server CPU per request with dedupe off / with the store. */
+  readonly byCpu: number;
+}
+
+/** Each store against dedupe off, per framework, from the same run. */
+export function dedupeRatios(rows: readonly Row[]): DedupeRatio[] {
+  const out: DedupeRatio[] = [];
+  for (const framework of [...new Set(rows.map((r) => r.framework))]) {
+    const find = (server: Row["server"]) =>
+      rows.find((r) => r.framework === framework && r.server === server);
+    const off = find("reportkit, dedupe off");
+    if (off === undefined) continue;
+    for (const store of ["reportkit, memory store", "reportkit, Redis store"] as const) {
+      const row = find(store);
+      if (row === undefined) continue;
+      const paired = row.runs
+        .map((r, i) => r.rps / (off.runs[i]?.rps ?? Number.NaN))
+        .filter(Number.isFinite);
+      out.push({
+        framework,
+        store,
+        value: summarize(row).rps / summarize(off).rps,
+        low: Math.min(...paired),
+        high: Math.max(...paired),
+        byCpu: summarize(off).cpuPerRequest / summarize(row).cpuPerRequest,
+      });
+    }
+  }
+  return out;
+}
+
 const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "–");
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : "–");
 const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
@@ -236,6 +281,29 @@ export function ratioTable(list: readonly Ratio[]): string {
       ...cell(r.byRps),
       `≥ ${r.target.toFixed(2)}`,
       r.byCpu.median >= r.target ? "yes" : "**no**",
+    ]),
+  );
+}
+
+/** Six columns (the ratio table above has seven): the smoke test tells them apart by width. */
+export function dedupeRatioTable(list: readonly DedupeRatio[]): string {
+  return table(
+    [
+      "Framework",
+      "store / dedupe off",
+      "req/s ratio (medians)",
+      "per-round range",
+      "by server CPU per request",
+      "memory store costs under 5%",
+    ],
+    ["l", "l", "r", "r", "r", "l"],
+    list.map((r) => [
+      r.framework,
+      r.store.replace("reportkit, ", ""),
+      times(r.value),
+      `${times(r.low)}–${times(r.high)}`,
+      times(r.byCpu),
+      r.store === "reportkit, Redis store" ? "–" : r.value >= 0.95 ? "yes" : "**no**",
     ]),
   );
 }

@@ -17,12 +17,16 @@
 // (servers/, micro.mjs and a node_modules that resolves @reportkit/* to scratch builds): the
 // way to measure a proposed fix to core or an adapter before making it. Nothing is recorded.
 
+import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, release } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { hasRedisServer, type RedisServer, startRedisServer } from "../support/redis-server.js";
 import { choosePinning, LineProcess } from "./processes.js";
 import {
+  dedupeRatios,
+  dedupeRatioTable,
   halfIqr,
   httpTable,
   type MicroResult,
@@ -39,8 +43,10 @@ import {
   COMPOSED_TEMPLATES,
   composedMultipart,
   DLR,
+  DLR_UNIQUE_IDS,
   FIXTURES,
   type Scenario,
+  UNIQUE,
 } from "./scenarios.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -73,7 +79,14 @@ const PLAN = quick
 /** Rounds stop once every headline ratio's half interquartile range is within this share. */
 const TARGET_HALF_IQR = 0.05;
 const CONNECTIONS = 10;
-type Variant = "bare" | "hand-written" | "reportkit" | "reportkit-composed";
+type Variant =
+  | "bare"
+  | "hand-written"
+  | "reportkit"
+  | "reportkit-composed"
+  | "reportkit-dedupe-off"
+  | "reportkit-dedupe-memory"
+  | "reportkit-dedupe-redis";
 interface ServerSpec {
   readonly framework: string;
   readonly module: string;
@@ -130,6 +143,20 @@ async function plan(): Promise<{ servers: ServerSpec[]; notes: string[] }> {
       variant: "reportkit-composed",
       scenarios: [COMPOSED_GET, multipart],
     });
+    const stores: Variant[] = ["reportkit-dedupe-off", "reportkit-dedupe-memory"];
+    if (hasRedisServer) stores.push("reportkit-dedupe-redis");
+    else
+      notes.push(
+        `${fw.label}: redis-server is not installed, so the Redis dedupe store is not measured.`,
+      );
+    for (const variant of stores) {
+      servers.push({
+        framework: fw.label,
+        module: fw.module,
+        variant,
+        scenarios: [DLR_UNIQUE_IDS],
+      });
+    }
   }
   const selected =
     only === undefined
@@ -152,6 +179,7 @@ async function startServer(
   spec: ServerSpec,
   pin: string[],
   profileDir: string,
+  redisUrl: string | undefined,
 ): Promise<RunningServer> {
   const node = [process.execPath];
   if (profile) node.push("--cpu-prof", `--cpu-prof-dir=${profileDir}`);
@@ -162,6 +190,7 @@ async function startServer(
       BENCH_TOKEN: FIXTURES.token,
       BENCH_COMPOSED: JSON.stringify(COMPOSED_TEMPLATES),
       NODE_ENV: "production",
+      ...(redisUrl === undefined ? {} : { BENCH_REDIS_URL: redisUrl }),
     },
   );
   const { port } = await proc.next<{ port: number }>(30_000);
@@ -172,7 +201,14 @@ async function startServer(
 async function sanityCheck(server: RunningServer): Promise<void> {
   for (const scenario of server.spec.scenarios) {
     const url = `http://127.0.0.1:${server.port}${scenario.path}`;
-    const init = { method: scenario.method, headers: scenario.headers, body: scenario.body };
+    // A new id where the load generator puts one: the Redis store's servers share one Redis,
+    // so a literal id would be a duplicate (handler not run) on every server but the first.
+    // A fresh id here too: the Redis store's servers share one Redis.
+    const body =
+      scenario.body === undefined
+        ? undefined
+        : new TextDecoder().decode(scenario.body).replaceAll(UNIQUE, randomUUID());
+    const init = { method: scenario.method, headers: scenario.headers, body };
     const good = await fetch(url, init);
     const text = await good.text();
     if (good.status !== 200) {
@@ -243,8 +279,16 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
   return out;
 }
 
+const DEDUPE_LABELS = {
+  "reportkit-dedupe-off": "reportkit, dedupe off",
+  "reportkit-dedupe-memory": "reportkit, memory store",
+  "reportkit-dedupe-redis": "reportkit, Redis store",
+} as const;
+
 function serverLabel(variant: Variant): Row["server"] {
-  return variant === "reportkit-composed" ? "reportkit" : variant;
+  if (variant === "reportkit-composed") return "reportkit";
+  if (variant in DEDUPE_LABELS) return DEDUPE_LABELS[variant as keyof typeof DEDUPE_LABELS];
+  return variant as Row["server"];
 }
 
 /** What micro.mjs --memory measured: one receiver's RSS after a few and after many requests. */
@@ -387,15 +431,20 @@ async function main(): Promise<number> {
     process.exit(130);
   });
 
+  // One redis-server for the Redis store's servers (unpinned: it runs beside them).
+  let redis: RedisServer | undefined;
   const rows: Row[] = [];
   let rounds = 0;
   const rowServer = new Map<Row, RunningServer>();
   const rowScenario = new Map<Row, Scenario>();
   let failed = false;
   try {
+    if (specs.some((spec) => spec.variant === "reportkit-dedupe-redis")) {
+      redis = await startRedisServer();
+    }
     console.error(`starting ${specs.length} servers (${pinning.description}) ...`);
     const starts = await Promise.allSettled(
-      specs.map((spec) => startServer(spec, pinning.server, profileDir)),
+      specs.map((spec) => startServer(spec, pinning.server, profileDir, redis?.url)),
     );
     for (const result of starts) {
       if (result.status === "fulfilled") children.push(result.value.process);
@@ -484,6 +533,8 @@ async function main(): Promise<number> {
   } catch (error) {
     killAll();
     throw error;
+  } finally {
+    await redis?.close();
   }
 
   for (const row of rows) {
@@ -498,7 +549,10 @@ async function main(): Promise<number> {
 
   const headlineNames = [DLR.name, CALL.name];
   const dlrRows = rows.filter((r) => headlineNames.includes(r.scenario));
-  const extraRows = rows.filter((r) => !headlineNames.includes(r.scenario));
+  const dedupeRows = rows.filter((r) => r.scenario === DLR_UNIQUE_IDS.name);
+  const extraRows = rows.filter(
+    (r) => !headlineNames.includes(r.scenario) && r.scenario !== DLR_UNIQUE_IDS.name,
+  );
   const handle = micro.find((m) => m.name === "Receiver.handle: DLR, JSON string body");
   const handleOps = handle?.opsPerSecond ?? Number.NaN;
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
@@ -533,6 +587,18 @@ async function main(): Promise<number> {
       "A composed GET (values in the query) and a composed multipart form, on a server with those two composed webhooks.",
       "",
       httpTable(extraRows),
+      "",
+    );
+  }
+  if (dedupeRows.length > 0) {
+    report.push(
+      "## Deduplication: the DLR with a new id on every request",
+      "",
+      "Every request is a new report, so with a store each one claims its key before the handler and marks it done after: the store's whole cost per report. **dedupe off** is `dedupe: false`; **memory store** is the default; **Redis store** is `redisDedupe` on a local redis-server (not pinned, so it shares the CPUs with the server and the load generator).",
+      "",
+      httpTable(dedupeRows),
+      "",
+      dedupeRatioTable(dedupeRatios(dedupeRows)),
       "",
     );
   }

@@ -30,6 +30,13 @@ export const DLR: Scenario = {
   body: json({ ...SAMPLE_DLR, id: `${SAMPLE_DLR.id}-${UNIQUE}` }),
 };
 
+/**
+ * The DLR for the dedupe store rows (off, memory, Redis): like every scenario, a new message id
+ * on every request, so with deduplication on each one claims its key and marks it done (the
+ * store's full cost).
+ */
+export const DLR_UNIQUE_IDS: Scenario = { ...DLR, name: "DLR, a new id each (JSON)" };
+
 export const CALL: Scenario = {
   name: "call report (JSON)",
   method: "POST",

@@ -298,6 +298,25 @@ describe("memoryDedupe", () => {
     expect(store.claim("k0", "x")).toBe("claimed");
   });
 
+  it("drops in least-recently-written order over many evictions, a rewritten key last", () => {
+    const store = memoryDedupe({ maxKeys: 3 });
+    const write = (key: string) => {
+      store.claim(key, "o");
+      store.complete(key, "o");
+    };
+    for (const key of ["a", "b", "c"]) write(key);
+    store.complete("a", "o"); // rewritten: now the most recent
+    write("d"); // drops b
+    write("e"); // drops c
+    for (let i = 0; i < 1000; i++) write(`x${i}`);
+    write("a");
+    write("f"); // drops x998, the oldest of x998, x999, a
+    expect(store.claim("x999", "p")).toBe("done");
+    expect(store.claim("a", "p")).toBe("done");
+    expect(store.claim("x998", "p")).toBe("claimed");
+    expect(store.claim("b", "p")).toBe("claimed");
+  });
+
   it.each([{ ttlMs: 0 }, { maxKeys: -1 }, { leaseMs: 1.5 }])("refuses %o", (options) => {
     expect(() => memoryDedupe(options)).toThrow(/must be a positive whole number/);
   });
