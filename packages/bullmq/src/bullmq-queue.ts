@@ -1,6 +1,6 @@
 import type { Report, ReportQueue } from "@reportkit/core";
 import { Queue } from "bullmq";
-import { describeClient, producerClient, queueNameOf, type RedisConnection } from "./connection.js";
+import { connected, producerClient, queueNameOf, type RedisConnection } from "./connection.js";
 import {
   BACKOFF_TYPE,
   JOB_ATTEMPTS_CEILING,
@@ -86,38 +86,6 @@ export function bullmqQueue(options: BullmqQueueOptions): BullmqReportQueue {
       return closing;
     },
   };
-}
-
-type Client = ReturnType<typeof producerClient>["client"];
-
-/**
- * Resolves when the client is connected. Before the first connection it waits for it (or the
- * next connection error); once it has been connected and lost the connection it rejects at
- * once: waiting for a reconnection would only hold the provider's request until its timeout.
- */
-function connected(client: Client): Promise<void> {
-  const status = client.status;
-  if (status === "ready") return Promise.resolve();
-  if (status === "end" || status === "close" || status === "reconnecting") {
-    return Promise.reject(new Error(`reportkit bullmq: ${describeClient(client)} is unreachable.`));
-  }
-  return new Promise((resolve, reject) => {
-    const onReady = () => {
-      client.off("error", onFailure);
-      client.off("end", onFailure);
-      resolve();
-    };
-    const onFailure = (error?: Error) => {
-      client.off("ready", onReady);
-      client.off("error", onFailure);
-      client.off("end", onFailure);
-      const why = error?.message === undefined ? "" : `: ${error.message}`;
-      reject(new Error(`reportkit bullmq: ${describeClient(client)} is unreachable${why}.`));
-    };
-    client.once("ready", onReady);
-    client.once("error", onFailure);
-    client.once("end", onFailure);
-  });
 }
 
 /** A logger that prints an error once, not once per reconnection attempt. */

@@ -67,3 +67,33 @@ export function describeClient(client: Redis): string {
   const { host, port, path } = client.options;
   return path ? `redis at ${path}` : `redis at ${host ?? "127.0.0.1"}:${port ?? 6379}`;
 }
+
+/**
+ * Resolves when the client is connected. Before the first connection it waits for it (or the
+ * next connection error); once it has been connected and lost the connection it rejects at
+ * once: waiting for a reconnection would only hold the provider's request until its timeout.
+ */
+export function connected(client: Redis): Promise<void> {
+  const status = client.status;
+  if (status === "ready") return Promise.resolve();
+  if (status === "end" || status === "close" || status === "reconnecting") {
+    return Promise.reject(new Error(`reportkit bullmq: ${describeClient(client)} is unreachable.`));
+  }
+  return new Promise((resolve, reject) => {
+    const onReady = () => {
+      client.off("error", onFailure);
+      client.off("end", onFailure);
+      resolve();
+    };
+    const onFailure = (error?: Error) => {
+      client.off("ready", onReady);
+      client.off("error", onFailure);
+      client.off("end", onFailure);
+      const why = error?.message === undefined ? "" : `: ${error.message}`;
+      reject(new Error(`reportkit bullmq: ${describeClient(client)} is unreachable${why}.`));
+    };
+    client.once("ready", onReady);
+    client.once("error", onFailure);
+    client.once("end", onFailure);
+  });
+}

@@ -13,3 +13,9 @@ export {
   type WorkerHandler,
 } from "./create-worker.js";
 export { reportJobId } from "./job-id.js";
+export {
+  type FailedReportJob,
+  type QueueAdmin,
+  type QueueAdminOptions,
+  queueAdmin,
+} from "./queue-admin.js";
