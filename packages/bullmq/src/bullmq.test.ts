@@ -38,6 +38,7 @@ describe.runIf(requireRedisServer("bullmq.test.ts"))("bullmqQueue and createWork
   beforeAll(async () => {
     redis = await startRedisServer();
     admin = new Redis(redis.url);
+    admin.on("error", () => {}); // Redis is stopped on purpose below.
   });
   afterAll(async () => {
     admin?.disconnect();
