@@ -79,21 +79,32 @@ export function connected(client: Redis): Promise<void> {
   if (status === "end" || status === "close" || status === "reconnecting") {
     return Promise.reject(new Error(`reportkit bullmq: ${describeClient(client)} is unreachable.`));
   }
-  return new Promise((resolve, reject) => {
-    const onReady = () => {
-      client.off("error", onFailure);
-      client.off("end", onFailure);
-      resolve();
-    };
-    const onFailure = (error?: Error) => {
-      client.off("ready", onReady);
-      client.off("error", onFailure);
-      client.off("end", onFailure);
-      const why = error?.message === undefined ? "" : `: ${error.message}`;
-      reject(new Error(`reportkit bullmq: ${describeClient(client)} is unreachable${why}.`));
-    };
-    client.once("ready", onReady);
-    client.once("error", onFailure);
-    client.once("end", onFailure);
-  });
+  // One wait per connection attempt, shared by every request that arrives meanwhile.
+  let pending = connecting.get(client);
+  if (pending === undefined) {
+    pending = new Promise<void>((resolve, reject) => {
+      const settle = () => {
+        connecting.delete(client);
+        client.off("ready", onReady);
+        client.off("error", onFailure);
+        client.off("end", onFailure);
+      };
+      const onReady = () => {
+        settle();
+        resolve();
+      };
+      const onFailure = (error?: Error) => {
+        settle();
+        const why = error?.message === undefined ? "" : `: ${error.message}`;
+        reject(new Error(`reportkit bullmq: ${describeClient(client)} is unreachable${why}.`));
+      };
+      client.once("ready", onReady);
+      client.once("error", onFailure);
+      client.once("end", onFailure);
+    });
+    connecting.set(client, pending);
+  }
+  return pending;
 }
+
+const connecting = new WeakMap<Redis, Promise<void>>();
