@@ -22,6 +22,7 @@ import { cpus, loadavg, platform, release } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { choosePinning, LineProcess } from "./processes.js";
+import { queueBench } from "./queue.js";
 import {
   halfIqr,
   httpTable,
@@ -496,6 +497,24 @@ async function main(): Promise<number> {
     }
   }
 
+  // Queue mode last, with the other servers stopped: its own servers, Redis and worker.
+  let queueSection: string[] = [];
+  if (only === undefined || "queue mode bullmq".includes(only.toLowerCase())) {
+    const queue = await queueBench(
+      benchDir,
+      {
+        quick,
+        rounds: PLAN.rounds,
+        duration: PLAN.duration,
+        warmup: PLAN.warmup,
+        connections: CONNECTIONS,
+      },
+      pinning,
+    );
+    queueSection = queue.markdown;
+    if (queue.failed) failed = true;
+  }
+
   const headlineNames = [DLR.name, CALL.name];
   const dlrRows = rows.filter((r) => headlineNames.includes(r.scenario));
   const extraRows = rows.filter((r) => !headlineNames.includes(r.scenario));
@@ -556,6 +575,7 @@ async function main(): Promise<number> {
     );
   }
   if (memoryResult !== undefined) report.push(...memoryReport(memoryResult));
+  report.push(...queueSection);
   if (notes.length > 0) report.push(...notes.map((n) => `Not measured: ${n}`), "");
   report.push(`Run took ${minutes} min${quick ? " (--quick: a smoke run, not recorded)" : ""}.`);
   const text = report.join("\n");
