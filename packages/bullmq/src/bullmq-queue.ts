@@ -1,6 +1,7 @@
 import type { Report, ReportQueue } from "@reportkit/core";
 import { Queue } from "bullmq";
 import { connected, producerClient, queueNameOf, type RedisConnection } from "./connection.js";
+import { distinctLines } from "./distinct-lines.js";
 import {
   BACKOFF_TYPE,
   JOB_ATTEMPTS_CEILING,
@@ -85,15 +86,5 @@ export function bullmqQueue(options: BullmqQueueOptions): BullmqReportQueue {
       })();
       return closing;
     },
-  };
-}
-
-/** A logger that prints an error once, not once per reconnection attempt. */
-export function distinctLines(prefix: string): (error: Error) => void {
-  let last = "";
-  return (error) => {
-    if (error.message === last) return;
-    last = error.message;
-    console.error(`${prefix}: ${error.message}`);
   };
 }

@@ -1,7 +1,7 @@
 import { type CallReport, type DeliveryReport, type Report, reportFromJson } from "@reportkit/core";
 import { type Job, UnrecoverableError, Worker } from "bullmq";
-import { distinctLines } from "./bullmq-queue.js";
 import { queueNameOf, type RedisConnection, workerClient } from "./connection.js";
+import { distinctLines } from "./distinct-lines.js";
 import { JOB_ATTEMPTS_CEILING, type StoredReportJobData } from "./job-data.js";
 
 /** What a worker's handler learns about the job besides the report. */
