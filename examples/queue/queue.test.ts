@@ -74,7 +74,7 @@ describe.runIf(requireRedisServer("examples/queue/queue.test.ts"))("examples/que
     await vi.waitFor(
       () => {
         expect(worker.output()).toMatch(
-          /delivery b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1 to 919876543210: DELIVRD at 2021-04-09T16:27:51\.000Z \(job rk-/,
+          /delivery b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1 to 919876543210: DELIVRD at 2021-04-09T10:57:51\.000Z \(job rk-/,
         );
         expect(worker.output()).toContain(
           "call 5f2b1a9c-3d4e-4f60-8a7b-9c0d1e2f3a4b 918068281235 -> 919876543210: ANSWER, 23s",

@@ -92,7 +92,9 @@ describe.runIf(requireRedisServer("bullmq.test.ts"))("bullmqQueue and createWork
     expect(call?.report).toEqual(CALL);
     if (delivery?.report.type !== "delivery" || call?.report.type !== "call") throw new Error();
     expect(delivery.report.deliveredAt).toBeInstanceOf(Date);
-    expect(delivery.report.deliveredAt?.toISOString()).toBe("2021-04-09T16:27:51.000Z");
+    expect(delivery.report.deliveredAt?.getTime()).toBe(
+      DLR.type === "delivery" ? DLR.deliveredAt?.getTime() : 0,
+    );
     expect(call.report.startedAt).toBeInstanceOf(Date);
     expect(delivery.job).toMatchObject({
       jobId: reportJobId(key(DLR)),

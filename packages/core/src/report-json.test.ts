@@ -26,7 +26,8 @@ describe("reportFromJson", () => {
     expect(again).toEqual(report);
     if (again.type !== "call") throw new Error("expected a call report");
     expect(again.startedAt).toBeInstanceOf(Date);
-    expect(again.endedAt?.toISOString()).toBe("2021-04-09T16:28:14.000Z");
+    expect(again.endedAt).toEqual(report.type === "call" ? report.endedAt : undefined);
+    expect(again.endedAt).toBeInstanceOf(Date);
   });
 
   it("keeps null dates null", () => {
