@@ -504,7 +504,7 @@ async function main(): Promise<number> {
       benchDir,
       {
         quick,
-        rounds: PLAN.rounds,
+        rounds: PLAN.minRounds,
         duration: PLAN.duration,
         warmup: PLAN.warmup,
         connections: CONNECTIONS,
