@@ -203,7 +203,7 @@ export async function queueBench(
       markdown: [
         "## Queue mode (BullMQ)",
         "",
-        `A receiver with \`queue: bullmqQueue(...)\` answers 202 once Redis acknowledged the job. One redis-server (no persistence; not pinned) on this machine; each request gets a unique dedupe key, so every 202 is a new job, not a duplicate found. Same load and rounds as above.`,
+        `A receiver with \`queue: bullmqQueue(...)\` answers 202 once Redis acknowledged the job. One redis-server (no persistence; not pinned) on this machine; each request gets a unique dedupe key, so every 202 is a new job, not a duplicate found. Same load as above, for the plan's minimum number of rounds.`,
         "",
         httpTable([...rows.values()]),
         "",
