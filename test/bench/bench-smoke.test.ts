@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
 import { hasRedisServer } from "../support/redis-server.js";
+import { QUEUED_SCENARIO } from "./queue.js";
 
 // A smoke run of `pnpm bench --quick`: it must finish, every configuration must have answered
 // only 2xx, and the report must have every row. Benchmarks are a tool, not tests: nothing
@@ -28,6 +29,11 @@ const EXPECTED_ROWS = [
     ...(hasRedisServer ? [`${fw} | reportkit, Redis store | DLR, a new id each (JSON)`] : []),
   ]),
 ];
+// Queue mode needs a redis-server (CI has one); without it the section says it was skipped.
+const QUEUE_ROWS = hasRedisServer
+  ? FRAMEWORKS.map((fw) => `${fw} | reportkit | ${QUEUED_SCENARIO}`)
+  : [];
+const WORKER_CONCURRENCIES = hasRedisServer ? ["1", "16"] : [];
 const MICRO_ROWS = [
   "parseReport: DLR (the sample)",
   "parseReport: call report (the sample)",
@@ -86,7 +92,7 @@ test("pnpm bench --quick measures every configuration, all answered 2xx", async 
       .filter((cells) => cells.length === 10)
       .map((cells) => [cells.slice(0, 3).join(" | "), cells]),
   );
-  for (const label of EXPECTED_ROWS) {
+  for (const label of [...EXPECTED_ROWS, ...QUEUE_ROWS]) {
     const cells = http.get(label);
     expect(cells, `row "${label}"`).toBeDefined();
     expect(Number((cells as string[])[3]?.replaceAll(",", "")), `${label} req/s`).toBeGreaterThan(
@@ -118,6 +124,15 @@ test("pnpm bench --quick measures every configuration, all answered 2xx", async 
       ...(hasRedisServer ? [`${fw} / Redis store`] : []),
     ]).sort(),
   );
+
+  const workers = new Map(
+    rows.filter((cells) => cells[0] === "createWorker").map((cells) => [cells[1], cells]),
+  );
+  for (const concurrency of WORKER_CONCURRENCIES) {
+    const cells = workers.get(concurrency);
+    expect(cells, `worker row, concurrency ${concurrency}`).toBeDefined();
+    expect(Number((cells as string[])[3]?.replaceAll(",", "")), "reports/s").toBeGreaterThan(0);
+  }
 
   const micro = new Map(
     rows.filter((cells) => cells.length === 4).map((cells) => [cells[0], cells]),

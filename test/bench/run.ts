@@ -24,6 +24,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hasRedisServer, type RedisServer, startRedisServer } from "../support/redis-server.js";
 import { choosePinning, LineProcess } from "./processes.js";
+import { queueBench } from "./queue.js";
 import {
   dedupeRatios,
   dedupeRatioTable,
@@ -547,6 +548,24 @@ async function main(): Promise<number> {
     }
   }
 
+  // Queue mode last, with the other servers stopped: its own servers, Redis and worker.
+  let queueSection: string[] = [];
+  if (only === undefined || "queue mode bullmq".includes(only.toLowerCase())) {
+    const queue = await queueBench(
+      benchDir,
+      {
+        quick,
+        rounds: PLAN.minRounds,
+        duration: PLAN.duration,
+        warmup: PLAN.warmup,
+        connections: CONNECTIONS,
+      },
+      pinning,
+    );
+    queueSection = queue.markdown;
+    if (queue.failed) failed = true;
+  }
+
   const headlineNames = [DLR.name, CALL.name];
   const dlrRows = rows.filter((r) => headlineNames.includes(r.scenario));
   const dedupeRows = rows.filter((r) => r.scenario === DLR_UNIQUE_IDS.name);
@@ -622,6 +641,7 @@ async function main(): Promise<number> {
     );
   }
   if (memoryResult !== undefined) report.push(...memoryReport(memoryResult));
+  report.push(...queueSection);
   if (notes.length > 0) report.push(...notes.map((n) => `Not measured: ${n}`), "");
   report.push(`Run took ${minutes} min${quick ? " (--quick: a smoke run, not recorded)" : ""}.`);
   const text = report.join("\n");

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { queueCommand } from "./commands/queue-command.js";
 import { sandboxCommand } from "./commands/sandbox-command.js";
 import { sendCommand } from "./commands/send-command.js";
 import { triggerCommand } from "./commands/trigger-command.js";
@@ -20,6 +21,7 @@ export function createProgram(io: CliIo): Command {
   webhooksCommand(program.command("webhooks"), io);
   sendCommand(program.command("send"), io);
   triggerCommand(program.command("trigger"), io);
+  queueCommand(program.command("queue"), io);
   return program;
 }
 

@@ -55,6 +55,7 @@ export type {
   Handler,
   ReceiverOptions,
 } from "./receiver-options.js";
+export { reportFromJson } from "./report-json.js";
 export type { ReportQueue } from "./report-queue.js";
 export {
   CALL_STATUSES,

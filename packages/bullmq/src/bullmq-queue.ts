@@ -1,0 +1,90 @@
+import type { Report, ReportQueue } from "@reportkit/core";
+import { Queue } from "bullmq";
+import { connected, producerClient, queueNameOf, type RedisConnection } from "./connection.js";
+import { distinctLines } from "./distinct-lines.js";
+import {
+  BACKOFF_TYPE,
+  JOB_ATTEMPTS_CEILING,
+  KEEP_COMPLETED_SECONDS,
+  type ReportJobData,
+} from "./job-data.js";
+import { reportJobId } from "./job-id.js";
+
+export interface BullmqQueueOptions {
+  /** Where Redis is: a redis:// URL, `{ host, port }` (ioredis options) or an ioredis client. */
+  connection: RedisConnection;
+  /** The BullMQ queue; the worker must use the same. Default "reportkit". */
+  queueName?: string;
+  /**
+   * Called with Redis connection errors (the receiver answers 503 `queue_unavailable` for the
+   * reports it cannot add meanwhile). Default: one line on stderr per new error message.
+   */
+  onError?: (error: Error) => void;
+}
+
+/** A `ReportQueue` on BullMQ, for the receiver's `queue` option. */
+export interface BullmqReportQueue extends ReportQueue {
+  /** The BullMQ queue name. */
+  readonly name: string;
+  /** Closes the queue (and the Redis client, if reportkit made it). */
+  close(): Promise<void>;
+}
+
+/**
+ * A BullMQ queue for the receiver's `queue` option: each report becomes a job, named by its type,
+ * whose id is derived from the report's dedupe key, so a provider retry adds no second job.
+ * `enqueue` resolves once Redis acknowledged the add, and rejects at once while Redis is
+ * unreachable (no offline queue), so the provider gets 503 and retries later. Completed jobs
+ * are kept 2 hours (the provider's retry window and a margin), failed jobs until retried.
+ *
+ * @example
+ * import { bullmqQueue } from "@reportkit/bullmq";
+ * import { webhookReceiver } from "@reportkit/express";
+ *
+ * const queue = bullmqQueue({ connection: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" });
+ * app.use(webhookReceiver({ path: "/webhooks", queue }));
+ */
+export function bullmqQueue(options: BullmqQueueOptions): BullmqReportQueue {
+  const where = "bullmqQueue(options)";
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError(`reportkit bullmq: ${where} needs an options object with \`connection\`.`);
+  }
+  if (options.onError !== undefined && typeof options.onError !== "function") {
+    throw new TypeError(`reportkit bullmq: ${where}: \`onError\` must be a function.`);
+  }
+  const name = queueNameOf(options.queueName, where);
+  const { client, owned } = producerClient(options.connection, where);
+  const onError = options.onError ?? distinctLines("reportkit bullmq queue");
+  const queue = new Queue<ReportJobData>(name, { connection: client });
+  // An 'error' event without a listener would throw; a connection error must never crash the
+  // host: enqueue reports it to the receiver as a rejection.
+  queue.on("error", onError);
+  if (owned) client.on("error", () => {});
+  let closing: Promise<void> | undefined;
+
+  return {
+    name,
+    async enqueue(report: Report, key: string | undefined): Promise<void> {
+      if (closing !== undefined) throw new Error(`reportkit bullmq: queue "${name}" is closed.`);
+      await connected(client);
+      await queue.add(
+        report.type,
+        { report, dedupeKey: key ?? null },
+        {
+          ...(key === undefined ? {} : { jobId: reportJobId(key) }),
+          attempts: JOB_ATTEMPTS_CEILING,
+          backoff: { type: BACKOFF_TYPE },
+          removeOnComplete: { age: KEEP_COMPLETED_SECONDS },
+          removeOnFail: false,
+        },
+      );
+    },
+    close() {
+      closing ??= (async () => {
+        await queue.close();
+        if (owned) await client.quit().catch(() => client.disconnect());
+      })();
+      return closing;
+    },
+  };
+}

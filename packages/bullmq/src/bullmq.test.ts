@@ -1,0 +1,268 @@
+// The queue and the worker against a real redis-server (see test/support/redis-server.ts).
+import { defaultDedupeKey, parseReport, type Report } from "@reportkit/core";
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { SAMPLE_CALL, SAMPLE_DLR } from "../../../test/fixtures/samples.js";
+import {
+  type RedisServer,
+  requireRedisServer,
+  startRedisServer,
+} from "../../../test/support/redis-server.js";
+import { bullmqQueue } from "./bullmq-queue.js";
+import { createWorker, type ReportJobContext } from "./create-worker.js";
+import { reportJobId } from "./job-id.js";
+
+function report(payload: Record<string, unknown>): Report {
+  const result = parseReport(payload);
+  if (!result.ok) throw new Error(result.error.message);
+  return result.report;
+}
+
+const DLR = report(SAMPLE_DLR);
+const CALL = report(SAMPLE_CALL);
+const key = (r: Report) => defaultDedupeKey(r) ?? "";
+
+describe.runIf(requireRedisServer("bullmq.test.ts"))("bullmqQueue and createWorker", () => {
+  let redis: RedisServer;
+  let admin: Redis;
+  let n = 0;
+  let queueName: string;
+  const closing: { close(): Promise<unknown> }[] = [];
+  const close = <T extends { close(): Promise<unknown> }>(thing: T): T => {
+    closing.push(thing);
+    return thing;
+  };
+  const quiet = () => {};
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    admin = new Redis(redis.url);
+    admin.on("error", () => {}); // Redis is stopped on purpose below.
+  });
+  afterAll(async () => {
+    admin?.disconnect();
+    await redis?.close();
+  });
+  // Each test gets its own queue; everything it opened is closed after it.
+  beforeAll(() => {});
+  afterEach(async () => {
+    for (const thing of closing.splice(0).reverse()) await thing.close();
+  });
+  const fresh = () => {
+    queueName = `test-${++n}`;
+    return queueName;
+  };
+  const counts = () =>
+    close(new Queue(queueName, { connection: { port: redis.port } })).getJobCounts(
+      "waiting",
+      "active",
+      "completed",
+      "failed",
+      "delayed",
+    );
+
+  it("resolves enqueue only once the job is stored in Redis, under an id from the dedupe key", async () => {
+    const queue = close(bullmqQueue({ connection: redis.url, queueName: fresh() }));
+    const id = reportJobId(key(DLR));
+    expect(id).toMatch(/^rk-[A-Za-z0-9_-]{43}$/);
+    expect(await admin.exists(`bull:${queueName}:${id}`)).toBe(0);
+    await queue.enqueue(DLR, key(DLR));
+    expect(await admin.exists(`bull:${queueName}:${id}`)).toBe(1);
+    expect(await admin.hget(`bull:${queueName}:${id}`, "name")).toBe("delivery");
+  });
+
+  it("gives the worker's handlers the typed report, dates as Dates, with its job context", async () => {
+    const queue = close(bullmqQueue({ connection: redis.url, queueName: fresh() }));
+    const seen: { report: Report; job: ReportJobContext }[] = [];
+    close(
+      createWorker({
+        connection: redis.url,
+        queueName,
+        onDelivery: (report, job) => void seen.push({ report, job }),
+        onCall: (report, job) => void seen.push({ report, job }),
+      }),
+    );
+    await queue.enqueue(DLR, key(DLR));
+    await queue.enqueue(CALL, key(CALL));
+    await vi.waitFor(() => expect(seen).toHaveLength(2), { timeout: 10_000 });
+    const delivery = seen.find((s) => s.report.type === "delivery");
+    const call = seen.find((s) => s.report.type === "call");
+    expect(delivery?.report).toEqual(DLR);
+    expect(call?.report).toEqual(CALL);
+    if (delivery?.report.type !== "delivery" || call?.report.type !== "call") throw new Error();
+    expect(delivery.report.deliveredAt).toBeInstanceOf(Date);
+    expect(delivery.report.deliveredAt?.getTime()).toBe(
+      DLR.type === "delivery" ? DLR.deliveredAt?.getTime() : 0,
+    );
+    expect(call.report.startedAt).toBeInstanceOf(Date);
+    expect(delivery.job).toMatchObject({
+      jobId: reportJobId(key(DLR)),
+      dedupeKey: key(DLR),
+      attempt: 1,
+    });
+    expect(delivery.job.queuedAt).toBeInstanceOf(Date);
+  });
+
+  it("adds one job for the same report sent 10 times, and the handler runs once", async () => {
+    const queue = close(bullmqQueue({ connection: redis.url, queueName: fresh() }));
+    // Five at once, five one after another.
+    await Promise.all(Array.from({ length: 5 }, () => queue.enqueue(DLR, key(DLR))));
+    for (let i = 0; i < 5; i++) await queue.enqueue(DLR, key(DLR));
+    expect(await counts()).toMatchObject({ waiting: 1 });
+    let calls = 0;
+    close(createWorker({ connection: redis.url, queueName, onDelivery: () => void calls++ }));
+    await vi.waitFor(async () => expect(await counts()).toMatchObject({ completed: 1 }));
+    // A provider retry after it was processed: still nothing new (the completed job is kept).
+    await queue.enqueue(DLR, key(DLR));
+    expect(await counts()).toEqual({ waiting: 0, active: 0, completed: 1, failed: 0, delayed: 0 });
+    expect(calls).toBe(1);
+  });
+
+  it("queues a report without a dedupe key under an id of BullMQ's own", async () => {
+    const queue = close(bullmqQueue({ connection: redis.url, queueName: fresh() }));
+    await queue.enqueue(CALL, undefined);
+    await queue.enqueue(CALL, undefined);
+    expect(await counts()).toMatchObject({ waiting: 2 });
+    const seen: ReportJobContext[] = [];
+    close(
+      createWorker({ connection: redis.url, queueName, onCall: (_r, job) => void seen.push(job) }),
+    );
+    await vi.waitFor(() => expect(seen).toHaveLength(2));
+    expect(seen.map((j) => j.dedupeKey)).toEqual([null, null]);
+  });
+
+  it("retries a handler that fails twice, then processes the report once", async () => {
+    const queue = close(bullmqQueue({ connection: redis.url, queueName: fresh() }));
+    const attempts: number[] = [];
+    let processed = 0;
+    close(
+      createWorker({
+        connection: redis.url,
+        queueName,
+        backoff: { type: "exponential", delay: 50 },
+        onError: quiet,
+        onDelivery(_report, job) {
+          attempts.push(job.attempt);
+          if (attempts.length <= 2) throw new Error(`database down (${attempts.length})`);
+          processed++;
+        },
+      }),
+    );
+    await queue.enqueue(DLR, key(DLR));
+    await vi.waitFor(async () => expect(await counts()).toMatchObject({ completed: 1 }), {
+      timeout: 10_000,
+    });
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(processed).toBe(1);
+    expect(await counts()).toMatchObject({ failed: 0, delayed: 0, waiting: 0 });
+  });
+
+  it("keeps a job that exhausted its attempts as failed, with the last error", async () => {
+    const queue = close(bullmqQueue({ connection: redis.url, queueName: fresh() }));
+    const errors: string[] = [];
+    let calls = 0;
+    close(
+      createWorker({
+        connection: redis.url,
+        queueName,
+        attempts: 3,
+        backoff: 20,
+        onError: (error, job) => void errors.push(`${job?.attempt}: ${error.message}`),
+        onDelivery() {
+          calls++;
+          throw new Error(`CRM refused (${calls})`);
+        },
+      }),
+    );
+    await queue.enqueue(DLR, key(DLR));
+    await vi.waitFor(async () => expect(await counts()).toMatchObject({ failed: 1 }), {
+      timeout: 10_000,
+    });
+    expect(calls).toBe(3);
+    expect(errors).toEqual(["1: CRM refused (1)", "2: CRM refused (2)", "3: CRM refused (3)"]);
+    const job = await close(new Queue(queueName, { connection: { port: redis.port } })).getJob(
+      reportJobId(key(DLR)),
+    );
+    expect(job?.failedReason).toBe("CRM refused (3)");
+    expect(job?.attemptsMade).toBe(3);
+    // A provider retry of the failed report adds nothing: the job stays for `queue retry`.
+    await queue.enqueue(DLR, key(DLR));
+    expect(await counts()).toMatchObject({ failed: 1, waiting: 0 });
+  });
+
+  it("fails a job at once when the worker has no handler for its type", async () => {
+    const queue = close(bullmqQueue({ connection: redis.url, queueName: fresh() }));
+    close(createWorker({ connection: redis.url, queueName, onError: quiet, onDelivery: () => {} }));
+    await queue.enqueue(CALL, key(CALL));
+    await vi.waitFor(async () => expect(await counts()).toMatchObject({ failed: 1 }));
+    const job = await close(new Queue(queueName, { connection: { port: redis.port } })).getJob(
+      reportJobId(key(CALL)),
+    );
+    expect(job?.failedReason).toMatch(/no `onCall` handler/);
+    expect(job?.attemptsMade).toBe(1);
+  });
+
+  it("close() waits for the running handler", async () => {
+    const queue = close(bullmqQueue({ connection: redis.url, queueName: fresh() }));
+    let started = false;
+    let finished = false;
+    const worker = createWorker({
+      connection: redis.url,
+      queueName,
+      async onDelivery() {
+        started = true;
+        await new Promise((r) => setTimeout(r, 300));
+        finished = true;
+      },
+    });
+    await queue.enqueue(DLR, key(DLR));
+    await vi.waitFor(() => expect(started).toBe(true));
+    await worker.close();
+    expect(finished).toBe(true);
+    expect(await counts()).toMatchObject({ completed: 1, active: 0 });
+  });
+
+  it("rejects enqueue while Redis is down, and adds again once it is back", async () => {
+    const queue = close(bullmqQueue({ connection: redis.url, queueName: fresh(), onError: quiet }));
+    await queue.enqueue(DLR, key(DLR));
+    await redis.stop();
+    try {
+      await expect(queue.enqueue(CALL, key(CALL))).rejects.toThrow(/unreachable/);
+    } finally {
+      await redis.start();
+    }
+    await vi.waitFor(() => queue.enqueue(CALL, key(CALL)), { timeout: 10_000 });
+    expect(await admin.exists(`bull:${queueName}:${reportJobId(key(CALL))}`)).toBe(1);
+  });
+
+  it("rejects enqueue when Redis was never reachable, without hanging", async () => {
+    const queue = close(
+      bullmqQueue({ connection: "redis://127.0.0.1:9", queueName: fresh(), onError: quiet }),
+    );
+    await expect(queue.enqueue(DLR, key(DLR))).rejects.toThrow(
+      /redis at 127\.0\.0\.1:9 is unreachable/,
+    );
+  });
+
+  it("checks its options once, at construction, with messages that say how to fix them", () => {
+    expect(() => bullmqQueue({ connection: "localhost:6379" })).toThrow(
+      /`connection` must be a redis:\/\/ or rediss:\/\/ URL/,
+    );
+    expect(() => bullmqQueue({ connection: redis.url, queueName: "a:b" })).toThrow(
+      /`queueName` must be a non-empty string without ":"/,
+    );
+    expect(() => createWorker({ connection: redis.url })).toThrow(/give at least one handler/);
+    expect(() => createWorker({ connection: redis.url, onCall: () => {}, attempts: 0 })).toThrow(
+      /`attempts` must be a whole number from 1 to 1000, got 0/,
+    );
+    expect(() =>
+      createWorker({
+        connection: redis.url,
+        onCall: () => {},
+        // @ts-expect-error: not a backoff type
+        backoff: { type: "linear", delay: 1 },
+      }),
+    ).toThrow(/`backoff` must be a delay in ms or \{ type: "fixed" \| "exponential"/);
+  });
+});

@@ -1,0 +1,21 @@
+export {
+  type BullmqQueueOptions,
+  type BullmqReportQueue,
+  bullmqQueue,
+} from "./bullmq-queue.js";
+export { DEFAULT_QUEUE_NAME, type RedisConnection } from "./connection.js";
+export {
+  type CreateWorkerOptions,
+  createWorker,
+  type ReportJobContext,
+  type ReportWorker,
+  type WorkerBackoff,
+  type WorkerHandler,
+} from "./create-worker.js";
+export { reportJobId } from "./job-id.js";
+export {
+  type FailedReportJob,
+  type QueueAdmin,
+  type QueueAdminOptions,
+  queueAdmin,
+} from "./queue-admin.js";

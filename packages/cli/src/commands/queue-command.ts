@@ -1,0 +1,113 @@
+import type { FailedReportJob, QueueAdmin } from "@reportkit/bullmq";
+import type { Command } from "commander";
+import { CliError, type CliIo } from "../io.js";
+import { formatTable } from "../table.js";
+
+interface QueueFlags {
+  redis?: string;
+  queue?: string;
+  json?: boolean;
+}
+
+/** `reportkit queue failed|retry`: the reports a queue-mode worker gave up on. */
+export function queueCommand(queue: Command, io: CliIo): Command {
+  queue.description(
+    "look after queue mode's failed jobs (reports whose handler used up its attempts)",
+  );
+
+  withRedis(queue.command("failed"))
+    .description("list the failed jobs: id, report, attempts, last error")
+    .action(async (flags: QueueFlags) => {
+      await withAdmin(flags, io, async (admin) => {
+        const jobs = await admin.failed();
+        if (flags.json) {
+          io.stdout(`${JSON.stringify({ data: jobs }, null, 2)}\n`);
+          return;
+        }
+        io.stdout(
+          `${failedTable(jobs)}\n${jobs.length} failed job${jobs.length === 1 ? "" : "s"}\n`,
+        );
+      });
+    });
+
+  withRedis(queue.command("retry"))
+    .description(
+      "put a failed job (or --all of them) back in the queue, with a full set of attempts",
+    )
+    .argument("[jobId]", "the job to put back, as `reportkit queue failed` lists it")
+    .option("--all", "every failed job")
+    .action(async (jobId: string | undefined, flags: QueueFlags & { all?: boolean }) => {
+      if (jobId !== undefined && flags.all) {
+        throw new CliError("give a job id or --all, not both.");
+      }
+      if (jobId === undefined && !flags.all) {
+        throw new CliError(
+          "give the job id to put back (see `reportkit queue failed`), or --all for every failed job.",
+        );
+      }
+      await withAdmin(flags, io, async (admin) => {
+        if (jobId !== undefined) {
+          await admin.retry(jobId);
+          if (flags.json) io.stdout(`${JSON.stringify({ retried: [jobId] })}\n`);
+          else io.stdout(`Put back job ${jobId}\n`);
+          return;
+        }
+        const count = await admin.retryAll();
+        if (flags.json) io.stdout(`${JSON.stringify({ retried: count })}\n`);
+        else io.stdout(`Put back ${count} failed job${count === 1 ? "" : "s"}\n`);
+      });
+    });
+
+  return queue;
+}
+
+function withRedis(command: Command): Command {
+  // The environment is read in withAdmin(), from the injected io, not by commander.
+  return command
+    .option(
+      "--redis <url>",
+      "the queue's Redis, e.g. redis://127.0.0.1:6379 (env: REPORTKIT_REDIS_URL)",
+    )
+    .option("--queue <name>", "the BullMQ queue name", "reportkit")
+    .option("--json", "print JSON instead of a table");
+}
+
+async function withAdmin(
+  flags: QueueFlags,
+  io: CliIo,
+  run: (admin: QueueAdmin) => Promise<void>,
+): Promise<void> {
+  const url = flags.redis ?? io.env.REPORTKIT_REDIS_URL;
+  if (url === undefined || url === "") {
+    throw new CliError(
+      "no Redis URL: pass --redis or set REPORTKIT_REDIS_URL (e.g. redis://127.0.0.1:6379).",
+    );
+  }
+  // Loaded here, not at start-up: the other commands need neither BullMQ nor ioredis.
+  const { queueAdmin } = await import("@reportkit/bullmq");
+  const admin = queueAdmin({ connection: url, queueName: flags.queue });
+  try {
+    await run(admin);
+  } finally {
+    await admin.close();
+  }
+}
+
+function when(date: Date | null): string {
+  return date === null ? "-" : `${date.toISOString().slice(0, 19).replace("T", " ")}Z`;
+}
+
+function failedTable(jobs: readonly FailedReportJob[]): string {
+  if (jobs.length === 0) return "(no failed jobs)";
+  return formatTable(
+    ["JOB ID", "TYPE", "REPORT", "ATTEMPTS", "FAILED AT", "LAST ERROR"],
+    jobs.map((job) => [
+      job.jobId,
+      job.type,
+      job.reportId ?? "-",
+      String(job.attemptsMade),
+      when(job.failedAt),
+      job.failedReason.replace(/\s+/g, " "),
+    ]),
+  );
+}

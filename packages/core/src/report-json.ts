@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { CallReportSchema, DeliveryReportSchema, type Report } from "./schemas.js";
+
+// One definition of which fields are dates: the report schemas. A field whose schema is a
+// nullable date travels as an ISO string in JSON (Date#toJSON) and is revived here, so a field
+// added to a schema later is revived without touching this file.
+function dateFieldsOf(schema: z.ZodObject): readonly string[] {
+  return Object.entries(schema.shape)
+    .filter(([, field]) => field instanceof z.ZodNullable && field.unwrap() instanceof z.ZodDate)
+    .map(([name]) => name);
+}
+
+const FORMS = {
+  delivery: { schema: DeliveryReportSchema, dateFields: dateFieldsOf(DeliveryReportSchema) },
+  call: { schema: CallReportSchema, dateFields: dateFieldsOf(CallReportSchema) },
+} as const;
+
+/**
+ * Turns the JSON form of a report (what `JSON.stringify(report)` produced, parsed again) back
+ * into the typed `Report` a handler receives: date fields become `Date`s again, and the result
+ * is checked against the report schema. For reports that travel through a queue or a log.
+ *
+ * Throws a `TypeError` saying which field is wrong when the value is not a report's JSON form.
+ *
+ * @example
+ * const json = JSON.parse(JSON.stringify(report));
+ * const again = reportFromJson(json); // again.deliveredAt instanceof Date
+ */
+export function reportFromJson(json: unknown): Report {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    throw new TypeError("reportkit: reportFromJson needs the JSON object of a report.");
+  }
+  const type: unknown = (json as { type?: unknown }).type;
+  if (type !== "delivery" && type !== "call") {
+    throw new TypeError(
+      `reportkit: reportFromJson: \`type\` must be "delivery" or "call", got ${JSON.stringify(type)}.`,
+    );
+  }
+  const { schema, dateFields } = FORMS[type];
+  const revived: Record<string, unknown> = { ...json };
+  for (const name of dateFields) {
+    const value = revived[name];
+    if (typeof value === "string" || typeof value === "number") revived[name] = new Date(value);
+  }
+  const result = schema.safeParse(revived);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue === undefined ? "" : ` at \`${issue.path.join(".")}\``;
+    throw new TypeError(
+      `reportkit: reportFromJson: not the JSON form of a ${type} report${where}: ${issue?.message ?? "invalid"}.`,
+    );
+  }
+  return result.data;
+}

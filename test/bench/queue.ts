@@ -1,0 +1,258 @@
+// Queue mode in `pnpm bench`: the 202 path of a receiver with `queue` (BullMQ on a real
+// redis-server) through each adapter, and a worker's throughput at concurrency 1 and 16.
+// Called by run.ts after the other HTTP runs; nothing here fails on a timing, only on a wrong
+// answer (a non-2xx, a 2xx whose job Redis did not acknowledge, a worker that lost reports).
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { bullmqQueue } from "@reportkit/bullmq";
+import { defaultDedupeKey, parseReport } from "@reportkit/core";
+import { SAMPLE_DLR } from "../fixtures/samples.js";
+import { hasRedisServer, startRedisServer } from "../support/redis-server.js";
+import { LineProcess, type Pinning } from "./processes.js";
+import { httpTable, median, type Row, type RunResult, summarize } from "./report.js";
+import { DLR, FIXTURES } from "./scenarios.js";
+
+export interface QueuePlan {
+  readonly quick: boolean;
+  readonly rounds: number;
+  readonly duration: number;
+  readonly warmup: number;
+  readonly connections: number;
+}
+
+export interface QueueBenchResult {
+  readonly markdown: string[];
+  readonly failed: boolean;
+}
+
+const FRAMEWORKS = [
+  { label: "Express 5", module: "express" },
+  { label: "Fastify 5", module: "fastify" },
+  { label: "Hono 4 (node-server)", module: "hono" },
+] as const;
+export const QUEUED_SCENARIO = "DLR, queued (202)";
+const CONCURRENCIES = [1, 16] as const;
+
+export async function queueBench(
+  benchDir: string,
+  plan: QueuePlan,
+  pinning: Pinning,
+): Promise<QueueBenchResult> {
+  if (!hasRedisServer) {
+    return {
+      markdown: ["## Queue mode (BullMQ)", "", "Skipped: redis-server is not installed here.", ""],
+      failed: false,
+    };
+  }
+  const redis = await startRedisServer();
+  const children: LineProcess[] = [];
+  let failed = false;
+  const fail = (message: string) => {
+    console.error(message);
+    failed = true;
+  };
+  try {
+    // --- the receiver's 202 path ---------------------------------------------------------
+    const servers = await Promise.all(
+      FRAMEWORKS.map(async (fw) => {
+        const proc = new LineProcess(
+          `${fw.label} queue-mode server`,
+          [
+            ...pinning.server,
+            process.execPath,
+            join(benchDir, "servers", "queue-server.mjs"),
+            fw.module,
+          ],
+          {
+            BENCH_TOKEN: FIXTURES.token,
+            BENCH_REDIS_URL: redis.url,
+            BENCH_QUEUE: `bench-http-${fw.module}`,
+            NODE_ENV: "production",
+          },
+        );
+        children.push(proc);
+        const { port } = await proc.next<{ port: number }>(30_000);
+        return { fw, proc, port, sanity2xx: 0 };
+      }),
+    );
+    for (const server of servers) {
+      const res = await fetch(`http://127.0.0.1:${server.port}${DLR.path}`, {
+        method: DLR.method,
+        headers: DLR.headers,
+        body: DLR.body,
+      });
+      const text = await res.text();
+      if (res.status !== 202 || text !== '{"ok":true,"queued":true}') {
+        throw new Error(
+          `${server.fw.label} queue mode: expected 202 queued, got ${res.status} ${text}`,
+        );
+      }
+      server.sanity2xx++;
+    }
+
+    const loader = new LineProcess(
+      "load generator",
+      [...pinning.loader, process.execPath, join(benchDir, "loader.mjs")],
+      {},
+    );
+    children.push(loader);
+    let job = 0;
+    const load = async (server: (typeof servers)[number], duration: number) => {
+      const id = ++job;
+      const cpuBefore = cpuTicks(server.proc.child.pid);
+      const wallBefore = performance.now();
+      loader.send({
+        id,
+        url: `http://127.0.0.1:${server.port}${DLR.path}`,
+        method: DLR.method,
+        headers: DLR.headers,
+        body: Buffer.from(DLR.body ?? new Uint8Array()).toString("base64"),
+        connections: plan.connections,
+        duration,
+      });
+      const result = await loader.next<RunResult & { id: number; error?: string }>(
+        duration * 1000 + 30_000,
+      );
+      if (result.error !== undefined) throw new Error(`load generator: ${result.error}`);
+      const cpuAfter = cpuTicks(server.proc.child.pid);
+      if (cpuBefore !== undefined && cpuAfter !== undefined) {
+        const seconds = (cpuAfter - cpuBefore) / 100;
+        result.serverCpu = seconds / ((performance.now() - wallBefore) / 1000);
+        if (result.requests > 0) result.serverCpuPerRequest = (seconds * 1e6) / result.requests;
+      }
+      return result;
+    };
+
+    const rows = new Map<(typeof servers)[number], Row>();
+    for (const server of servers) {
+      const row: Row = {
+        framework: server.fw.label,
+        server: "reportkit",
+        scenario: QUEUED_SCENARIO,
+        runs: [],
+        warmups: [],
+      };
+      rows.set(server, row);
+      console.error(`warm-up: ${row.framework} queue mode`);
+      row.warmups.push(await load(server, plan.warmup));
+    }
+    for (let round = 1; round <= plan.rounds; round++) {
+      const order = round % 2 === 0 ? [...servers].reverse() : servers;
+      for (const server of order) {
+        const result = await load(server, plan.duration);
+        rows.get(server)?.runs.push(result);
+        console.error(
+          `round ${round}/${plan.rounds}: ${server.fw.label} queue mode: ${Math.round(result.rps)} req/s${result.non2xx > 0 ? `, ${result.non2xx} non-2xx` : ""}`,
+        );
+      }
+    }
+    await loader.stop();
+    for (const [server, row] of rows) {
+      const final = await server.proc.stop<{ handled?: number }>();
+      const s = summarize(row);
+      const counted = server.sanity2xx + s.ok2xx;
+      if (final?.handled === undefined || final.handled < counted) {
+        fail(
+          `${row.framework} queue mode: answered ${counted} requests 2xx but Redis acknowledged ${final?.handled ?? "?"} adds.`,
+        );
+      }
+      if (s.non2xx + s.failures > 0) {
+        fail(`${row.framework} queue mode: ${s.non2xx} non-2xx, ${s.failures} errors/timeouts.`);
+      }
+    }
+
+    // --- the worker ----------------------------------------------------------------------
+    const count = plan.quick ? 500 : 5000;
+    const workerRounds = plan.quick ? 1 : 3;
+    const throughput: { concurrency: number; runs: number[] }[] = [];
+    for (const concurrency of CONCURRENCIES) {
+      const runs: number[] = [];
+      for (let round = 1; round <= workerRounds; round++) {
+        const queueName = `bench-worker-${concurrency}-${round}`;
+        await fill(redis.url, queueName, count);
+        const proc = new LineProcess(
+          `worker (concurrency ${concurrency})`,
+          [...pinning.server, process.execPath, join(benchDir, "servers", "queue-worker.mjs")],
+          {
+            BENCH_REDIS_URL: redis.url,
+            BENCH_QUEUE: queueName,
+            BENCH_CONCURRENCY: String(concurrency),
+            BENCH_COUNT: String(count),
+          },
+        );
+        children.push(proc);
+        const result = await proc.next<{ handled: number; reportsPerSecond: number }>(120_000);
+        await proc.stop();
+        if (result.handled !== count) {
+          fail(
+            `worker (concurrency ${concurrency}): ${result.handled} of ${count} reports handled.`,
+          );
+        }
+        console.error(
+          `worker, concurrency ${concurrency}, round ${round}/${workerRounds}: ${Math.round(result.reportsPerSecond)} reports/s`,
+        );
+        runs.push(result.reportsPerSecond);
+      }
+      throughput.push({ concurrency, runs });
+    }
+
+    const int = (n: number) => Math.round(n).toLocaleString("en-US");
+    return {
+      failed,
+      markdown: [
+        "## Queue mode (BullMQ)",
+        "",
+        `A receiver with \`queue: bullmqQueue(...)\` answers 202 once Redis acknowledged the job. One redis-server (no persistence; not pinned) on this machine; each request gets a unique dedupe key, so every 202 is a new job, not a duplicate found. Same load as above, for the plan's minimum number of rounds.`,
+        "",
+        httpTable([...rows.values()]),
+        "",
+        `The worker (\`createWorker\`, a handler that does nothing) draining ${int(count)} queued DLRs, in its own process on the servers' CPU: reports/s between the first and the last handler call, median of ${workerRounds} run${workerRounds === 1 ? "" : "s"}.`,
+        "",
+        "| Worker | concurrency | reports | reports/s (median) | runs |",
+        "| --- | ---: | ---: | ---: | --- |",
+        ...throughput.map(
+          (t) =>
+            `| createWorker | ${t.concurrency} | ${int(count)} | ${int(median(t.runs))} | ${t.runs.map(int).join(", ")} |`,
+        ),
+        "",
+      ],
+    };
+  } finally {
+    for (const child of children) child.kill();
+    await redis.close();
+  }
+}
+
+/** Adds `count` distinct DLRs to a queue, as a receiver would. */
+async function fill(url: string, queueName: string, count: number): Promise<void> {
+  const parsed = parseReport(SAMPLE_DLR);
+  if (!parsed.ok || parsed.report.type !== "delivery") throw new Error("the sample DLR");
+  const report = parsed.report;
+  const queue = bullmqQueue({ connection: url, queueName });
+  try {
+    for (let start = 0; start < count; start += 100) {
+      await Promise.all(
+        Array.from({ length: Math.min(100, count - start) }, (_, i) => {
+          const id = `${report.id}-${start + i}`;
+          const each = { ...report, id };
+          return queue.enqueue(each, defaultDedupeKey(each));
+        }),
+      );
+    }
+  } finally {
+    await queue.close();
+  }
+}
+
+/** User + system CPU ticks of a process so far, from /proc (Linux); undefined elsewhere. */
+function cpuTicks(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
