@@ -132,14 +132,19 @@ describe.each(Object.entries(TARGETS))("sendReport to %s", (_name, build) => {
   });
 
   it("a handler that throws gets 500, so the provider would retry", async () => {
+    const observed: string[] = [];
     const target = await build({
       token: TOKEN,
       onDelivery: () => {
         throw new Error("database down");
       },
+      onError: (error) => {
+        observed.push(error.code);
+      },
     });
     const reply = await sendReport(target, deliveryPayload(), { token: TOKEN });
     expect(reply.status).toBe(500);
+    expect(observed).toEqual(["handler_failed"]);
     expect(reply.json).toMatchObject({ error: { code: "handler_failed" } });
     expect(reply.body).not.toContain("database down");
   });
