@@ -117,3 +117,33 @@ describe("README.md's links within itself", () => {
     expect(broken.join("\n")).toBe("");
   });
 });
+
+describe("README.md's commands work on a fresh machine", () => {
+  it("no bare `pnpm` before the Development section says how to get it (npx -y pnpm@10.34.9)", () => {
+    const lines = readFileSync(README, "utf8").split("\n");
+    const development = lines.findIndex((l) => l.trim() === "## Development");
+    expect(development, 'README.md has no "## Development" section').toBeGreaterThan(0);
+    const bare: string[] = [];
+    let fence: "shell" | "other" | null = null;
+    lines.slice(0, development).forEach((content, i) => {
+      const open = /^\s*```\s*(\w*)/.exec(content);
+      if (open !== null) {
+        if (fence !== null) fence = null;
+        else fence = /^(sh|bash|shell|console|)$/.test(open[1] ?? "") ? "shell" : "other";
+        return;
+      }
+      if (fence === "other") return;
+      // In a shell block, the line; in the text, each `command` in backticks.
+      const commands =
+        fence === "shell" ? [content] : [...content.matchAll(/`([^`]*)`/g)].map((m) => m[1] ?? "");
+      const isBare = (command: string) =>
+        /(^|[\s;&|(])pnpm\s/.test(command.replace(/npx -y pnpm@\S+/g, ""));
+      if (commands.some(isBare)) {
+        bare.push(
+          `README.md:${i + 1}: bare \`pnpm\` (write \`npx -y pnpm@10.34.9 …\`): ${content.trim()}`,
+        );
+      }
+    });
+    expect(bare.join("\n")).toBe("");
+  });
+});
