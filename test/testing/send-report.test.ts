@@ -24,13 +24,14 @@ import {
 import express from "express";
 import Fastify, { type FastifyInstance } from "fastify";
 import { Hono } from "hono";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { SAMPLE_CALL_TEXT, SAMPLE_DLR_TEXT, TOKEN } from "../fixtures/samples.js";
 
 type Options = ReceiverOptions<ComposedTemplate | undefined>;
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await Promise.all(cleanup.splice(0).map((close) => close()));
 });
 
@@ -187,6 +188,39 @@ describe.each(Object.entries(TARGETS))("sendReport to %s", (_name, build) => {
     const request = composedRequest(template, { status: "EXPIRED" });
     expect((await sendReport(target, request, { token: TOKEN })).status).toBe(200);
     expect(deliveries[0]).toMatchObject({ id: request.values.id, status: "EXPIRED", cid: null });
+  });
+});
+
+describe("sendReport with the zero-argument form of each adapter", () => {
+  it("503 no_handler before a handler is attached, 200 after, on Express, Fastify and Hono", async () => {
+    vi.stubEnv("REPORTKIT_TOKEN", TOKEN);
+    const express5 = express();
+    const onExpress = expressReceiver();
+    express5.use(onExpress);
+    const fastify = Fastify();
+    cleanup.push(() => fastify.close());
+    await fastify.register(fastifyReceiver);
+    const hono = new Hono();
+    const onHono = honoReceiver();
+    hono.post("/webhooks", onHono);
+
+    const received: string[] = [];
+    const attach = [
+      () => onExpress.onDelivery((report) => void received.push(`express ${report.id}`)),
+      () => fastify.reportkit.onDelivery((report) => void received.push(`fastify ${report.id}`)),
+      () => onHono.onDelivery((report) => void received.push(`hono ${report.id}`)),
+    ];
+    const targets: ReportTarget[] = [express5, fastify, hono];
+    for (const [i, target] of targets.entries()) {
+      const early = await sendReport(target, deliveryPayload(), { token: TOKEN });
+      expect(early.status).toBe(503);
+      expect(early.json).toMatchObject({ error: { code: "no_handler" } });
+      attach[i]?.();
+      const payload = deliveryPayload();
+      expect((await sendReport(target, payload, { token: TOKEN })).status).toBe(200);
+      expect(received.at(-1)).toMatch(new RegExp(` ${payload.id}$`));
+    }
+    expect(received).toHaveLength(3);
   });
 });
 
