@@ -4,7 +4,7 @@
 // Only the port changes (3000 is likely taken on a shared machine). curl is needed: absent on
 // a dev machine, one line and no run; absent in CI, an error.
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -64,9 +64,9 @@ afterAll(() => {
 async function start(snippet: Snippet, port: number) {
   const dir = mkdtempSync(join(tmpdir(), "reportkit-quick-start-"));
   dirs.push(dir);
-  mkdirSync(dir, { recursive: true });
   symlinkSync(join(root, "test/node_modules"), join(dir, "node_modules"), "dir");
-  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+  // What the README says to start from: npm init -y && npm pkg set type=module.
+  writeFileSync(join(dir, "package.json"), `{ "type": "module" }\n`);
   writeFileSync(join(dir, "server.ts"), snippet.code.replaceAll("3000", String(port)));
   const child = spawn(join(root, "node_modules/.bin/tsx"), ["--conditions=source", "server.ts"], {
     cwd: dir,

@@ -97,6 +97,7 @@ export function composedRequest<const T extends ComposedTemplate>(
   // is not exactly one {{variable}}, a template without {{id}}/{{status}} all throw here.
   createReceiver({
     auth: false,
+    dedupe: false,
     composed: template,
     onDelivery: () => undefined,
     onCall: () => undefined,
