@@ -67,7 +67,7 @@ async function start(snippet: Snippet, port: number) {
   symlinkSync(join(root, "test/node_modules"), join(dir, "node_modules"), "dir");
   // What the README says to start from: npm init -y && npm pkg set type=module.
   writeFileSync(join(dir, "package.json"), `{ "type": "module" }\n`);
-  writeFileSync(join(dir, "server.ts"), snippet.code.replaceAll("3000", String(port)));
+  writeFileSync(join(dir, "server.ts"), snippet.code.replace(/\b3000\b/g, String(port)));
   const child = spawn(join(root, "node_modules/.bin/tsx"), ["--conditions=source", "server.ts"], {
     cwd: dir,
     env: { ...process.env, REPORTKIT_TOKEN: TOKEN },
@@ -102,7 +102,7 @@ async function start(snippet: Snippet, port: number) {
 
 function runCurl(command: string, port: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile("sh", ["-c", command.replaceAll("3000", String(port))], (error, stdout, stderr) => {
+    execFile("sh", ["-c", command.replace(/\b3000\b/g, String(port))], (error, stdout, stderr) => {
       if (error) reject(new Error(`curl failed: ${stderr}`));
       else resolve(stdout);
     });
