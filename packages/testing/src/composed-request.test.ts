@@ -1,4 +1,4 @@
-import { createReceiver, type DeliveryReport } from "@reportkit/core";
+import { ComposedTemplateError, createReceiver, type DeliveryReport } from "@reportkit/core";
 import { describe, expect, it } from "vitest";
 import { composedRequest } from "./composed-request.js";
 
@@ -29,7 +29,7 @@ describe("composedRequest", () => {
   });
 
   it("gives each variable without a value a realistic default, as strings", () => {
-    const request = composedRequest(DLR_FORM, {}, { formEncoding: "urlencoded" });
+    const request = composedRequest({ ...DLR_FORM, format: "urlencoded" });
     expect(request.values).toMatchObject({
       id: expect.stringMatching(/:1$/),
       status: "DELIVRD",
@@ -101,10 +101,10 @@ describe("composedRequest", () => {
     });
   });
 
-  it("refuses what the receiver refuses, with the receiver's message", () => {
+  it("refuses what the receiver refuses, with the receiver's error", () => {
     expect(() =>
       composedRequest({ type: "delivery", url: "https://x/dlr?i={{id}}&s={{stat}}" }),
-    ).toThrow(/unknown variable \{\{stat\}\}/);
+    ).toThrow(/Unknown variable \{\{stat\}\} in the url's query parameter "s"/);
     expect(() =>
       composedRequest({
         type: "call",
@@ -112,7 +112,25 @@ describe("composedRequest", () => {
         url: "https://x/c?s={{status}}",
         body: { a: "{{to}}" },
       }),
-    ).toThrow(/GET webhook has no body/);
+    ).toThrow(/A GET webhook has no body/);
+    expect(() =>
+      composedRequest({ type: "delivery", url: "https://x/dlr?i={{id}}&s={{stat}}" }),
+    ).toThrow(ComposedTemplateError);
+  });
+
+  it("sends the template's own headers, and literal text around a query value", () => {
+    const request = composedRequest(
+      {
+        type: "delivery",
+        method: "post",
+        url: "https://example.com/dlr?ref=dlr-{{id}}&s={{status}}",
+        headers: { "X-Api-Key": "k-1" },
+      },
+      { id: "m:1" },
+    );
+    expect(request.method).toBe("POST");
+    expect(request.url).toBe("https://example.com/dlr?ref=dlr-m%3A1&s=DELIVRD");
+    expect(request.headers).toEqual({ "x-api-key": "k-1" });
   });
 
   it("refuses a value for a variable the template's type does not have", () => {

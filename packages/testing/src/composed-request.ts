@@ -1,10 +1,13 @@
+import { type ComposedTemplate, createReceiver, type ReceiverOptions } from "@reportkit/core";
 import {
   CALL_VARIABLES,
-  type ComposedTemplate,
-  createReceiver,
+  type CallPayload,
+  composedValues,
   DELIVERY_VARIABLES,
-  type ReceiverOptions,
-} from "@reportkit/core";
+  type DeliveryPayload,
+  parseTemplate,
+  renderUrl,
+} from "@reportkit/wire";
 import { multipartBody } from "./form-body.js";
 import { callPayload, deliveryPayload } from "./payloads.js";
 
@@ -18,20 +21,15 @@ export type ComposedValues<T extends ComposedTemplate> = {
   [K in ComposedVariable<T>]?: string | number;
 };
 
-export interface ComposedRequestOptions {
-  /**
-   * How a `format: "form"` template's body is encoded: "multipart" (multipart/form-data, what
-   * such platforms usually send as FormData; the default) or "urlencoded".
-   */
-  formEncoding?: "multipart" | "urlencoded";
-}
-
 /** The request a composed webhook sends: hand it to `sendReport`, or to your own client. */
 export interface ComposedRequest {
   method: "GET" | "POST" | "PUT";
   /** The template's URL with the values filled in, URL-encoded. */
   url: string;
-  /** Lower-case names: `content-type` when there is a body. No credential: `sendReport` adds it. */
+  /**
+   * Lower-case names: the template's own `headers`, and `content-type` when there is a body.
+   * No bearer credential: `sendReport` adds it.
+   */
   headers: Record<string, string>;
   /** Absent for GET and for a template without body keys. */
   body?: string;
@@ -46,29 +44,25 @@ export function isComposedRequest(value: unknown): value is ComposedRequest {
   return typeof value === "object" && value !== null && COMPOSED_REQUEST in value;
 }
 
-const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
-
 /** The provider writes wall-clock times in Asia/Kolkata (UTC+05:30, no daylight saving). */
 function unixOf(wallClock: string): string {
   return String(Date.parse(`${wallClock.replace(" ", "T")}+05:30`) / 1000);
 }
 
+/** Every variable's value for a realistic report of this type, as the provider fills them. */
 function defaultValues(type: "delivery" | "call"): Record<string, string> {
   if (type === "delivery") {
     const dlr = deliveryPayload();
-    return {
-      ...stringsOf(dlr),
+    const complete: DeliveryPayload = {
+      ...dlr,
       deliv_at: unixOf(dlr.deliv_time),
       sent_at: unixOf(dlr.sent_time),
       submit_at: unixOf(dlr.submit_time),
     };
+    return composedValues("delivery", complete);
   }
-  const call = callPayload();
-  return { ...stringsOf(call), id: call.mid, webhook_id: crypto.randomUUID() };
-}
-
-function stringsOf(payload: object): Record<string, string> {
-  return Object.fromEntries(Object.entries(payload).map(([key, value]) => [key, String(value)]));
+  const complete: CallPayload = { ...callPayload(), webhook_id: crypto.randomUUID() };
+  return composedValues("call", complete);
 }
 
 /**
@@ -91,10 +85,9 @@ function stringsOf(payload: object): Record<string, string> {
 export function composedRequest<const T extends ComposedTemplate>(
   template: T,
   values: ComposedValues<T> = {},
-  options: ComposedRequestOptions = {},
 ): ComposedRequest {
-  // The receiver's own template check: unknown variables, GET with a body, a body value that
-  // is not exactly one {{variable}}, a template without {{id}}/{{status}} all throw here.
+  // The receiver's own check first, so a template it refuses throws the same
+  // ComposedTemplateError here; then the grammar's normalized form (method, format).
   createReceiver({
     auth: false,
     dedupe: false,
@@ -102,48 +95,50 @@ export function composedRequest<const T extends ComposedTemplate>(
     onDelivery: () => undefined,
     onCall: () => undefined,
   } as ReceiverOptions<ComposedTemplate>);
-  const { formEncoding = "multipart" } = options;
-  if (formEncoding !== "multipart" && formEncoding !== "urlencoded") {
-    throw new TypeError(
-      `composedRequest: formEncoding must be "multipart" or "urlencoded", got ${JSON.stringify(formEncoding)}.`,
-    );
+  const parsed = parseTemplate(template);
+  if (!parsed.ok) {
+    const problems = parsed.problems.map((p) => `${p.field}: ${p.message}`).join("; ");
+    throw new TypeError(`composedRequest: the template is refused: ${problems}`);
   }
+  const { type, method, format, bodyValues } = parsed.template;
 
-  const known = Object.keys(template.type === "call" ? CALL_VARIABLES : DELIVERY_VARIABLES);
-  const filled = defaultValues(template.type);
+  const known = Object.keys(type === "call" ? CALL_VARIABLES : DELIVERY_VARIABLES);
+  const filled = defaultValues(type);
   for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
     if (!known.includes(name)) {
       throw new TypeError(
-        `composedRequest: a ${template.type} template has no variable "${name}"; use one of ${known.join(", ")}.`,
+        `composedRequest: a ${type} template has no variable "${name}"; use one of ${known.join(", ")}.`,
       );
     }
     if (value !== undefined) filled[name] = String(value);
   }
   // A call's {{id}} is its mid: given one, the other follows.
-  if (template.type === "call") {
+  if (type === "call") {
     const given = values as { id?: unknown; mid?: unknown };
     if (given.id !== undefined && given.mid === undefined) filled.mid = filled.id as string;
     if (given.mid !== undefined && given.id === undefined) filled.id = filled.mid as string;
   }
 
-  const fill = (text: string, encode: (value: string) => string) =>
-    text.replace(PLACEHOLDER, (_, name: string) => encode(filled[name] ?? ""));
-  const method = template.method ?? "POST";
   const request: ComposedRequest = {
     method,
-    url: fill(template.url, encodeURIComponent),
+    url: renderUrl(parsed.template, filled),
     headers: {},
     values: { ...filled },
   };
   Object.defineProperty(request, COMPOSED_REQUEST, { value: true });
+  for (const [name, value] of Object.entries(parsed.template.headers ?? {})) {
+    request.headers[name.toLowerCase()] = value;
+  }
 
-  const bodyKeys = Object.entries(template.body ?? {});
-  if (method === "GET" || bodyKeys.length === 0) return request;
-  const fields = bodyKeys.map(([key, value]) => [key, fill(value, (s) => s)] as const);
-  if ((template.format ?? "json") === "json") {
+  if (method === "GET" || bodyValues.length === 0) return request;
+  const fields = bodyValues.map(
+    ({ key, placeholder: { variable, prefix, suffix } }) =>
+      [key, `${prefix}${filled[variable] ?? ""}${suffix}`] as const,
+  );
+  if (format === "json") {
     request.headers["content-type"] = "application/json";
     request.body = JSON.stringify(Object.fromEntries(fields));
-  } else if (formEncoding === "urlencoded") {
+  } else if (format === "urlencoded") {
     request.headers["content-type"] = "application/x-www-form-urlencoded";
     request.body = new URLSearchParams(fields.map(([k, v]) => [k, v])).toString();
   } else {

@@ -1,6 +1,5 @@
 export {
   type ComposedRequest,
-  type ComposedRequestOptions,
   type ComposedValues,
   type ComposedVariable,
   composedRequest,
