@@ -1,0 +1,24 @@
+export {
+  type ComposedRequest,
+  type ComposedValues,
+  type ComposedVariable,
+  composedRequest,
+} from "./composed-request.js";
+export {
+  type CallPayloadSample,
+  callPayload,
+  type DeliveryPayloadSample,
+  deliveryPayload,
+  type PayloadOverrides,
+  type WithOverrides,
+} from "./payloads.js";
+export {
+  type FetchTarget,
+  type InjectTarget,
+  type NodeRequestListener,
+  type ReportPayload,
+  type ReportTarget,
+  type SendReportOptions,
+  type SentReport,
+  sendReport,
+} from "./send-report.js";

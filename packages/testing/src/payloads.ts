@@ -1,0 +1,122 @@
+import type { CallPayload, DeliveryPayload } from "@reportkit/core";
+
+/**
+ * An SMS delivery report as the provider documents it (provider-interface.md 2.4 and its
+ * sample): the wall-clock `*_time` strings and no unix `*_at` fields, `credits` a four-place
+ * decimal string, `units` a number.
+ */
+export interface DeliveryPayloadSample {
+  id: string;
+  mobile: string;
+  status: string;
+  credits: string;
+  units: number;
+  deliv_time: string;
+  sent_time: string;
+  submit_time: string;
+  cid: string;
+  custom: string;
+}
+
+/**
+ * A call report as the provider documents it (provider-interface.md 2.5 and its sample):
+ * `bridge`, `from` and `to` bare JSON numbers, `duration` a digit string, `flow_id` a number,
+ * and no `webhook_id`.
+ */
+export interface CallPayloadSample {
+  bridge: number;
+  from: number;
+  to: number;
+  start_at: string;
+  end_at: string;
+  duration: string;
+  mid: string;
+  flow_id: number;
+  status: string;
+  source: string;
+  recording_url: string;
+}
+
+/**
+ * Overrides for a payload: any wire field (typed as the receiver accepts it) or any other key,
+ * as the provider may add fields. A key set to `undefined` is left out of the payload.
+ */
+export type PayloadOverrides<P> = { [K in keyof P]?: P[K] | undefined } & Record<string, unknown>;
+
+/** The defaults with the overrides applied, typed key by key. */
+export type WithOverrides<D, O> = {
+  [K in keyof D | keyof O as K extends keyof O
+    ? undefined extends O[K]
+      ? O[K] extends undefined
+        ? never
+        : K
+      : K
+    : K]: K extends keyof O ? Exclude<O[K], undefined> : K extends keyof D ? D[K] : never;
+} & {};
+
+function withOverrides(defaults: object, overrides: object | undefined): object {
+  const payload: Record<string, unknown> = { ...defaults };
+  for (const [key, value] of Object.entries(overrides ?? {})) {
+    if (value === undefined) delete payload[key];
+    else payload[key] = value;
+  }
+  return payload;
+}
+
+/**
+ * A fresh SMS delivery report, as the provider pushes it: the documented sample's values with
+ * a new message `id` each call (a receiver that deduplicates would otherwise acknowledge the
+ * second one without running your handler).
+ *
+ * @example
+ * deliveryPayload(); // { id: "…:1", mobile: "919876543210", status: "DELIVRD", credits: "2.0000", … }
+ * deliveryPayload({ status: "UNDELIV", custom: "order-42" });
+ * deliveryPayload({ deliv_at: "1617965871" }); // with a unix field, which the receiver prefers
+ * deliveryPayload({ cid: undefined }); // without `cid`
+ */
+export function deliveryPayload<
+  const O extends PayloadOverrides<DeliveryPayload> = Record<never, never>,
+>(overrides?: O): WithOverrides<DeliveryPayloadSample, O> {
+  const defaults: DeliveryPayloadSample = {
+    id: `${crypto.randomUUID()}:1`,
+    mobile: "919876543210",
+    status: "DELIVRD",
+    credits: "2.0000",
+    units: 1,
+    deliv_time: "2021-04-09 16:27:51",
+    sent_time: "2021-04-09 16:27:48",
+    submit_time: "2021-04-09 16:27:49",
+    cid: "6789",
+    custom: "order-1234",
+  };
+  return withOverrides(defaults, overrides) as WithOverrides<DeliveryPayloadSample, O>;
+}
+
+/**
+ * A fresh call report, as the provider pushes it: the documented sample's values with a new
+ * campaign message id (`mid`) each call.
+ *
+ * @example
+ * callPayload(); // { bridge: 918068281234, from: 918068281235, to: 919876543210, duration: "23", … }
+ * callPayload({ status: "BUSY", duration: "0", recording_url: undefined });
+ * callPayload({ webhook_id: "2f1c…" }); // the field the documented sample leaves out
+ */
+export function callPayload<const O extends PayloadOverrides<CallPayload> = Record<never, never>>(
+  overrides?: O,
+): WithOverrides<CallPayloadSample, O> {
+  const mid = crypto.randomUUID();
+  const defaults: CallPayloadSample = {
+    bridge: 918068281234,
+    from: 918068281235,
+    to: 919876543210,
+    start_at: "2021-04-09 16:27:51",
+    end_at: "2021-04-09 16:28:14",
+    duration: "23",
+    mid,
+    flow_id: 4521,
+    status: "ANSWER",
+    source: "OBD",
+    recording_url: `https://recordings.example.com/${mid}.mp3`,
+  };
+  return withOverrides(defaults, overrides) as WithOverrides<CallPayloadSample, O>;
+}
