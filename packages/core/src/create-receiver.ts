@@ -537,7 +537,7 @@ function dedupeUnavailable(cause: unknown): ReportkitError {
 function queueUnavailable(cause: unknown): ReportkitError {
   return retryLater(
     "queue_unavailable",
-    "The report queue did not take the report in time; the provider will retry it.",
+    "The report queue could not store the report (unreachable, or no answer within deadlineMs); the provider will retry it.",
     30,
     cause,
   );
