@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from "node:crypto";
-import type { CallPayload, DeliveryPayload } from "@reportkit/wire";
+import type { DocumentedCallPayload, DocumentedDeliveryPayload } from "@reportkit/wire";
 import { FieldCheck } from "./field-errors.js";
 import { formatWallClock, unixSeconds } from "./wall-clock.js";
 
@@ -9,20 +9,10 @@ import { formatWallClock, unixSeconds } from "./wall-clock.js";
  * documentation's sample has none), and `deliv_time` only on a delivered message (DELIVRD) in
  * "documented" ones.
  */
-export interface SandboxDeliveryPayload extends DeliveryPayload {
-  id: string;
-  mobile: string;
-  status: string;
-  credits: string;
-  units: number;
+export interface SandboxDeliveryPayload extends DocumentedDeliveryPayload {
   deliv_at?: string;
   sent_at?: string;
   submit_at?: string;
-  deliv_time?: string;
-  sent_time: string;
-  submit_time: string;
-  cid: string;
-  custom?: string;
 }
 
 /**
@@ -30,19 +20,8 @@ export interface SandboxDeliveryPayload extends DeliveryPayload {
  * CallPayload allows. `webhook_id` is only in "complete" payloads: the documentation's sample
  * has none.
  */
-export interface SandboxCallPayload extends CallPayload {
+export interface SandboxCallPayload extends DocumentedCallPayload {
   webhook_id?: string;
-  bridge: number;
-  from: number;
-  to: number;
-  start_at: string;
-  end_at: string;
-  duration: string;
-  mid: string;
-  flow_id: number;
-  status: string;
-  source: string;
-  recording_url?: string;
 }
 
 /**

@@ -1,41 +1,22 @@
 import type { CallPayload, DeliveryPayload } from "@reportkit/core";
+import type { DocumentedCallPayload, DocumentedDeliveryPayload } from "@reportkit/wire";
 
 /**
  * An SMS delivery report as the provider documents it (provider-interface.md 2.4 and its
  * sample): the wall-clock `*_time` strings and no unix `*_at` fields, `credits` a four-place
- * decimal string, `units` a number.
+ * decimal string, `units` a number; the sample's delivery time and custom id included.
  */
-export interface DeliveryPayloadSample {
-  id: string;
-  mobile: string;
-  status: string;
-  credits: string;
-  units: number;
+export type DeliveryPayloadSample = DocumentedDeliveryPayload & {
   deliv_time: string;
-  sent_time: string;
-  submit_time: string;
-  cid: string;
   custom: string;
-}
+};
 
 /**
  * A call report as the provider documents it (provider-interface.md 2.5 and its sample):
  * `bridge`, `from` and `to` bare JSON numbers, `duration` a digit string, `flow_id` a number,
- * and no `webhook_id`.
+ * and no `webhook_id`; the sample's recording URL included.
  */
-export interface CallPayloadSample {
-  bridge: number;
-  from: number;
-  to: number;
-  start_at: string;
-  end_at: string;
-  duration: string;
-  mid: string;
-  flow_id: number;
-  status: string;
-  source: string;
-  recording_url: string;
-}
+export type CallPayloadSample = DocumentedCallPayload & { recording_url: string };
 
 /**
  * Overrides for a payload: any wire field (typed as the receiver accepts it) or any other key,

@@ -5,6 +5,8 @@ export {
   DELIVERY_FIELDS,
   type DeliveryField,
   type DeliveryPayload,
+  type DocumentedCallPayload,
+  type DocumentedDeliveryPayload,
   type ReportType,
 } from "./payloads.js";
 export {

@@ -94,3 +94,41 @@ export interface CallPayload {
   source?: string | number | null;
   recording_url?: string | number | null;
 }
+
+/**
+ * An SMS delivery report in the shape of the documentation's sample (field-notes.md): the
+ * wall-clock `*_time` strings and no unix `*_at` fields, `credits` a four-place decimal string,
+ * `units` a number; no delivery time for a message that was not delivered. What the sandbox
+ * pushes by default and @reportkit/testing's `deliveryPayload()` builds.
+ */
+export interface DocumentedDeliveryPayload extends DeliveryPayload {
+  id: string;
+  mobile: string;
+  status: string;
+  credits: string;
+  units: number;
+  deliv_time?: string;
+  sent_time: string;
+  submit_time: string;
+  cid: string;
+  custom?: string;
+}
+
+/**
+ * A call report in the shape of the documentation's sample (field-notes.md): `bridge`, `from`,
+ * `to` and `flow_id` bare JSON numbers, `duration` a digit string, no `webhook_id`. What the
+ * sandbox pushes by default and @reportkit/testing's `callPayload()` builds.
+ */
+export interface DocumentedCallPayload extends CallPayload {
+  bridge: number;
+  from: number;
+  to: number;
+  start_at: string;
+  end_at: string;
+  duration: string;
+  mid: string;
+  flow_id: number;
+  status: string;
+  source: string;
+  recording_url?: string;
+}
