@@ -176,9 +176,14 @@ describe.runIf(requireRedisServer("bullmq.test.ts"))("bullmqQueue and createWork
       }),
     );
     await queue.enqueue(DLR, key(DLR));
-    await vi.waitFor(async () => expect(await counts()).toMatchObject({ failed: 1 }), {
-      timeout: 10_000,
-    });
+    // onError for the last attempt runs just after BullMQ has moved the job to failed.
+    await vi.waitFor(
+      async () => {
+        expect(await counts()).toMatchObject({ failed: 1 });
+        expect(errors).toHaveLength(3);
+      },
+      { timeout: 10_000 },
+    );
     expect(calls).toBe(3);
     expect(errors).toEqual(["1: CRM refused (1)", "2: CRM refused (2)", "3: CRM refused (3)"]);
     const job = await close(new Queue(queueName, { connection: { port: redis.port } })).getJob(
