@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { SAMPLE_CALL, SAMPLE_DLR, TOKEN } from "../../../test/fixtures/samples.js";
 import { createReceiver, type ReceiverRequest } from "./create-receiver.js";
 import type { ReportkitError } from "./errors.js";
+import { takesReports } from "./receiver-options.js";
 import type { Report } from "./schemas.js";
 
 function post(payload: object): ReceiverRequest {
@@ -147,5 +148,25 @@ describe("queue mode", () => {
     expect(() => createReceiver({ token: TOKEN, queue }).onCall(() => {})).toThrow(
       /queue mode.*createWorker/,
     );
+  });
+});
+
+describe("what adapters read of core", () => {
+  it("core's fixed replies carry their body as bytes, encoded once", async () => {
+    const receiver = createReceiver({ token: TOKEN, onDelivery: () => {} });
+    const first = await receiver.handle(post(SAMPLE_DLR));
+    const again = await receiver.handle(post(SAMPLE_DLR));
+    for (const reply of [first, again]) {
+      expect(new TextDecoder().decode(reply.bytes)).toBe(reply.body);
+    }
+    expect(JSON.parse(again.body)).toEqual({ ok: true, duplicate: true });
+    const refused = await receiver.handle(post({ neither: "report" }));
+    expect(refused.bytes).toBeUndefined();
+  });
+
+  it("takesReports: a handler or a queue, in the options", () => {
+    expect(takesReports({})).toBe(false);
+    expect(takesReports({ onCall: () => {} })).toBe(true);
+    expect(takesReports({ queue: { enqueue: async () => {} } })).toBe(true);
   });
 });

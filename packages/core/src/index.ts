@@ -48,12 +48,14 @@ export { type MemoryDedupeOptions, memoryDedupe } from "./memory-dedupe.js";
 export { type ParseOptions, type ParseResult, parseReport } from "./parse-report.js";
 export type { ReceiverBody, WebBody } from "./read-body.js";
 export type { ReceiverLogger } from "./receiver-log.js";
-export type {
-  CallReportFor,
-  DeliveryReportFor,
-  ErrorHandler,
-  Handler,
-  ReceiverOptions,
+export {
+  type CallReportFor,
+  DEFAULT_MAX_BODY_BYTES,
+  type DeliveryReportFor,
+  type ErrorHandler,
+  type Handler,
+  type ReceiverOptions,
+  takesReports,
 } from "./receiver-options.js";
 export { reportFromJson } from "./report-json.js";
 export type { ReportQueue } from "./report-queue.js";

@@ -97,7 +97,8 @@ export interface ReceiverOptions<T extends ComposedTemplate | undefined = undefi
 export type ErrorHandler = (error: ReportkitError, ctx: ReportContext) => unknown;
 type KeyOf = (report: Report) => string | undefined;
 
-const DEFAULT_MAX_BODY_BYTES = 65_536;
+/** The largest body a receiver takes unless `maxBodyBytes` says otherwise. */
+export const DEFAULT_MAX_BODY_BYTES = 65_536;
 const DEFAULT_DEADLINE_MS = 8000;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 
@@ -118,6 +119,18 @@ export interface Config {
   queue: ReportQueue | undefined;
   timeZone: string;
   limit: number;
+}
+
+/**
+ * Whether options give a receiver somewhere to put reports (a handler, or a queue) without
+ * anything attached later: an adapter that cannot offer attaching asks this.
+ */
+export function takesReports(
+  options: Pick<ReceiverOptions, "onDelivery" | "onCall" | "queue">,
+): boolean {
+  return (
+    options.onDelivery !== undefined || options.onCall !== undefined || options.queue !== undefined
+  );
 }
 
 export function validateOptions(

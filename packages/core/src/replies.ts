@@ -6,23 +6,17 @@ import { readFailed, tooLarge } from "./read-body.js";
 // Every reply the receiver sends, built here so that status, headers and body always agree.
 
 const JSON_HEADERS = Object.freeze({ "content-type": "application/json" });
-export const OK: ReceiverResponse = Object.freeze({
-  status: 200,
-  headers: JSON_HEADERS,
-  body: '{"ok":true}',
-});
+const encoder = new TextEncoder();
+export const OK = fixedReply(200, '{"ok":true}');
 /** A retry of a report already processed: acknowledged, the handler not run again. */
-export const DUPLICATE: ReceiverResponse = Object.freeze({
-  status: 200,
-  headers: JSON_HEADERS,
-  body: '{"ok":true,"duplicate":true}',
-});
+export const DUPLICATE = fixedReply(200, '{"ok":true,"duplicate":true}');
 /** Queue mode: the report is stored durably and will be processed by a worker. */
-export const QUEUED: ReceiverResponse = Object.freeze({
-  status: 202,
-  headers: JSON_HEADERS,
-  body: '{"ok":true,"queued":true}',
-});
+export const QUEUED = fixedReply(202, '{"ok":true,"queued":true}');
+
+/** A reply that is the same every time: frozen, its bytes encoded once. */
+function fixedReply(status: number, body: string): ReceiverResponse {
+  return Object.freeze({ status, headers: JSON_HEADERS, body, bytes: encoder.encode(body) });
+}
 const CHALLENGE = 'Bearer realm="reportkit"';
 const CHALLENGE_INVALID = 'Bearer realm="reportkit", error="invalid_token"';
 // Headers an error reply carries besides content-type (a challenge, an Allow list).

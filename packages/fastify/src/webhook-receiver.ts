@@ -3,12 +3,14 @@ import {
   attachable,
   type ComposedTemplate,
   createReceiver,
+  DEFAULT_MAX_BODY_BYTES,
   type Receiver,
   type ReceiverBody,
   type ReceiverOptions,
   type ReceiverRequest,
   type ReceiverResponse,
   type RefusalCode,
+  takesReports,
   withEnvToken,
 } from "@reportkit/core";
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
@@ -38,8 +40,6 @@ declare module "fastify" {
   }
 }
 
-// Core's default limit, applied here by Fastify while it reads the body.
-const DEFAULT_MAX_BODY_BYTES = 65_536;
 // Bodies core needs as bytes: multipart (parts may name charsets) or another charset than UTF-8.
 const NOT_UTF8 = /^multipart\/|;\s*charset=(?!"?utf-?8(?:"|;|\s|$))/i;
 
@@ -63,12 +63,7 @@ export const webhookReceiver = fp<FastifyReceiverOptions>(
     // One `fastify.reportkit` per scope: a further receiver there can only get its handlers
     // in its options (else nothing could ever reach it, and its reports would wait forever).
     const decorate = !fastify.hasDecorator("reportkit");
-    if (
-      !decorate &&
-      receiverOptions.onDelivery === undefined &&
-      receiverOptions.onCall === undefined &&
-      receiverOptions.queue === undefined
-    ) {
+    if (!decorate && !takesReports(receiverOptions)) {
       throw new TypeError(
         'reportkit: this Fastify scope already has a receiver (`fastify.reportkit`), so this one\'s handlers could not be attached. Give them in its options, or register it in a scope of its own and reach it there: `fastify.register(async (scope) => { await scope.register(webhookReceiver); scope.reportkit.onDelivery(fn); }, { prefix: "/other" })`.',
       );
@@ -86,6 +81,7 @@ export const webhookReceiver = fp<FastifyReceiverOptions>(
     await fastify.register(route, {
       receiver,
       path: path ?? (prefix === undefined ? "/webhooks" : "/"),
+      // Core's limit, applied by Fastify while it reads the body.
       bodyLimit: receiverOptions.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       ...(prefix === undefined ? {} : { prefix }),
     });
@@ -140,22 +136,12 @@ function describe(request: FastifyRequest, body?: ReceiverBody): ReceiverRequest
   return { method: request.method, url: request.url, headers: request.headers, body };
 }
 
-// The bytes of core's fixed replies (200 ok, duplicate), encoded once; a Buffer is only read
-// by the socket write, so one can go out on every request.
-const fixedBodies = new WeakMap<ReceiverResponse, Buffer>();
-
-function bodyBytes(response: ReceiverResponse): Buffer {
-  let bytes = fixedBodies.get(response);
-  if (bytes === undefined) {
-    bytes = Buffer.from(response.body);
-    if (Object.isFrozen(response)) fixedBodies.set(response, bytes);
-  }
-  return bytes;
-}
-
 function send(reply: FastifyReply, response: ReceiverResponse) {
-  // Bytes, so Fastify sends core's Content-Type as it is (a string would gain "; charset=utf-8").
-  return reply.code(response.status).headers(response.headers).send(bodyBytes(response));
+  // Bytes, so Fastify sends core's Content-Type as it is (a string would gain "; charset=utf-8");
+  // core's fixed replies come encoded already.
+  const body =
+    response.bytes === undefined ? Buffer.from(response.body) : Buffer.from(response.bytes);
+  return reply.code(response.status).headers(response.headers).send(body);
 }
 
 export default webhookReceiver;
