@@ -1,5 +1,10 @@
 import type { CallPayload, DeliveryPayload } from "@reportkit/core";
-import type { DocumentedCallPayload, DocumentedDeliveryPayload } from "@reportkit/wire";
+import {
+  DOCUMENTED_CALL_SAMPLE,
+  DOCUMENTED_DELIVERY_SAMPLE,
+  type DocumentedCallPayload,
+  type DocumentedDeliveryPayload,
+} from "@reportkit/wire";
 
 /**
  * An SMS delivery report as the provider documents it (provider-interface.md 2.4 and its
@@ -59,16 +64,8 @@ export function deliveryPayload<
   const O extends PayloadOverrides<DeliveryPayload> = Record<never, never>,
 >(overrides?: O): WithOverrides<DeliveryPayloadSample, O> {
   const defaults: DeliveryPayloadSample = {
+    ...DOCUMENTED_DELIVERY_SAMPLE,
     id: `${crypto.randomUUID()}:1`,
-    mobile: "919876543210",
-    status: "DELIVRD",
-    credits: "2.0000",
-    units: 1,
-    deliv_time: "2021-04-09 16:27:51",
-    sent_time: "2021-04-09 16:27:48",
-    submit_time: "2021-04-09 16:27:49",
-    cid: "6789",
-    custom: "order-1234",
   };
   return withOverrides(defaults, overrides) as WithOverrides<DeliveryPayloadSample, O>;
 }
@@ -87,16 +84,8 @@ export function callPayload<const O extends PayloadOverrides<CallPayload> = Reco
 ): WithOverrides<CallPayloadSample, O> {
   const mid = crypto.randomUUID();
   const defaults: CallPayloadSample = {
-    bridge: 918068281234,
-    from: 918068281235,
-    to: 919876543210,
-    start_at: "2021-04-09 16:27:51",
-    end_at: "2021-04-09 16:28:14",
-    duration: "23",
+    ...DOCUMENTED_CALL_SAMPLE,
     mid,
-    flow_id: 4521,
-    status: "ANSWER",
-    source: "OBD",
     recording_url: `https://recordings.example.com/${mid}.mp3`,
   };
   return withOverrides(defaults, overrides) as WithOverrides<CallPayloadSample, O>;

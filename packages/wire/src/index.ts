@@ -5,6 +5,8 @@ export {
   DELIVERY_FIELDS,
   type DeliveryField,
   type DeliveryPayload,
+  DOCUMENTED_CALL_SAMPLE,
+  DOCUMENTED_DELIVERY_SAMPLE,
   type DocumentedCallPayload,
   type DocumentedDeliveryPayload,
   type ReportType,

@@ -132,3 +132,35 @@ export interface DocumentedCallPayload extends CallPayload {
   source: string;
   recording_url?: string;
 }
+
+/** The SMS delivery report of the documentation's sample, as valid JSON would carry it. */
+export const DOCUMENTED_DELIVERY_SAMPLE: Readonly<
+  DocumentedDeliveryPayload & { deliv_time: string; custom: string }
+> = Object.freeze({
+  id: "b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1",
+  mobile: "919876543210",
+  status: "DELIVRD",
+  credits: "2.0000",
+  units: 1,
+  deliv_time: "2021-04-09 16:27:51",
+  sent_time: "2021-04-09 16:27:48",
+  submit_time: "2021-04-09 16:27:49",
+  cid: "6789",
+  custom: "order-1234",
+});
+
+/** The call report of the documentation's sample, as valid JSON would carry it. */
+export const DOCUMENTED_CALL_SAMPLE: Readonly<DocumentedCallPayload & { recording_url: string }> =
+  Object.freeze({
+    bridge: 918068281234,
+    from: 918068281235,
+    to: 919876543210,
+    start_at: "2021-04-09 16:27:51",
+    end_at: "2021-04-09 16:28:14",
+    duration: "23",
+    mid: "5f2b1a9c-3d4e-4f60-8a7b-9c0d1e2f3a4b",
+    flow_id: 4521,
+    status: "ANSWER",
+    source: "OBD",
+    recording_url: "https://recordings.example.com/5f2b1a9c.mp3",
+  });
