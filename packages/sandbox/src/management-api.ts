@@ -1,3 +1,4 @@
+import { safeDecode } from "@reportkit/wire";
 import { resolveTemplate, templateOf } from "./composed.js";
 import { FieldCheck, FieldErrors } from "./field-errors.js";
 import { fail, type JsonReply, ok, paginate, webhookResource } from "./laravel.js";
@@ -33,22 +34,13 @@ export function managementRoute(
   }
   const item = /^developer\/webhooks\/([^/]+)$/.exec(path);
   if (item !== null) {
-    const id = decodeSegment(item[1] as string);
+    const id = safeDecode(item[1] as string);
     if (method === "GET" || method === "HEAD") return () => show(store, id);
     if (method === "PUT" || method === "PATCH") return () => update(store, id, request);
     if (method === "DELETE") return () => remove(store, id);
     return notAllowed(method, path, "GET, HEAD, PUT, PATCH, DELETE");
   }
   return undefined;
-}
-
-/** A path segment decoded; one with broken percent-encoding stays as sent (and is not found). */
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 /** Laravel's MethodNotAllowedHttpException text. */

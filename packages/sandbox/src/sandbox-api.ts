@@ -1,3 +1,4 @@
+import { safeDecode } from "@reportkit/wire";
 import { resolveTemplate } from "./composed.js";
 import type { Dispatcher } from "./dispatch.js";
 import { FieldErrors } from "./field-errors.js";
@@ -42,20 +43,12 @@ export function sandboxRoute(
   }
   const action = /^sandbox\/reports\/([^/]+)\/(resend|retry-now)$/.exec(path);
   if (action !== null) {
-    const reportId = decodeSegment(action[1] as string);
+    const reportId = safeDecode(action[1] as string);
     return only("POST", () =>
       action[2] === "resend" ? resend(state, reportId) : retryNow(state, reportId),
     );
   }
   return undefined;
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 function resend(state: SandboxState, reportId: string): JsonReply {
