@@ -1,6 +1,6 @@
 // Wall-clock strings ("2021-04-09 16:27:51") carry no zone; they are read in the receiver's
 // configured IANA zone. Intl is the only runtime-neutral zone database, and formatToParts is
-// slow, so offsets are cached per quarter hour (every real-world transition falls on one).
+// slow, so offsets are cached per quarter hour (see zoneOffsets).
 
 const WALL_CLOCK =
   /^(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
@@ -37,7 +37,7 @@ export function wallClockReader(timeZone: string): WallClockReader {
 }
 
 function buildReader(timeZone: string): WallClockReader {
-  const offsetAt = zoneOffset(timeZone);
+  const toUtc = wallToUtc(timeZone);
   const read = (value: string): Date | null | undefined => {
     let wall = fixedFormat(value);
     if (wall === undefined) {
@@ -51,11 +51,7 @@ function buildReader(timeZone: string): WallClockReader {
       if (wall === undefined) return undefined;
     }
     if (wall === null) return null;
-    if (offsetAt === null) return new Date(wall);
-    let utc = wall - offsetAt(wall);
-    const second = offsetAt(utc);
-    if (wall - second !== utc) utc = wall - second;
-    return new Date(utc);
+    return new Date(toUtc === null ? wall : toUtc(wall));
   };
   return Object.assign(read, { timeZone });
 }
@@ -75,11 +71,11 @@ function fixedFormat(s: string): number | null | undefined {
   ) {
     return undefined;
   }
-  const year = digits(s, 0, 4);
-  const month = digits(s, 5, 2);
-  const day = digits(s, 8, 2);
+  const year = fourDigits(s, 0);
+  const month = twoDigits(s, 5);
+  const day = twoDigits(s, 8);
   if (year === 0 && month === 0 && day === 0) return null;
-  return utcOf(year, month, day, digits(s, 11, 2), digits(s, 14, 2), digits(s, 17, 2), 0);
+  return utcOf(year, month, day, twoDigits(s, 11), twoDigits(s, 14), twoDigits(s, 17), 0);
 }
 
 // The three times of one report, and the reports of one day, share a date: its day number
@@ -110,15 +106,19 @@ function anyFormat(text: string): number | undefined {
   return utcOf(n(1), n(2), n(3), n(4), n(5), n(6), ms);
 }
 
-/** -1 when a character is not a digit, which every range check rejects. */
-function digits(s: string, from: number, count: 2 | 4): number {
+// Two small readers rather than one with a count, so that both inline where they are used.
+/** Two digits as a number; -1 when a character is not a digit, which every range check rejects. */
+function twoDigits(s: string, from: number): number {
   const a = s.charCodeAt(from) - 48;
   const b = s.charCodeAt(from + 1) - 48;
-  if (count === 2) return a >>> 0 > 9 || b >>> 0 > 9 ? -1 : a * 10 + b;
-  const c = s.charCodeAt(from + 2) - 48;
-  const d = s.charCodeAt(from + 3) - 48;
-  if (a >>> 0 > 9 || b >>> 0 > 9 || c >>> 0 > 9 || d >>> 0 > 9) return -1;
-  return a * 1000 + b * 100 + c * 10 + d;
+  return a >>> 0 > 9 || b >>> 0 > 9 ? -1 : a * 10 + b;
+}
+
+/** Four digits as a number; -1 when a character is not a digit. */
+function fourDigits(s: string, from: number): number {
+  const high = twoDigits(s, from);
+  const low = twoDigits(s, from + 2);
+  return high < 0 || low < 0 ? -1 : high * 100 + low;
 }
 
 const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -141,8 +141,43 @@ function daysFromCivil(year: number, month: number, day: number): number {
   return era * 146_097 + dayOfEra - 719_468;
 }
 
-/** null for UTC; otherwise a cached function from a UTC instant to the zone's offset in ms. */
-function zoneOffset(timeZone: string): ((utc: number) => number) | null {
+/**
+ * null for UTC; otherwise a function from a wall-clock time in the zone (as ms since the epoch
+ * read as if UTC) to the instant: the offset at the wall-clock time read as UTC, then the
+ * offset at the instant that gives, which is the zone's offset there, also across a
+ * transition (a gap or an overlap). Within one quarter hour of wall-clock time that answer is
+ * the same when both offsets hold over their quarter hours of UTC and are whole quarter hours,
+ * so it is kept for the last quarter hour read: the times of one report, and of a burst of
+ * reports, share it.
+ */
+function wallToUtc(timeZone: string): ((wall: number) => number) | null {
+  const offsets = zoneOffsets(timeZone);
+  if (offsets === null) return null;
+  let lastBucket = Number.NaN;
+  let lastOffset = 0;
+  return (wall) => {
+    const bucket = Math.floor(wall / QUARTER_HOUR);
+    if (bucket === lastBucket) return wall - lastOffset;
+    const first = offsets.steady(wall);
+    const offset = first === undefined ? undefined : offsets.steady(wall - first);
+    if (first === undefined || offset === undefined || first % QUARTER_HOUR !== 0) {
+      return wall - offsets.exact(wall - offsets.exact(wall));
+    }
+    lastBucket = bucket;
+    lastOffset = offset;
+    return wall - offset;
+  };
+}
+
+interface ZoneOffsets {
+  /** The offset at an instant, in ms, from Intl. */
+  exact(utc: number): number;
+  /** The offset over the whole quarter hour of UTC holding `utc`; undefined if it changes in it. */
+  steady(utc: number): number | undefined;
+}
+
+/** null for UTC; otherwise the zone's offsets, cached per quarter hour of UTC. */
+function zoneOffsets(timeZone: string): ZoneOffsets | null {
   let format: Intl.DateTimeFormat;
   try {
     format = new Intl.DateTimeFormat("en-US", {
@@ -162,18 +197,27 @@ function zoneOffset(timeZone: string): ((utc: number) => number) | null {
   }
   const resolved = format.resolvedOptions().timeZone;
   if (resolved === "UTC" || resolved === "Etc/UTC" || resolved === "Etc/GMT") return null;
-  const cache = new Map<number, number>();
-  return (utc) => {
+  // Seconds precision, as zones are defined.
+  const exact = (utc: number): number => {
+    const at = Math.floor(utc / 1000) * 1000;
+    const p: Record<string, number> = {};
+    for (const part of format.formatToParts(at)) p[part.type] = Number(part.value);
+    return Date.UTC(p.year ?? 0, (p.month ?? 1) - 1, p.day, p.hour, p.minute, p.second) - at;
+  };
+  // Every transition of the last 70 years falls on a quarter hour; an older one (local mean
+  // time giving way to a zone's standard time) may fall inside one, which is then not steady.
+  const cache = new Map<number, number | null>();
+  const steady = (utc: number): number | undefined => {
     const bucket = Math.floor(utc / QUARTER_HOUR);
     let offset = cache.get(bucket);
     if (offset === undefined) {
       const at = bucket * QUARTER_HOUR;
-      const p: Record<string, number> = {};
-      for (const part of format.formatToParts(at)) p[part.type] = Number(part.value);
-      offset = Date.UTC(p.year ?? 0, (p.month ?? 1) - 1, p.day, p.hour, p.minute, p.second) - at;
+      const start = exact(at);
+      offset = start === exact(at + QUARTER_HOUR - 1000) ? start : null;
       if (cache.size >= MAX_CACHED_OFFSETS) cache.clear();
       cache.set(bucket, offset);
     }
-    return offset;
+    return offset ?? undefined;
   };
+  return { exact, steady };
 }
