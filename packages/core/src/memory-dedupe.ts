@@ -53,8 +53,11 @@ export function memoryDedupe(options: MemoryDedupeOptions = {}): DedupeStore {
   // of a request's time. This one stays past them (V8 carries it across a compaction).
   let oldest: Iterator<string> | undefined;
 
-  function put(key: string, entry: Entry, known: boolean): void {
-    if (known && key !== newest) entries.delete(key);
+  /** Writes the key as the most recent. Its own earlier slot, if any, is dropped first. */
+  function put(key: string, entry: Entry): void {
+    // The key written last is already at the end: set overwrites it in place. Any other is
+    // deleted first (a no-op for a new key, and no dearer than asking `has`).
+    if (key !== newest) entries.delete(key);
     entries.set(key, entry);
     newest = key;
     if (entries.size > maxKeys) evictOldest();
@@ -90,11 +93,16 @@ export function memoryDedupe(options: MemoryDedupeOptions = {}): DedupeStore {
           if (entry > at) return "done";
         } else if (entry.expiresAt > at) return "busy";
       }
-      put(key, { owner, expiresAt: at + leaseMs }, entry !== undefined);
+      if (entry === undefined) {
+        // A new key, the usual case: appended, without the delete put would try.
+        entries.set(key, { owner, expiresAt: at + leaseMs });
+        newest = key;
+        if (entries.size > maxKeys) evictOldest();
+      } else put(key, { owner, expiresAt: at + leaseMs });
       return "claimed";
     },
     complete(key: string, _owner: string): void {
-      put(key, now() + ttlMs, entries.has(key));
+      put(key, now() + ttlMs);
     },
     release(key: string, owner: string): void {
       const entry = entries.get(key);
