@@ -43,9 +43,26 @@ declare module "fastify" {
 // Bodies core needs as bytes: multipart (parts may name charsets) or another charset than UTF-8.
 const NOT_UTF8 = /^multipart\/|;\s*charset=(?!"?utf-?8(?:"|;|\s|$))/i;
 
-function passBody(_request: unknown, body: string | Buffer, done: (e: null, b: unknown) => void) {
-  done(null, body);
+/**
+ * The body as core reads it: UTF-8 text decoded here (Node's decoder, faster than core's
+ * TextDecoder), anything else as the bytes.
+ */
+function passBody(request: FastifyRequest, body: Buffer, done: (e: null, b: unknown) => void) {
+  const type = request.headers["content-type"];
+  done(null, type === "application/json" || !NOT_UTF8.test(type ?? "") ? body.toString() : body);
 }
+
+// The media types core reads, each with a parser of its own: Fastify finds a named type's
+// parser in its cache, where a catch-all alone is looked up anew on every request (parsing the
+// Content-Type each time: about 3 µs of a request). The catch-all still takes the rest, so
+// core answers them (415 for a type that cannot carry a report).
+const MEDIA_TYPES = [
+  "application/json",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data",
+  "text/plain",
+  "text/json",
+];
 
 /**
  * Fastify 5 plugin: the reportkit receiver on one route. The instance that registers it gets
@@ -98,10 +115,9 @@ interface RouteOptions {
 /** The encapsulated route: body parsers and error handler of its own. */
 const route: FastifyPluginAsync<RouteOptions> = async (fastify, { receiver, path, bodyLimit }) => {
   // Every content type reaches core unparsed; core decides what it accepts (415 otherwise).
-  // UTF-8 text as a string (Fastify decodes it faster than core can), the rest as bytes.
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser(NOT_UTF8, { parseAs: "buffer", bodyLimit }, passBody);
-  fastify.addContentTypeParser("*", { parseAs: "string", bodyLimit }, passBody);
+  fastify.addContentTypeParser(MEDIA_TYPES, { parseAs: "buffer", bodyLimit }, passBody);
+  fastify.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, passBody);
 
   fastify.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
@@ -138,9 +154,8 @@ function describe(request: FastifyRequest, body?: ReceiverBody): ReceiverRequest
 
 function send(reply: FastifyReply, response: ReceiverResponse) {
   // Bytes, so Fastify sends core's Content-Type as it is (a string would gain "; charset=utf-8");
-  // core's fixed replies come encoded already.
-  const body =
-    response.bytes === undefined ? Buffer.from(response.body) : Buffer.from(response.bytes);
+  // core's fixed replies come encoded already, and Fastify views them without a copy.
+  const body = response.bytes ?? Buffer.from(response.body);
   return reply.code(response.status).headers(response.headers).send(body);
 }
 
