@@ -1,4 +1,4 @@
-/** One autocannon run, as loader.mjs reports it. Latencies in milliseconds. */
+/** One load run, as loader.mjs reports it. Latencies in milliseconds. */
 export interface RunResult {
   readonly rps: number;
   readonly p50: number | null;

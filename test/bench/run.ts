@@ -268,6 +268,52 @@ async function load(
   return result;
 }
 
+/**
+ * Loads several servers at once, for the same time (one job, each server with connections of
+ * its own), and measures each one's CPU per request over that same window: the servers of one
+ * comparison then share whatever else the machine does while they run, which a ratio of runs
+ * taken one after the other does not cancel.
+ */
+async function loadTogether(
+  loader: LineProcess,
+  targets: readonly { server: RunningServer; scenario: Scenario }[],
+  duration: number,
+): Promise<RunResult[]> {
+  const servers = new Set(targets.map((t) => t.server));
+  if (servers.size !== targets.length) throw new Error("one server twice in one block");
+  const id = ++jobs;
+  const ids = targets.map(() => ++jobs);
+  const cpuBefore = await Promise.all(targets.map((t) => serverCpu(t.server)));
+  const wallBefore = performance.now();
+  loader.send({
+    id,
+    connections: CONNECTIONS,
+    duration,
+    targets: targets.map(({ server, scenario }, i) => ({
+      id: ids[i],
+      url: `http://127.0.0.1:${server.port}${scenario.path}`,
+      method: scenario.method,
+      headers: scenario.headers,
+      body: scenario.body === undefined ? undefined : Buffer.from(scenario.body).toString("base64"),
+    })),
+  });
+  const answer = await loader.next<{ id: number; error?: string; results?: RunResult[] }>(
+    duration * 1000 + 30_000,
+  );
+  if (answer.error !== undefined) throw new Error(`load generator: ${answer.error}`);
+  if (answer.id !== id || answer.results?.length !== targets.length) {
+    throw new Error(`load generator answered job ${answer.id}, not ${id}`);
+  }
+  const wallSeconds = (performance.now() - wallBefore) / 1000;
+  const cpuAfter = await Promise.all(targets.map((t) => serverCpu(t.server)));
+  return answer.results.map((result, i) => {
+    const micros = (cpuAfter[i] as number) - (cpuBefore[i] as number);
+    result.serverCpu = micros / 1e6 / wallSeconds;
+    if (result.requests > 0) result.serverCpuPerRequest = micros / result.requests;
+    return result;
+  });
+}
+
 /** The same order would favour whoever runs first after a pause; each round has its own. */
 function shuffled<T>(items: readonly T[], seed: number): T[] {
   const out = [...items];
@@ -303,18 +349,41 @@ interface MemoryResult {
   readonly heapLarge: number;
   readonly keysSmall: number;
   readonly keysLarge: number;
+  /** The young generation: V8's default (grows), or pre-sized. */
+  readonly young?: "default" | "presized";
 }
+
+/**
+ * V8's young generation: by default it starts small and grows (up to 16 MB per semi-space)
+ * as a process allocates, whatever keeps memory or not; pre-sized, the same generation from
+ * the start, so that RSS growth is what the receiver itself keeps.
+ */
+const YOUNG_GENERATION = {
+  default: [],
+  presized: ["--min-semi-space-size=16"],
+} as const;
 
 async function runMemory(pin: string[]): Promise<MemoryResult[]> {
   const results: MemoryResult[] = [];
-  for (const variant of ["default", "off"]) {
-    const proc = new LineProcess(
-      "memory benchmark",
-      [...pin, process.execPath, "--expose-gc", join(benchDir, "micro.mjs"), "--memory", variant],
-      { BENCH_FIXTURES: JSON.stringify({ ...FIXTURES, quick }) },
-    );
-    results.push(await proc.next<MemoryResult>(300_000));
-    await proc.stop();
+  for (const young of ["default", "presized"] as const) {
+    for (const variant of ["default", "off"]) {
+      const proc = new LineProcess(
+        "memory benchmark",
+        [
+          ...pin,
+          process.execPath,
+          "--expose-gc",
+          ...YOUNG_GENERATION[young],
+          join(benchDir, "micro.mjs"),
+          "--memory",
+          variant,
+        ],
+        { BENCH_FIXTURES: JSON.stringify({ ...FIXTURES, quick }) },
+      );
+      const result = await proc.next<MemoryResult>(300_000);
+      results.push({ ...result, young });
+      await proc.stop();
+    }
   }
   return results;
 }
@@ -322,10 +391,21 @@ async function runMemory(pin: string[]): Promise<MemoryResult[]> {
 function memoryReport(results: readonly MemoryResult[]): string[] {
   const n = (x: number) => x.toLocaleString("en-US");
   const growth = (m: MemoryResult) => m.rssLarge - m.rssSmall;
+  const youngLabel = (m: MemoryResult) =>
+    m.young === "presized" ? "pre-sized (16 MB semi-spaces)" : "V8 default (grows)";
   const rows = results.flatMap((m) => [
-    [m.label, n(m.small), n(m.keysSmall), m.rssSmall.toFixed(1), m.heapSmall.toFixed(1), ""],
     [
       m.label,
+      youngLabel(m),
+      n(m.small),
+      n(m.keysSmall),
+      m.rssSmall.toFixed(1),
+      m.heapSmall.toFixed(1),
+      "",
+    ],
+    [
+      m.label,
+      youngLabel(m),
       n(m.large),
       n(m.keysLarge),
       m.rssLarge.toFixed(1),
@@ -338,17 +418,35 @@ function memoryReport(results: readonly MemoryResult[]): string[] {
     store === undefined
       ? Number.NaN
       : ((store.heapLarge - store.heapSmall) * 1048576) / (store.keysLarge - store.keysSmall);
+  const off = (young: MemoryResult["young"]) =>
+    results.find((m) => m.young === young && m.keysLarge === 0);
+  const runtimeGrowth = off("default");
+  const presizedGrowth = off("presized");
   return [
     "## Memory: one receiver",
     "",
     "DLRs with ids of their own through `Receiver.handle`, in one process per variant; each figure after a full GC. The default in-memory dedupe store keeps up to 100,000 keys (for 2 hours), so from 10,000 to 200,000 requests it grows from 10,000 to 100,000 keys by design.",
     "",
+    "Each variant runs twice: with V8's defaults, and with the young generation pre-sized to the size V8 grows it to anyway (`--min-semi-space-size=16`), which separates what the receiver keeps from V8 sizing its young generation under any allocating workload.",
+    "",
     table(
-      ["Receiver", "after requests", "dedupe keys held", "RSS MB", "heap used MB", "RSS growth MB"],
+      [
+        "Receiver",
+        "young generation",
+        "after requests",
+        "dedupe keys held",
+        "RSS MB",
+        "heap used MB",
+        "RSS growth MB",
+      ],
       rows,
     ),
     "",
-    `The store's keys take about ${Math.round(perKey)} bytes of heap each (key string and map slot).`,
+    `The store's keys take about ${Math.round(perKey)} bytes of heap each (key string and map slot).${
+      runtimeGrowth === undefined || presizedGrowth === undefined
+        ? ""
+        : ` With \`dedupe: false\` nothing is kept, yet RSS grows ${growth(runtimeGrowth).toFixed(1)} MB with V8's defaults and ${growth(presizedGrowth).toFixed(1)} MB pre-sized: that growth is the young generation's, not the receiver's.`
+    }`,
     "",
   ];
 }
@@ -494,14 +592,28 @@ async function main(): Promise<number> {
     const deadline = started + PLAN.budgetMin * 60_000;
     for (let round = 1; round <= PLAN.maxRounds; round++) {
       for (const group of shuffled(groups, round)) {
-        for (const row of shuffled(group, round * 31 + group.length)) {
-          const scenario = rowScenario.get(row) as Scenario;
-          const server = rowServer.get(row) as RunningServer;
-          const result = await load(loader, server, scenario, PLAN.duration);
-          row.runs.push(result);
-          console.error(
-            `round ${round}: ${row.framework} ${row.server}, ${row.scenario}: ${Math.round(result.rps)} req/s, ${result.serverCpuPerRequest?.toFixed(1)} µs CPU/req${result.non2xx > 0 ? `, ${result.non2xx} non-2xx` : ""}`,
+        // The rows a ratio compares (one request's bare, hand-written and reportkit servers;
+        // the dedupe variants) are loaded together, for the same second, all on the servers'
+        // CPU: each one's cost is then measured under the same conditions as the others'.
+        const blocks = [...new Set(group.map((row) => row.scenario))].map((scenario) =>
+          group.filter((row) => row.scenario === scenario),
+        );
+        for (const block of shuffled(blocks, round * 31 + group.length)) {
+          const results = await loadTogether(
+            loader,
+            block.map((row) => ({
+              server: rowServer.get(row) as RunningServer,
+              scenario: rowScenario.get(row) as Scenario,
+            })),
+            PLAN.duration,
           );
+          for (const [i, row] of block.entries()) {
+            const result = results[i] as RunResult;
+            row.runs.push(result);
+            console.error(
+              `round ${round}: ${row.framework} ${row.server}, ${row.scenario}: ${Math.round(result.rps)} req/s, ${result.serverCpuPerRequest?.toFixed(1)} µs CPU/req${result.non2xx > 0 ? `, ${result.non2xx} non-2xx` : ""}`,
+            );
+          }
         }
       }
       rounds = round;
@@ -582,7 +694,7 @@ async function main(): Promise<number> {
     `Measured ${date} on ${machine()}.`,
     `Load average when the run began: ${loadAtStart.toFixed(2)}. ${pinning.description}.`,
     "",
-    `Each server runs in its own process from built JavaScript (\`pnpm build\`, plain \`node\`); autocannon (${CONNECTIONS} connections, keep-alive, no pipelining) runs in another. After a warm-up, ${rounds} rounds of one ${PLAN.duration} s run per configuration: a round runs each framework's configurations back to back, frameworks and configurations in a different order each round, and rounds stop once every headline ratio's interquartile range is within ±${TARGET_HALF_IQR * 100}% (at least ${PLAN.minRounds}, at most ${PLAN.maxRounds} rounds or ${PLAN.budgetMin} minutes). Server CPU is the server process's own \`process.cpuUsage()\` over a run divided by the requests it answered. Every request carries the bearer token and a report id of its own, so reportkit's default in-memory dedupe store claims and completes a key for each. Figures are medians of the runs; spread is (max − min) / median of requests/s; non-2xx counts warm-up runs too and must be 0.`,
+    `Each server runs in its own process from built JavaScript (\`pnpm build\`, plain \`node\`); the load generator (\`loader.mjs\`, a minimal HTTP/1.1 client: keep-alive, one request in flight per connection, no pipelining) runs in another, on the other CPU. After a warm-up, ${rounds} rounds of ${PLAN.duration} s per configuration: in a round, the servers one comparison is made of (one request's bare, hand-written and reportkit servers; the dedupe variants) are loaded together, for the same second, each by its own ${CONNECTIONS} connections, all of them on the servers' CPU, so each one's cost is measured while the machine does the same other work for all; frameworks and comparisons run in a different order each round, and rounds stop once every headline ratio's interquartile range is within ±${TARGET_HALF_IQR * 100}% (at least ${PLAN.minRounds}, at most ${PLAN.maxRounds} rounds or ${PLAN.budgetMin} minutes). Server CPU is the server process's own \`process.cpuUsage()\` over a run divided by the requests it answered. Every request carries the bearer token and a report id of its own, so reportkit's default in-memory dedupe store claims and completes a key for each. Figures are medians over the rounds; spread is (max − min) / median of requests/s; non-2xx counts warm-up runs too and must be 0.`,
     "",
     "## HTTP: the field-notes DLR and call report, POST /webhooks",
     "",
