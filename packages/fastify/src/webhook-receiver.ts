@@ -153,10 +153,18 @@ function describe(request: FastifyRequest, body?: ReceiverBody): ReceiverRequest
 }
 
 function send(reply: FastifyReply, response: ReceiverResponse) {
-  // Bytes, so Fastify sends core's Content-Type as it is (a string would gain "; charset=utf-8");
-  // core's fixed replies come encoded already, and Fastify views them without a copy.
-  const body = response.bytes ?? Buffer.from(response.body);
-  return reply.code(response.status).headers(response.headers).send(body);
+  // Text, so Node writes the head and the body as one chunk (a Buffer goes out as two); the
+  // serializer that passes it on as is keeps Fastify from adding "; charset=utf-8" to core's
+  // Content-Type, which it does to text it did not serialize itself.
+  return reply
+    .code(response.status)
+    .headers(response.headers)
+    .serializer(asIs)
+    .send(response.body);
+}
+
+function asIs(body: string): string {
+  return body;
 }
 
 export default webhookReceiver;
