@@ -62,14 +62,28 @@ function prepare(job) {
 
 const CRLF2 = Buffer.from("\r\n\r\n");
 
-/** Length of the answer's body from its header block, or -1 when it has none we can read. */
-function contentLength(headerText) {
-  const m = /\r\ncontent-length:[ \t]*(\d+)/i.exec(headerText);
-  if (m !== null) return Number(m[1]);
-  if (/\r\ntransfer-encoding:/i.test(headerText)) {
-    throw new Error("a chunked answer: this load generator reads Content-Length bodies only");
+/**
+ * Where the answer starting at `bodyAt` ends: by its Content-Length, or by the chunks of a
+ * chunked body (node:http sends one after an explicit writeHead); -1 while it is incomplete.
+ */
+function answerEnd(buffered, headerText, bodyAt) {
+  const length = /\r\ncontent-length:[ \t]*(\d+)/i.exec(headerText);
+  if (length !== null) {
+    const end = bodyAt + Number(length[1]);
+    return buffered.length >= end ? end : -1;
   }
-  return 0;
+  if (!/\r\ntransfer-encoding:[ \t]*chunked/i.test(headerText)) return bodyAt;
+  let at = bodyAt;
+  for (;;) {
+    const lineEnd = buffered.indexOf("\r\n", at);
+    if (lineEnd === -1) return -1;
+    const size = Number.parseInt(buffered.toString("latin1", at, lineEnd), 16);
+    if (Number.isNaN(size)) throw new Error("a malformed chunked answer");
+    // The chunk's data and its CRLF; the last chunk (size 0) is followed by a blank line.
+    at = lineEnd + 2 + size + 2;
+    if (buffered.length < at) return -1;
+    if (size === 0) return at;
+  }
 }
 
 function runJob(job) {
@@ -156,16 +170,16 @@ function runJob(job) {
         const headEnd = buffered.indexOf(CRLF2);
         if (headEnd === -1) return;
         const headerText = buffered.toString("latin1", 0, headEnd);
-        let length;
+        let end;
         try {
-          length = contentLength(headerText);
+          end = answerEnd(buffered, headerText, headEnd + 4);
         } catch (error) {
           failure ??= error;
           retire(false);
           return;
         }
-        if (buffered.length < headEnd + 4 + length) return;
-        buffered = buffered.subarray(headEnd + 4 + length);
+        if (end === -1) return;
+        buffered = buffered.subarray(end);
         clearTimeout(timer);
         waiting = false;
         const status = Number(headerText.slice(9, 12));
