@@ -156,11 +156,7 @@ function send(reply: FastifyReply, response: ReceiverResponse) {
   // Text, so Node writes the head and the body as one chunk (a Buffer goes out as two); the
   // serializer that passes it on as is keeps Fastify from adding "; charset=utf-8" to core's
   // Content-Type, which it does to text it did not serialize itself.
-  return reply
-    .code(response.status)
-    .headers(response.headers)
-    .serializer(asIs)
-    .send(response.body);
+  return reply.code(response.status).headers(response.headers).serializer(asIs).send(response.body);
 }
 
 function asIs(body: string): string {
