@@ -111,7 +111,7 @@ test("pnpm bench --quick measures every configuration, all answered 2xx", async 
     ).sort(),
   );
 
-  // The store table's rows (the memory section's table has six columns too).
+  // The store table's rows (six columns; the ratio table has nine, the memory table seven).
   const stores = rows.filter(
     (cells) =>
       cells.length === 6 &&
