@@ -162,3 +162,78 @@ describe("@reportkit/hono: mounting and bodies", () => {
     expect(res.headers.get("content-type")).toBe("application/json");
   });
 });
+
+describe("@reportkit/hono on @hono/node-server: the headers", () => {
+  /** Serves the app on a free port; returns its URL and a stop function. */
+  async function served(app: Hono): Promise<{ url: string; stop: () => Promise<void> }> {
+    const { serve } = await import("@hono/node-server");
+    return new Promise((resolve) => {
+      const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) =>
+        resolve({
+          url: `http://127.0.0.1:${info.port}/webhooks`,
+          stop: () => new Promise((done) => server.close(() => done())),
+        }),
+      );
+    });
+  }
+
+  it("come from the Node request, as sent: token, content type, and ctx.headers without the token", async () => {
+    const seen: Headers[] = [];
+    const app = new Hono();
+    app.post(
+      "/webhooks",
+      webhookReceiver({ token: TOKEN }).onDelivery((_report, ctx) => {
+        seen.push(ctx.headers);
+      }),
+    );
+    const { url, stop } = await served(app);
+    try {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: {
+          AUTHORIZATION: `Bearer ${TOKEN}`,
+          "Content-Type": "text/plain",
+          "X-Trace": "t1",
+        },
+        body: DLR,
+      });
+      expect(res.status).toBe(200);
+      const wrong = await fetch(url, {
+        method: "POST",
+        headers: { authorization: "Bearer nope", "content-type": "application/json" },
+        body: DLR,
+      });
+      expect(wrong.status).toBe(401);
+    } finally {
+      await stop();
+    }
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.get("x-trace")).toBe("t1");
+    expect(seen[0]?.has("authorization")).toBe(false);
+  });
+
+  it("of a Request a middleware built anew are read from that Request, not from the wire", async () => {
+    const h = handlers();
+    const app = new Hono();
+    // The wire carries a wrong token; the middleware's Request carries the right one.
+    app.use("/webhooks", async (c, next) => {
+      const headers = new Headers(c.req.raw.headers);
+      headers.set("authorization", `Bearer ${TOKEN}`);
+      c.req.raw = new Request(c.req.raw.url, { method: "POST", headers, body: DLR });
+      await next();
+    });
+    app.post("/webhooks", webhookReceiver({ token: TOKEN, ...h }));
+    const { url, stop } = await served(app);
+    try {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { authorization: "Bearer wrong-token", "content-type": "application/json" },
+        body: DLR,
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await stop();
+    }
+    expect(h.onDelivery).toHaveBeenCalledOnce();
+  });
+});
