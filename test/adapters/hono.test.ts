@@ -164,18 +164,24 @@ describe("@reportkit/hono: mounting and bodies", () => {
 });
 
 describe("@reportkit/hono on @hono/node-server: the headers", () => {
-  /** Serves the app on a free port; returns its URL and a stop function. */
-  async function served(app: Hono): Promise<{ url: string; stop: () => Promise<void> }> {
+  /** Serves the app on a free port for the time of `use`, which gets its /webhooks URL. */
+  async function served(app: Hono, use: (url: string) => Promise<void>): Promise<void> {
     const { serve } = await import("@hono/node-server");
-    return new Promise((resolve) => {
-      const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) =>
-        resolve({
-          url: `http://127.0.0.1:${info.port}/webhooks`,
-          stop: () => new Promise((done) => server.close(() => done())),
-        }),
+    let server: { close(callback: () => void): void } | undefined;
+    const port = await new Promise<number>((resolve) => {
+      server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) =>
+        resolve(info.port),
       );
     });
+    try {
+      await use(`http://127.0.0.1:${port}/webhooks`);
+    } finally {
+      await new Promise<void>((done) => server?.close(() => done()));
+    }
   }
+
+  const post = (url: string, headers: Record<string, string>) =>
+    fetch(url, { method: "POST", headers, body: DLR });
 
   it("come from the Node request, as sent: token, content type, and ctx.headers without the token", async () => {
     const seen: Headers[] = [];
@@ -186,27 +192,15 @@ describe("@reportkit/hono on @hono/node-server: the headers", () => {
         seen.push(ctx.headers);
       }),
     );
-    const { url, stop } = await served(app);
-    try {
-      const res = await fetch(url, {
-        method: "POST",
-        headers: {
-          AUTHORIZATION: `Bearer ${TOKEN}`,
-          "Content-Type": "text/plain",
-          "X-Trace": "t1",
-        },
-        body: DLR,
-      });
-      expect(res.status).toBe(200);
-      const wrong = await fetch(url, {
-        method: "POST",
-        headers: { authorization: "Bearer nope", "content-type": "application/json" },
-        body: DLR,
-      });
-      expect(wrong.status).toBe(401);
-    } finally {
-      await stop();
-    }
+    await served(app, async (url) => {
+      const sent = {
+        AUTHORIZATION: `Bearer ${TOKEN}`,
+        "Content-Type": "text/plain",
+        "X-Trace": "t1",
+      };
+      expect((await post(url, sent)).status).toBe(200);
+      expect((await post(url, { authorization: "Bearer nope" })).status).toBe(401);
+    });
     expect(seen).toHaveLength(1);
     expect(seen[0]?.get("x-trace")).toBe("t1");
     expect(seen[0]?.has("authorization")).toBe(false);
@@ -223,17 +217,9 @@ describe("@reportkit/hono on @hono/node-server: the headers", () => {
       await next();
     });
     app.post("/webhooks", webhookReceiver({ token: TOKEN, ...h }));
-    const { url, stop } = await served(app);
-    try {
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { authorization: "Bearer wrong-token", "content-type": "application/json" },
-        body: DLR,
-      });
-      expect(res.status).toBe(200);
-    } finally {
-      await stop();
-    }
+    await served(app, async (url) => {
+      expect((await post(url, { authorization: "Bearer wrong-token" })).status).toBe(200);
+    });
     expect(h.onDelivery).toHaveBeenCalledOnce();
   });
 });

@@ -19,6 +19,12 @@ const FORMATS = new Map<string, Format>([
   ["multipart/form-data", "multipart"],
 ]);
 
+/**
+ * The media types a report can arrive in, lowercase (`+json` types are read as JSON too): for an
+ * adapter that registers a body parser per type.
+ */
+export const REPORT_MEDIA_TYPES: readonly string[] = [...FORMATS.keys()].filter((t) => t !== "");
+
 const utf8 = new TextDecoder();
 
 /** The media type of a Content-Type value, lowercased, parameters dropped. */
@@ -111,6 +117,16 @@ function isUtf8Charset(charset: string | undefined): boolean {
 /** Whether a body of this Content-Type is UTF-8 text (no charset says so too). */
 export function isUtf8(contentType: string | undefined): boolean {
   return isUtf8Charset(charsetOf(contentType));
+}
+
+/**
+ * Whether core reads a body of this Content-Type as text decoded as UTF-8, so an adapter may
+ * hand it over decoded; otherwise core needs the bytes (multipart parts and other charsets
+ * are decoded by core).
+ */
+export function readsAsText(contentType: string | undefined): boolean {
+  if (contentType === "application/json") return true; // what nearly every sender sends
+  return formatOf(mediaType(contentType)) !== "multipart" && isUtf8(contentType);
 }
 
 function decodeText(bytes: Uint8Array | undefined, contentType: string | undefined): string {

@@ -27,6 +27,7 @@ export {
   type ReceiverResponse,
   type RefusalCode,
 } from "./create-receiver.js";
+export { REPORT_MEDIA_TYPES, readsAsText } from "./decode-body.js";
 export { defaultDedupeKey } from "./dedupe-key.js";
 export {
   type ClaimResult,

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { formatOf, REPORT_MEDIA_TYPES, readsAsText } from "./decode-body.js";
+
+describe("readsAsText", () => {
+  it.each([
+    ["application/json", true],
+    [undefined, true],
+    ["application/json; charset=utf-8", true],
+    ['text/plain; charset="UTF-8"', true],
+    ["application/x-www-form-urlencoded", true],
+    ["application/vnd.api+json", true],
+    ["application/json; charset=iso-8859-1", false],
+    ["text/plain;charset=windows-1252", false],
+    ["multipart/form-data; boundary=x", false],
+    ["Multipart/Form-Data; boundary=x", false],
+  ])("%s: %s", (contentType, text) => {
+    expect(readsAsText(contentType)).toBe(text);
+  });
+});
+
+describe("REPORT_MEDIA_TYPES", () => {
+  it("are the media types core reads, each with a format", () => {
+    expect([...REPORT_MEDIA_TYPES].sort()).toEqual([
+      "application/json",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data",
+      "text/json",
+      "text/plain",
+    ]);
+    for (const type of REPORT_MEDIA_TYPES) expect(formatOf(type)).toBeDefined();
+  });
+});
