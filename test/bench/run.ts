@@ -238,35 +238,6 @@ async function serverCpu(server: RunningServer): Promise<number> {
 }
 
 let jobs = 0;
-async function load(
-  loader: LineProcess,
-  server: RunningServer,
-  scenario: Scenario,
-  duration: number,
-): Promise<RunResult> {
-  const id = ++jobs;
-  const cpuBefore = await serverCpu(server);
-  const wallBefore = performance.now();
-  loader.send({
-    id,
-    url: `http://127.0.0.1:${server.port}${scenario.path}`,
-    method: scenario.method,
-    headers: scenario.headers,
-    body: scenario.body === undefined ? undefined : Buffer.from(scenario.body).toString("base64"),
-    connections: CONNECTIONS,
-    duration,
-  });
-  const result = await loader.next<RunResult & { id: number; error?: string }>(
-    duration * 1000 + 30_000,
-  );
-  if (result.error !== undefined) throw new Error(`load generator: ${result.error}`);
-  if (result.id !== id) throw new Error(`load generator answered job ${result.id}, not ${id}`);
-  const wallSeconds = (performance.now() - wallBefore) / 1000;
-  const micros = (await serverCpu(server)) - cpuBefore;
-  result.serverCpu = micros / 1e6 / wallSeconds;
-  if (result.requests > 0) result.serverCpuPerRequest = micros / result.requests;
-  return result;
-}
 
 /**
  * Which comparison a row is loaded together with: its request's. The Redis store's server runs
@@ -401,23 +372,18 @@ function memoryReport(results: readonly MemoryResult[]): string[] {
   const growth = (m: MemoryResult) => m.rssLarge - m.rssSmall;
   const youngLabel = (m: MemoryResult) =>
     m.young === "presized" ? "pre-sized (16 MB semi-spaces)" : "V8 default (grows)";
+  const row = (m: MemoryResult, requests: number, keys: number, rss: number, heap: number) => [
+    m.label,
+    youngLabel(m),
+    n(requests),
+    n(keys),
+    rss.toFixed(1),
+    heap.toFixed(1),
+  ];
   const rows = results.flatMap((m) => [
+    [...row(m, m.small, m.keysSmall, m.rssSmall, m.heapSmall), ""],
     [
-      m.label,
-      youngLabel(m),
-      n(m.small),
-      n(m.keysSmall),
-      m.rssSmall.toFixed(1),
-      m.heapSmall.toFixed(1),
-      "",
-    ],
-    [
-      m.label,
-      youngLabel(m),
-      n(m.large),
-      n(m.keysLarge),
-      m.rssLarge.toFixed(1),
-      m.heapLarge.toFixed(1),
+      ...row(m, m.large, m.keysLarge, m.rssLarge, m.heapLarge),
       `${growth(m).toFixed(1)} (${growth(m) <= 20 ? "within 20 MB" : "**over 20 MB**"})`,
     ],
   ]);
@@ -584,7 +550,8 @@ async function main(): Promise<number> {
         // The first request kind of each server gets the long warm-up (it compiles the path).
         const warmup = index === 0 ? PLAN.warmup : PLAN.extraWarmup;
         console.error(`warm-up: ${row.framework} ${row.server}, ${row.scenario}`);
-        row.warmups.push(await load(loader, server, scenario, warmup));
+        const [result] = await loadTogether(loader, [{ server, scenario }], warmup);
+        row.warmups.push(result as RunResult);
       }
     }
 

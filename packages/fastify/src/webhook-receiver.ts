@@ -145,8 +145,6 @@ function send(reply: FastifyReply, response: ReceiverResponse) {
   return reply.code(response.status).headers(response.headers).serializer(asIs).send(response.body);
 }
 
-function asIs(body: string): string {
-  return body;
-}
+const asIs = (body: string): string => body;
 
 export default webhookReceiver;
