@@ -17,6 +17,8 @@ const EXPECTED_ROWS = [
   ...FRAMEWORKS.flatMap((fw) => [
     `${fw} | bare | DLR (JSON)`,
     `${fw} | bare | call report (JSON)`,
+    `${fw} | bare, second process | DLR (JSON)`,
+    `${fw} | bare, second process | call report (JSON)`,
     `${fw} | hand-written | DLR (JSON)`,
     `${fw} | hand-written | call report (JSON)`,
     `${fw} | reportkit | DLR (JSON)`,
@@ -110,6 +112,15 @@ test("pnpm bench --quick measures every configuration, all answered 2xx", async 
       ]),
     ).sort(),
   );
+
+  // The control: each framework's bare server against its second process (five columns).
+  const controls = rows.filter(
+    (cells) => cells.length === 5 && FRAMEWORKS.includes(cells[0] as string),
+  );
+  expect(controls.map((cells) => `${cells[0]}, ${cells[1]}`).sort()).toEqual(
+    FRAMEWORKS.flatMap((fw) => [`${fw}, DLR (JSON)`, `${fw}, call report (JSON)`]).sort(),
+  );
+  for (const cells of controls) expect(cells[2], `${cells[0]} control`).toMatch(/^\d\.\d\d \(/);
 
   // The store table's rows (six columns; the ratio table has nine, the memory table seven).
   const stores = rows.filter(

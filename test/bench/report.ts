@@ -27,6 +27,7 @@ export interface Row {
   readonly framework: string;
   readonly server:
     | "bare"
+    | "bare, second process"
     | "hand-written"
     | "reportkit"
     | "node:http"
@@ -151,22 +152,47 @@ export function ratios(rows: readonly Row[], scenarios: readonly string[]): Rati
       ] as const) {
         const other = find(of);
         if (other === undefined) continue;
-        const rounds = reportkit.runs.map((run, i) => [run, other.runs[i]] as const);
-        out.push({
-          framework,
-          scenario,
-          of,
-          target,
-          byCpu: spread(
-            rounds.map(
-              ([mine, theirs]) =>
-                (theirs?.serverCpuPerRequest ?? Number.NaN) /
-                (mine.serverCpuPerRequest ?? Number.NaN),
-            ),
-          ),
-          byRps: spread(rounds.map(([mine, theirs]) => mine.rps / (theirs?.rps ?? Number.NaN))),
-        });
+        out.push({ framework, scenario, of, target, ...perRound(reportkit, other) });
       }
+    }
+  }
+  return out;
+}
+
+/** `mine` against `theirs`, one ratio per round from that round's runs (loaded together). */
+function perRound(mine: Row, theirs: Row): Pick<Ratio, "byCpu" | "byRps"> {
+  const rounds = mine.runs.map((run, i) => [run, theirs.runs[i]] as const);
+  return {
+    byCpu: spread(
+      rounds.map(
+        ([a, b]) => (b?.serverCpuPerRequest ?? Number.NaN) / (a.serverCpuPerRequest ?? Number.NaN),
+      ),
+    ),
+    byRps: spread(rounds.map(([a, b]) => a.rps / (b?.rps ?? Number.NaN))),
+  };
+}
+
+/** Two processes of one bare server, loaded together: what the method reads as a difference. */
+export interface Control {
+  readonly framework: string;
+  readonly scenario: string;
+  readonly byCpu: Spread;
+  readonly byRps: Spread;
+}
+
+/** The second bare process against the first, per framework and request kind. */
+export function controls(rows: readonly Row[], scenarios: readonly string[]): Control[] {
+  const out: Control[] = [];
+  for (const framework of [...new Set(rows.map((r) => r.framework))]) {
+    for (const scenario of scenarios) {
+      const find = (server: Row["server"]) =>
+        rows.find(
+          (r) => r.framework === framework && r.server === server && r.scenario === scenario,
+        );
+      const first = find("bare");
+      const second = find("bare, second process");
+      if (first === undefined || second === undefined) continue;
+      out.push({ framework, scenario, ...perRound(second, first) });
     }
   }
   return out;
@@ -296,7 +322,32 @@ export function ratioTable(list: readonly Ratio[]): string {
   );
 }
 
-/** Six columns (the ratio table above has seven): the smoke test tells them apart by width. */
+/** Five columns: the smoke test tells the tables apart by width. */
+export function controlTable(list: readonly Control[]): string {
+  const cell = (r: Spread) =>
+    Number.isFinite(r.median)
+      ? `${times(r.median)} (${times(r.q1)}–${times(r.q3)}, ±${pct(halfIqr(r))})`
+      : "–";
+  return table(
+    [
+      "Framework",
+      "Request",
+      "by server CPU per request (median, IQR)",
+      "by req/s (median, IQR)",
+      "rounds",
+    ],
+    ["l", "l", "r", "r", "r"],
+    list.map((c) => [
+      c.framework,
+      c.scenario,
+      cell(c.byCpu),
+      cell(c.byRps),
+      String(c.byCpu.rounds),
+    ]),
+  );
+}
+
+/** Six columns (the ratio table above has nine): the smoke test tells them apart by width. */
 export function dedupeRatioTable(list: readonly DedupeRatio[]): string {
   return table(
     [
