@@ -416,15 +416,17 @@ function memoryReport(results: readonly MemoryResult[]): string[] {
       `${growth(m).toFixed(1)} (${growth(m) <= 20 ? "within 20 MB" : "**over 20 MB**"})`,
     ],
   ]);
-  const store = results.find((m) => m.keysLarge > m.keysSmall);
-  const perKey =
-    store === undefined
-      ? Number.NaN
-      : ((store.heapLarge - store.heapSmall) * 1048576) / (store.keysLarge - store.keysSmall);
   const off = (young: MemoryResult["young"]) =>
     results.find((m) => m.young === young && m.keysLarge === 0);
   const runtimeGrowth = off("default");
   const presizedGrowth = off("presized");
+  // The store's own share: its RSS growth beyond dedupe: false's, both pre-sized (its keys
+  // live in typed arrays, outside the JS heap).
+  const store = results.find((m) => m.young === "presized" && m.keysLarge > m.keysSmall);
+  const perKey =
+    store === undefined || presizedGrowth === undefined
+      ? Number.NaN
+      : ((growth(store) - growth(presizedGrowth)) * 1048576) / (store.keysLarge - store.keysSmall);
   return [
     "## Memory: one receiver",
     "",
@@ -445,7 +447,7 @@ function memoryReport(results: readonly MemoryResult[]): string[] {
       rows,
     ),
     "",
-    `The store's keys take about ${Math.round(perKey)} bytes of heap each (key string and map slot).${
+    `The store takes about ${Math.round(perKey)} bytes of memory per key it holds (its RSS growth beyond \`dedupe: false\`'s, both pre-sized; the keys live in typed arrays, outside the JS heap).${
       runtimeGrowth === undefined || presizedGrowth === undefined
         ? ""
         : ` With \`dedupe: false\` nothing is kept, yet RSS grows ${growth(runtimeGrowth).toFixed(1)} MB with V8's defaults and ${growth(presizedGrowth).toFixed(1)} MB pre-sized: that growth is the young generation's, not the receiver's.`
