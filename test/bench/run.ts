@@ -211,10 +211,11 @@ async function startServer(
 
 /**
  * An idle Node process started after the servers, on their CPU, that lives as long as they do.
- * Without it, the server process started last read 11–17% less CPU per request than identical
- * servers started before it (three Fastify reportkit servers loaded together, three runs);
- * with it, 1.00 / 1.02 / 1.02. The cause is not known (an idle `sleep` in its place did not
- * help); the bare server's second process measures what is left (see its table).
+ * Without it, of three identical Fastify servers loaded together, the one started last read
+ * 11–20% less CPU per request than the others in each of 5 runs; with it, that bias was gone in
+ * 4 runs of 4 on a quiet machine. The cause is not known (an idle `sleep` in its place did not
+ * help). On a busy machine identical processes still differ by up to ±15%, whichever started
+ * last: the bare server's second process measures that in every run (see its table).
  */
 async function startIdleProcess(pin: string[]): Promise<LineProcess> {
   const idle = new LineProcess(
@@ -703,7 +704,7 @@ async function main(): Promise<number> {
     `Measured ${date} on ${machine()}.`,
     `Load average when the run began: ${loadAtStart.toFixed(2)}. ${pinning.description}.`,
     "",
-    `Each server runs in its own process from built JavaScript (\`pnpm build\`, plain \`node\`); the load generator (\`loader.mjs\`, a minimal HTTP/1.1 client: keep-alive, one request in flight per connection, no pipelining) runs in another, on the other CPU. After a warm-up, ${rounds} rounds of ${PLAN.duration} s per configuration: in a round, the servers one comparison is made of (one request's bare, hand-written and reportkit servers, and a second process of the bare one as a control; the dedupe variants) are loaded together, for the same second, each by its own ${CONNECTIONS} connections, all of them on the servers' CPU, so each one's cost is measured while the machine does the same other work for all; frameworks and comparisons run in a different order each round, and rounds stop once every headline ratio's interquartile range is within ±${TARGET_HALF_IQR * 100}% (at least ${PLAN.minRounds}, at most ${PLAN.maxRounds} rounds or ${PLAN.budgetMin} minutes). Server CPU is the server process's own \`process.cpuUsage()\` over a run divided by the requests it answered. An idle Node process is started after the servers: without it, the server started last read 11–17% cheaper than identical ones. Every request carries the bearer token and a report id of its own, so reportkit's default in-memory dedupe store claims and completes a key for each. Figures are medians over the rounds; spread is (max − min) / median of requests/s; non-2xx counts warm-up runs too and must be 0.`,
+    `Each server runs in its own process from built JavaScript (\`pnpm build\`, plain \`node\`); the load generator (\`loader.mjs\`, a minimal HTTP/1.1 client: keep-alive, one request in flight per connection, no pipelining) runs in another, on the other CPU. After a warm-up, ${rounds} rounds of ${PLAN.duration} s per configuration: in a round, the servers one comparison is made of (one request's bare, hand-written and reportkit servers, and a second process of the bare one as a control; the dedupe variants) are loaded together, for the same second, each by its own ${CONNECTIONS} connections, all of them on the servers' CPU, so each one's cost is measured while the machine does the same other work for all; frameworks and comparisons run in a different order each round, and rounds stop once every headline ratio's interquartile range is within ±${TARGET_HALF_IQR * 100}% (at least ${PLAN.minRounds}, at most ${PLAN.maxRounds} rounds or ${PLAN.budgetMin} minutes). Server CPU is the server process's own \`process.cpuUsage()\` over a run divided by the requests it answered. An idle Node process is started after the servers: without it, the server started last read 11–20% cheaper than identical ones. Every request carries the bearer token and a report id of its own, so reportkit's default in-memory dedupe store claims and completes a key for each. Figures are medians over the rounds; spread is (max − min) / median of requests/s; non-2xx counts warm-up runs too and must be 0.`,
     "",
     "## HTTP: the field-notes DLR and call report, POST /webhooks",
     "",
