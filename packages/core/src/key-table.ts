@@ -192,7 +192,8 @@ export class KeyTable {
 
   /** Three FNV-1a lanes with their own seeds and primes, each finished by murmur3's mix. */
   #hash(key: string): void {
-    const seeds = (this.#seeds ??= globalThis.crypto.getRandomValues(new Uint32Array(3)));
+    this.#seeds ??= globalThis.crypto.getRandomValues(new Uint32Array(3));
+    const seeds = this.#seeds;
     let a = (seeds[0] as number) ^ key.length;
     let b = seeds[1] as number;
     let c = seeds[2] as number;
