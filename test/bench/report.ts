@@ -140,10 +140,7 @@ export function ratios(rows: readonly Row[], scenarios: readonly string[]): Rati
   const frameworks = [...new Set(rows.map((r) => r.framework))];
   for (const framework of frameworks) {
     for (const scenario of scenarios) {
-      const find = (server: Row["server"]) =>
-        rows.find(
-          (r) => r.framework === framework && r.server === server && r.scenario === scenario,
-        );
+      const find = (server: Row["server"]) => rowOf(rows, framework, server, scenario);
       const reportkit = find("reportkit");
       if (reportkit === undefined) continue;
       for (const [of, target] of [
@@ -157,6 +154,12 @@ export function ratios(rows: readonly Row[], scenarios: readonly string[]): Rati
     }
   }
   return out;
+}
+
+function rowOf(rows: readonly Row[], framework: string, server: Row["server"], scenario: string) {
+  return rows.find(
+    (r) => r.framework === framework && r.server === server && r.scenario === scenario,
+  );
 }
 
 /** `mine` against `theirs`, one ratio per round from that round's runs (loaded together). */
@@ -185,10 +188,7 @@ export function controls(rows: readonly Row[], scenarios: readonly string[]): Co
   const out: Control[] = [];
   for (const framework of [...new Set(rows.map((r) => r.framework))]) {
     for (const scenario of scenarios) {
-      const find = (server: Row["server"]) =>
-        rows.find(
-          (r) => r.framework === framework && r.server === server && r.scenario === scenario,
-        );
+      const find = (server: Row["server"]) => rowOf(rows, framework, server, scenario);
       const first = find("bare");
       const second = find("bare, second process");
       if (first === undefined || second === undefined) continue;

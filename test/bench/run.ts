@@ -214,7 +214,7 @@ async function startServer(
  * Without it, of three identical Fastify servers loaded together, the one started last read
  * 11–20% less CPU per request than the others in each of 5 runs; with it, that bias was gone in
  * 4 runs of 4 on a quiet machine. The cause is not known (an idle `sleep` in its place did not
- * help). On a busy machine identical processes still differ by up to ±15%, whichever started
+ * help). On a busy machine identical processes still differed by 9–20%, whichever started
  * last: the bare server's second process measures that in every run (see its table).
  */
 async function startIdleProcess(pin: string[]): Promise<LineProcess> {
