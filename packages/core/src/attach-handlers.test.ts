@@ -152,16 +152,17 @@ describe("queue mode", () => {
 });
 
 describe("what adapters read of core", () => {
-  it("core's fixed replies carry their body as bytes, encoded once", async () => {
+  it("core's fixed replies are built once and frozen, so no adapter can change them", async () => {
     const receiver = createReceiver({ token: TOKEN, onDelivery: () => {} });
     const first = await receiver.handle(post(SAMPLE_DLR));
     const again = await receiver.handle(post(SAMPLE_DLR));
-    for (const reply of [first, again]) {
-      expect(new TextDecoder().decode(reply.bytes)).toBe(reply.body);
-    }
+    const next = await receiver.handle(post({ ...SAMPLE_DLR, id: "another" }));
+    for (const reply of [first, again]) expect(Object.isFrozen(reply)).toBe(true);
+    expect(next).toBe(first);
     expect(JSON.parse(again.body)).toEqual({ ok: true, duplicate: true });
     const refused = await receiver.handle(post({ neither: "report" }));
-    expect(refused.bytes).toBeUndefined();
+    expect(refused.status).toBe(400);
+    expect(Object.isFrozen(refused)).toBe(false);
   });
 
   it("takesReports: a handler or a queue, in the options", () => {

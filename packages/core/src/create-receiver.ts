@@ -54,11 +54,6 @@ export interface ReceiverResponse {
   status: number;
   headers: Readonly<Record<string, string>>;
   body: string;
-  /**
-   * `body` as UTF-8 bytes, where core has them ready: its fixed replies (200 ok, duplicate, 202
-   * queued) are encoded once, so an adapter that writes bytes need not encode them per request.
-   */
-  bytes?: Uint8Array;
   /** Why the request was refused or failed (with a handler's own error as `cause`), for logging. */
   error?: ReportkitError;
 }

@@ -6,16 +6,15 @@ import { readFailed, tooLarge } from "./read-body.js";
 // Every reply the receiver sends, built here so that status, headers and body always agree.
 
 const JSON_HEADERS = Object.freeze({ "content-type": "application/json" });
-const encoder = new TextEncoder();
 export const OK = fixedReply(200, '{"ok":true}');
 /** A retry of a report already processed: acknowledged, the handler not run again. */
 export const DUPLICATE = fixedReply(200, '{"ok":true,"duplicate":true}');
 /** Queue mode: the report is stored durably and will be processed by a worker. */
 export const QUEUED = fixedReply(202, '{"ok":true,"queued":true}');
 
-/** A reply that is the same every time: frozen, its bytes encoded once. */
+/** A reply that is the same every time: built once, frozen. */
 function fixedReply(status: number, body: string): ReceiverResponse {
-  return Object.freeze({ status, headers: JSON_HEADERS, body, bytes: encoder.encode(body) });
+  return Object.freeze({ status, headers: JSON_HEADERS, body });
 }
 const CHALLENGE = 'Bearer realm="reportkit"';
 const CHALLENGE_INVALID = 'Bearer realm="reportkit", error="invalid_token"';
