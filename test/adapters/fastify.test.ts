@@ -282,3 +282,134 @@ describe("@reportkit/fastify: logging and failures", () => {
     expect(after.status).toBe(200);
   });
 });
+
+describe("@reportkit/fastify: reading the body", () => {
+  async function listening(options: Record<string, unknown> = {}) {
+    const h = handlers();
+    const errors: ReportkitError[] = [];
+    const app = track(Fastify());
+    await app.register(webhookReceiver, {
+      token: TOKEN,
+      ...h,
+      onError: (e) => void errors.push(e),
+      ...options,
+    });
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const { port } = app.server.address() as AddressInfo;
+    return { app, h, errors, port };
+  }
+
+  /**
+   * POSTs the bytes in the pieces given, each written on its own; resolves with status and
+   * body. With `end: false` the request is left open after the last piece.
+   */
+  function postInPieces(
+    port: number,
+    headers: Record<string, string>,
+    pieces: Buffer[],
+    { end = true } = {},
+  ) {
+    return new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        { port, host: "127.0.0.1", method: "POST", path: "/webhooks", headers },
+        (res) => {
+          let body = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => {
+            body += chunk;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on("error", reject);
+      (async () => {
+        for (const piece of pieces) {
+          req.write(piece);
+          await new Promise((done) => setTimeout(done, 5));
+        }
+        if (end) req.end();
+      })();
+    });
+  }
+
+  it("a UTF-8 character split across chunks is read whole", async () => {
+    const { h, port } = await listening();
+    const bytes = Buffer.from(JSON.stringify({ ...SAMPLE_DLR, custom: "café €5" }));
+    const at = bytes.indexOf(Buffer.from("€")) + 1; // inside the three bytes of "€"
+    const pieces = [bytes.subarray(0, at), bytes.subarray(at, at + 1), bytes.subarray(at + 1)];
+    const reply = await postInPieces(port, JSON_HEADERS, pieces);
+    expect(reply).toEqual({ status: 200, body: '{"ok":true}' });
+    expect(h.onDelivery.mock.calls[0]?.[0]).toMatchObject({ custom: "café €5" });
+  });
+
+  it("a body in another charset reaches core as bytes, and core decodes it", async () => {
+    const { h, port } = await listening();
+    const form = `id=${SAMPLE_DLR.id}&status=DELIVRD&mobile=919876543210&custom=caf\u00e9`;
+    const reply = await postInPieces(
+      port,
+      { ...AUTH, "content-type": "application/x-www-form-urlencoded; charset=iso-8859-1" },
+      [Buffer.from(form, "latin1")],
+    );
+    expect(reply.status).toBe(200);
+    expect(h.onDelivery.mock.calls[0]?.[0]).toMatchObject({ custom: "café" });
+  });
+
+  it("a stream a preParsing hook put in place, even one of strings, is what is read", async () => {
+    const h = handlers();
+    const app = track(Fastify());
+    await app.register(async (scope) => {
+      scope.addHook("preParsing", async (_request, _reply, payload) => {
+        let text = "";
+        for await (const chunk of payload) text += String(chunk);
+        const { Readable } = await import("node:stream");
+        const changed = text.replace("order-1234", "order-5678");
+        const half = changed.length >> 1;
+        // Strings, in two chunks, as a stream with an encoding set gives them.
+        const replaced = Readable.from([changed.slice(0, half), changed.slice(half)], {
+          objectMode: false,
+        }) as Readable & { receivedEncodedLength?: number };
+        replaced.setEncoding("utf8");
+        replaced.receivedEncodedLength = Buffer.byteLength(text);
+        return replaced;
+      });
+      await scope.register(webhookReceiver, { token: TOKEN, ...h });
+    });
+    const reply = await app.inject({
+      method: "POST",
+      url: "/webhooks",
+      headers: JSON_HEADERS,
+      payload: JSON.stringify({ ...SAMPLE_DLR, custom: "order-1234" }),
+    });
+    expect(reply.statusCode).toBe(200);
+    expect(h.onDelivery.mock.calls[0]?.[0]).toMatchObject({ custom: "order-5678" });
+  });
+
+  it("a body shorter than its Content-Length is refused, not read as a report", async () => {
+    const { app, h, errors } = await listening();
+    const reply = await app.inject({
+      method: "POST",
+      url: "/webhooks",
+      headers: { ...JSON_HEADERS, "content-length": String(DLR.length + 10) },
+      payload: DLR,
+    });
+    expect(reply.statusCode).toBe(400);
+    expect(reply.json()).toMatchObject({ ok: false, error: { code: "body_read_failed" } });
+    expect(errors.map((e) => e.code)).toEqual(["body_read_failed"]);
+    expect(h.onDelivery).not.toHaveBeenCalled();
+  });
+
+  it("the limit counts bytes as they arrive: refused once over, before the body ends", async () => {
+    const { h, port } = await listening({ maxBodyBytes: 1024 });
+    const big = Buffer.from(JSON.stringify({ ...SAMPLE_DLR, custom: "x".repeat(2000) }));
+    // No Content-Length, and the request never ends: only counting what arrived can refuse it.
+    const reply = await postInPieces(
+      port,
+      { ...JSON_HEADERS, "transfer-encoding": "chunked" },
+      [big.subarray(0, 600), big.subarray(600, 1200)],
+      { end: false },
+    );
+    expect(reply.status).toBe(413);
+    expect(JSON.parse(reply.body)).toMatchObject({ error: { code: "payload_too_large" } });
+    expect(h.onDelivery).not.toHaveBeenCalled();
+  });
+});

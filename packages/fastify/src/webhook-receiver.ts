@@ -11,12 +11,12 @@ import {
   type ReceiverRequest,
   type ReceiverResponse,
   type RefusalCode,
-  readsAsText,
   takesReports,
   withEnvToken,
 } from "@reportkit/core";
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import { bodyReader } from "./body-reader.js";
 
 /**
  * Core's options plus the route's `path`. A composed template is accepted; its report types
@@ -40,11 +40,6 @@ declare module "fastify" {
     /** The reportkit receiver registered on this instance: `.onDelivery(fn)`, `.onCall(fn)`, `.onError(fn)`. */
     reportkit: FastifyReportkit;
   }
-}
-
-/** The body as core reads it: UTF-8 text decoded here (Node's decoder, faster than core's), else bytes. */
-function passBody(request: FastifyRequest, body: Buffer, done: (e: null, b: unknown) => void) {
-  done(null, readsAsText(request.headers["content-type"]) ? body.toString() : body);
 }
 
 /**
@@ -102,8 +97,9 @@ const route: FastifyPluginAsync<RouteOptions> = async (fastify, { receiver, path
   // A parser per media type core reads: Fastify finds a named type's parser in its cache, where
   // a catch-all alone is looked up anew on every request (about 3 µs: the Content-Type parsed
   // each time). The catch-all takes the rest, for core to answer (415 for one it cannot read).
-  fastify.addContentTypeParser([...REPORT_MEDIA_TYPES], { parseAs: "buffer", bodyLimit }, passBody);
-  fastify.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, passBody);
+  const readBody = bodyReader(bodyLimit);
+  fastify.addContentTypeParser([...REPORT_MEDIA_TYPES], readBody);
+  fastify.addContentTypeParser("*", readBody);
 
   fastify.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
