@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Writable } from "node:stream";
+import { Readable, Writable } from "node:stream";
 import type { ReportkitError } from "@reportkit/core";
 import webhookReceiverDefault, { webhookReceiver } from "@reportkit/fastify";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from "fastify";
@@ -361,7 +361,6 @@ describe("@reportkit/fastify: reading the body", () => {
       scope.addHook("preParsing", async (_request, _reply, payload) => {
         let text = "";
         for await (const chunk of payload) text += String(chunk);
-        const { Readable } = await import("node:stream");
         const changed = text.replace("order-1234", "order-5678");
         const half = changed.length >> 1;
         // Strings, in two chunks, as a stream with an encoding set gives them.

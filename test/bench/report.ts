@@ -28,6 +28,7 @@ export interface Row {
   readonly server:
     | "bare"
     | "bare, second process"
+    | "bare, in a plugin"
     | "hand-written"
     | "reportkit"
     | "node:http"
@@ -85,8 +86,9 @@ function sum(values: readonly number[]): number {
 export interface Ratio {
   readonly framework: string;
   readonly scenario: string;
-  readonly of: "bare" | "hand-written";
-  readonly target: number;
+  readonly of: "bare" | "hand-written" | "bare, in a plugin";
+  /** The issue's target; none for the comparison that only explains one. */
+  readonly target: number | undefined;
   /**
    * By server CPU time per request, other / reportkit (above 1: reportkit costs less), one
    * ratio per round from that round's runs, summarized by median and quartiles.
@@ -146,6 +148,7 @@ export function ratios(rows: readonly Row[], scenarios: readonly string[]): Rati
       for (const [of, target] of [
         ["bare", 0.95],
         ["hand-written", 1.0],
+        ["bare, in a plugin", undefined],
       ] as const) {
         const other = find(of);
         if (other === undefined) continue;
@@ -175,7 +178,7 @@ function perRound(mine: Row, theirs: Row): Pick<Ratio, "byCpu" | "byRps"> {
   };
 }
 
-/** Two processes of one bare server, loaded together: what the method reads as a difference. */
+/** Two bare servers loaded together: what the method reads as a difference, or what a plugin costs. */
 export interface Control {
   readonly framework: string;
   readonly scenario: string;
@@ -183,14 +186,21 @@ export interface Control {
   readonly byRps: Spread;
 }
 
-/** The second bare process against the first, per framework and request kind. */
-export function controls(rows: readonly Row[], scenarios: readonly string[]): Control[] {
+/**
+ * Another bare server against the bare one, per framework and request kind: by default its
+ * second process (the method's own error), or the bare route in a plugin of its own.
+ */
+export function controls(
+  rows: readonly Row[],
+  scenarios: readonly string[],
+  other: "bare, second process" | "bare, in a plugin" = "bare, second process",
+): Control[] {
   const out: Control[] = [];
   for (const framework of [...new Set(rows.map((r) => r.framework))]) {
     for (const scenario of scenarios) {
       const find = (server: Row["server"]) => rowOf(rows, framework, server, scenario);
       const first = find("bare");
-      const second = find("bare, second process");
+      const second = find(other);
       if (first === undefined || second === undefined) continue;
       out.push({ framework, scenario, ...perRound(second, first) });
     }
@@ -316,8 +326,8 @@ export function ratioTable(list: readonly Ratio[]): string {
       r.of,
       ...cell(r.byCpu),
       ...cell(r.byRps),
-      `≥ ${r.target.toFixed(2)}`,
-      r.byCpu.median >= r.target ? "yes" : "**no**",
+      r.target === undefined ? "–" : `≥ ${r.target.toFixed(2)}`,
+      r.target === undefined ? "–" : r.byCpu.median >= r.target ? "yes" : "**no**",
     ]),
   );
 }

@@ -85,6 +85,7 @@ const CONNECTIONS = 10;
 type Variant =
   | "bare"
   | "bare-twin"
+  | "bare-plugin"
   | "hand-written"
   | "reportkit"
   | "reportkit-composed"
@@ -133,6 +134,16 @@ async function plan(): Promise<{ servers: ServerSpec[]; notes: string[] }> {
       variant: "bare-twin",
       scenarios: [DLR, CALL],
     });
+    if (fw.module === "fastify") {
+      // Fastify's bare route in a plugin of its own: what encapsulation alone costs, as
+      // reportkit's route needs it for its body parsers.
+      servers.push({
+        framework: fw.label,
+        module: fw.module,
+        variant: "bare-plugin",
+        scenarios: [DLR, CALL],
+      });
+    }
     servers.push({
       framework: fw.label,
       module: fw.module,
@@ -343,6 +354,7 @@ const DEDUPE_LABELS = {
 function serverLabel(variant: Variant): Row["server"] {
   if (variant === "reportkit-composed") return "reportkit";
   if (variant === "bare-twin") return "bare, second process";
+  if (variant === "bare-plugin") return "bare, in a plugin";
   if (variant in DEDUPE_LABELS) return DEDUPE_LABELS[variant as keyof typeof DEDUPE_LABELS];
   return variant as Row["server"];
 }
@@ -727,6 +739,17 @@ async function main(): Promise<number> {
     controlTable(controls(dlrRows, headlineNames)),
     "",
   ];
+  const plugin = controls(dlrRows, headlineNames, "bare, in a plugin");
+  if (plugin.length > 0) {
+    report.push(
+      "### Fastify: what an encapsulated plugin costs by itself",
+      "",
+      "reportkit's route lives in an encapsulated plugin, since it brings body parsers of its own. The bare route in a plugin of its own, against the bare route, loaded in the same rounds (below 1: the plugin's costs more). The first encapsulated context of an app makes every request of the process dearer, a route outside it too (see the notes); the ratio table above also gives reportkit against this route.",
+      "",
+      controlTable(plugin),
+      "",
+    );
+  }
   if (extraRows.length > 0) {
     report.push(
       "## Other requests through each adapter",

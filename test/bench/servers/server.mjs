@@ -1,13 +1,14 @@
 // One benchmark server per process: `node server.mjs <framework> <variant>`, where framework
 // is raw-node, express, fastify or hono and variant is bare, bare-twin (the same server, run as
-// a second process), hand-written, reportkit, reportkit-composed or
-// reportkit-dedupe-{off,memory,redis}.
+// a second process), bare-plugin (Fastify: the bare route in an encapsulated plugin),
+// hand-written, reportkit, reportkit-composed or reportkit-dedupe-{off,memory,redis}.
 import { announce, countHandled } from "./common.mjs";
 
 const [framework, variant = "bare"] = process.argv.slice(2);
 const VARIANTS = {
   bare: "bare",
   "bare-twin": "bare",
+  "bare-plugin": "barePlugin",
   "hand-written": "handWritten",
   reportkit: "reportkit",
   "reportkit-composed": "reportkitComposed",
