@@ -8,8 +8,8 @@ type Done = (error: Error | null, body?: unknown) => void;
 /**
  * The route's body parser for every media type: the body as core reads it, UTF-8 text decoded
  * here (Node's decoder, faster than core's), else bytes. Fastify's `parseAs` copies each body
- * into a new Buffer before a parser sees it, which cost about 9% of a request's CPU; a report
- * comes in one chunk, and is decoded from that chunk. Fastify's checks stay, with its own
+ * into a new Buffer before a parser sees it (5–8% of a request's CPU, measured side by side); a
+ * report comes in one chunk, and is decoded from that chunk. Fastify's checks stay, with its own
  * errors: the declared length against the limit before a byte is read, the bytes against it
  * as they arrive, and at the end the length received against the declared one.
  */
