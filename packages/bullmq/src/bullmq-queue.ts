@@ -1,6 +1,13 @@
 import type { Report, ReportQueue } from "@reportkit/core";
 import { Queue } from "bullmq";
-import { connected, producerClient, queueNameOf, type RedisConnection } from "./connection.js";
+import type { Redis } from "ioredis";
+import {
+  connected,
+  describeClient,
+  producerClient,
+  queueNameOf,
+  type RedisConnection,
+} from "./connection.js";
 import { distinctLines } from "./distinct-lines.js";
 import {
   BACKOFF_TYPE,
@@ -67,17 +74,29 @@ export function bullmqQueue(options: BullmqQueueOptions): BullmqReportQueue {
     async enqueue(report: Report, key: string | undefined): Promise<void> {
       if (closing !== undefined) throw new Error(`reportkit bullmq: queue "${name}" is closed.`);
       await connected(client);
-      await queue.add(
-        report.type,
-        { report, dedupeKey: key ?? null },
-        {
-          ...(key === undefined ? {} : { jobId: reportJobId(key) }),
-          attempts: JOB_ATTEMPTS_CEILING,
-          backoff: { type: BACKOFF_TYPE },
-          removeOnComplete: { age: KEEP_COMPLETED_SECONDS },
-          removeOnFail: false,
-        },
-      );
+      try {
+        await queue.add(
+          report.type,
+          { report, dedupeKey: key ?? null },
+          {
+            ...(key === undefined ? {} : { jobId: reportJobId(key) }),
+            attempts: JOB_ATTEMPTS_CEILING,
+            backoff: { type: BACKOFF_TYPE },
+            removeOnComplete: { age: KEEP_COMPLETED_SECONDS },
+            removeOnFail: false,
+          },
+        );
+      } catch (cause) {
+        // The connection can drop after `connected` said ready and before the add went out:
+        // ioredis then refuses the command ("Stream isn't writeable ..."). Said as what it is.
+        if (connectionLost(client)) {
+          const why = cause instanceof Error ? `: ${cause.message}` : "";
+          throw new Error(`reportkit bullmq: ${describeClient(client)} is unreachable${why}.`, {
+            cause,
+          });
+        }
+        throw cause;
+      }
     },
     close() {
       closing ??= (async () => {
@@ -87,4 +106,9 @@ export function bullmqQueue(options: BullmqQueueOptions): BullmqReportQueue {
       return closing;
     },
   };
+}
+
+/** Whether the client has no connection to write on (its status may still say "ready"). */
+function connectionLost(client: Redis): boolean {
+  return client.status !== "ready" || client.stream?.writable !== true;
 }

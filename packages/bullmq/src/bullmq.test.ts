@@ -241,6 +241,21 @@ describe.runIf(requireRedisServer("bullmq.test.ts"))("bullmqQueue and createWork
     expect(await admin.exists(`bull:${queueName}:${reportJobId(key(CALL))}`)).toBe(1);
   });
 
+  it("a connection lost after it last said ready is reported as unreachable too", async () => {
+    // The race of the test above, made certain: the socket is gone, but ioredis has not yet
+    // seen it close, so its status still says "ready" when the add is sent.
+    const client = new Redis(redis.url, { maxRetriesPerRequest: null, enableOfflineQueue: false });
+    client.on("error", () => {});
+    const queue = close(bullmqQueue({ connection: client, queueName: fresh(), onError: quiet }));
+    await queue.enqueue(DLR, key(DLR));
+    client.stream.destroy();
+    expect(client.status).toBe("ready");
+    await expect(queue.enqueue(CALL, key(CALL))).rejects.toThrow(
+      /redis at 127\.0\.0\.1:\d+ is unreachable: Stream isn't writeable/,
+    );
+    client.disconnect();
+  });
+
   it("rejects enqueue when Redis was never reachable, without hanging", async () => {
     const queue = close(
       bullmqQueue({ connection: "redis://127.0.0.1:9", queueName: fresh(), onError: quiet }),
