@@ -26,6 +26,22 @@ afterEach(async () => {
   await Promise.all(apps.splice(0).map((app) => app.close()));
 });
 
+/** A receiver on a listening Fastify app, with its handlers and the errors onError was told. */
+async function listening(options: Record<string, unknown> = {}) {
+  const h = handlers();
+  const errors: ReportkitError[] = [];
+  const app = track(Fastify());
+  await app.register(webhookReceiver, {
+    token: TOKEN,
+    ...h,
+    onError: (e) => void errors.push(e),
+    ...options,
+  });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const { port } = app.server.address() as AddressInfo;
+  return { app, h, errors, port };
+}
+
 describe("@reportkit/fastify: registration", () => {
   it("is the default export too, on /webhooks unless told otherwise", async () => {
     expect(webhookReceiverDefault).toBe(webhookReceiver);
@@ -251,16 +267,7 @@ describe("@reportkit/fastify: logging and failures", () => {
   });
 
   it("a client that disconnects mid-body: no crash, onError told, no report", async () => {
-    const h = handlers();
-    const errors: ReportkitError[] = [];
-    const app = track(Fastify());
-    await app.register(webhookReceiver, {
-      token: TOKEN,
-      ...h,
-      onError: (e) => void errors.push(e),
-    });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    const { port } = app.server.address() as AddressInfo;
+    const { h, errors, port } = await listening();
     const req = httpRequest({
       port,
       host: "127.0.0.1",
@@ -284,21 +291,6 @@ describe("@reportkit/fastify: logging and failures", () => {
 });
 
 describe("@reportkit/fastify: reading the body", () => {
-  async function listening(options: Record<string, unknown> = {}) {
-    const h = handlers();
-    const errors: ReportkitError[] = [];
-    const app = track(Fastify());
-    await app.register(webhookReceiver, {
-      token: TOKEN,
-      ...h,
-      onError: (e) => void errors.push(e),
-      ...options,
-    });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    const { port } = app.server.address() as AddressInfo;
-    return { app, h, errors, port };
-  }
-
   /**
    * POSTs the bytes in the pieces given, each written on its own; resolves with status and
    * body. With `end: false` the request is left open after the last piece.
