@@ -1,6 +1,7 @@
 import Fastify from "fastify";
 import { countHandled, path, token } from "./common.mjs";
 import { bearerCheck, validReport } from "./hand-written.mjs";
+import { inlineWork, replyBody } from "./inline-work.mjs";
 
 async function listen(app) {
   await app.listen({ port: 0, host: "127.0.0.1" });
@@ -41,6 +42,23 @@ export function handWritten() {
     if (!validReport(request.body)) return reply.code(400).send({ ok: false });
     countHandled();
     return { ok: true };
+  });
+  return listen(app);
+}
+
+/** reportkit's work written inline in the route (inline-work.mjs): the floor for it. */
+export function inline() {
+  const app = Fastify();
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) =>
+    done(null, body),
+  );
+  app.post(path, (request, reply) => {
+    const status = inlineWork(request.body, request.headers.authorization);
+    reply
+      .code(status)
+      .header("content-type", "application/json")
+      .serializer((body) => body)
+      .send(replyBody(status));
   });
   return listen(app);
 }

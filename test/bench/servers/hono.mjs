@@ -2,6 +2,7 @@ import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { countHandled, path, token } from "./common.mjs";
 import { bearerCheck, validReport } from "./hand-written.mjs";
+import { inlineWork, replyBody } from "./inline-work.mjs";
 
 function listen(app) {
   return new Promise((resolve) => {
@@ -34,6 +35,16 @@ export function handWritten() {
     if (!validReport(body)) return c.json({ ok: false }, 400);
     countHandled();
     return c.json({ ok: true });
+  });
+  return listen(app);
+}
+
+/** reportkit's work written inline in the route (inline-work.mjs): the floor for it. */
+export function inline() {
+  const app = new Hono();
+  app.post(path, async (c) => {
+    const status = inlineWork(await c.req.text(), c.req.header("authorization"));
+    return c.body(replyBody(status), status, { "content-type": "application/json" });
   });
   return listen(app);
 }

@@ -1,7 +1,8 @@
 // One benchmark server per process: `node server.mjs <framework> <variant>`, where framework
 // is raw-node, express, fastify or hono and variant is bare, bare-twin (the same server, run as
 // a second process), bare-plugin (Fastify: the bare route in an encapsulated plugin),
-// hand-written, reportkit, reportkit-composed or reportkit-dedupe-{off,memory,redis}.
+// hand-written, inline-work (Fastify, Hono: reportkit's work written inline), reportkit,
+// reportkit-composed or reportkit-dedupe-{off,memory,redis}.
 import { announce, countHandled } from "./common.mjs";
 
 const [framework, variant = "bare"] = process.argv.slice(2);
@@ -10,6 +11,7 @@ const VARIANTS = {
   "bare-twin": "bare",
   "bare-plugin": "barePlugin",
   "hand-written": "handWritten",
+  "inline-work": "inline",
   reportkit: "reportkit",
   "reportkit-composed": "reportkitComposed",
   "reportkit-dedupe-off": "reportkit",
