@@ -14,7 +14,13 @@ import type { ClaimResult } from "./dedupe-store.js";
 import { ReportkitError } from "./errors.js";
 import { getHeader, type ReceiverHeaders } from "./headers.js";
 import { parseWith } from "./parse-report.js";
-import { type ReceiverBody, readBody, tooLarge, type WholeRead } from "./read-body.js";
+import { type BodyContent, type ReceiverBody, readBody } from "./read-body.js";
+import {
+  type BodyDone,
+  type BodyHeaders,
+  type NodeStyleStream,
+  readNodeStream,
+} from "./read-stream.js";
 import { receiverLog } from "./receiver-log.js";
 import {
   type CallReportFor,
@@ -34,6 +40,7 @@ import {
   QUEUED,
   refusal,
   retryLater,
+  tooLarge,
   unauthorized,
 } from "./replies.js";
 import type { ReportQueue } from "./report-queue.js";
@@ -74,6 +81,20 @@ export interface Receiver<T extends ComposedTemplate | undefined = undefined> {
   respond(request: ReceiverRequest): ReceiverResponse | Promise<ReceiverResponse>;
   /** Web standard: for Workers, Deno, Bun, Hono and any fetch-style server. */
   fetch(request: Request): Promise<Response>;
+  /**
+   * Reads a Node-style request stream (or the one a framework hook put in its place) whole, for
+   * an adapter whose framework hands its body parsers the stream and a callback: text when this
+   * receiver reads the Content-Type as UTF-8, else bytes, with `maxBodyBytes` held against the
+   * declared length and the bytes as they arrive, and the bytes received against the declared
+   * length. Pass what `done` gets to `respond` as the body; an error is a ReportkitError,
+   * `payload_too_large` or `body_read_failed`, for `refuse`.
+   *
+   * @example
+   * fastify.addContentTypeParser("*", (request, payload, done) =>
+   *   receiver.readStream(payload, request.headers, done),
+   * );
+   */
+  readStream(stream: NodeStyleStream, headers: BodyHeaders, done: BodyDone): void;
   /**
    * The reply for a request whose body the host framework could not read (for example
    * Fastify's own body limit), exactly as `handle` would give it: the method, the token and
@@ -191,17 +212,16 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
     const format = type === "" ? fallback : formatOf(type);
     if (format === undefined) throw unsupportedMediaType(type);
     const { body } = request;
-    let whole: WholeRead;
-    // A body still to be read is refused on its declared size before a byte is read; text or
-    // bytes already in hand are measured exactly by readBody.
-    if (typeof body !== "string" && !(body instanceof Uint8Array)) {
+    let content: BodyContent | Promise<BodyContent>;
+    if (typeof body === "string" || body instanceof Uint8Array) {
+      // Text or bytes already in hand are measured exactly by readBody.
+      content = readBody(body, limit);
+    } else {
+      // A body still to be read is refused on its declared size before a byte is read.
       const declared = getHeader(request.headers, "content-length");
-      if (declared !== undefined) {
-        if (Number(declared) > limit) throw tooLarge(limit);
-        whole = format !== "multipart" && isUtf8(contentType) ? "text" : "bytes";
-      }
+      if (Number(declared) > limit) throw tooLarge(limit);
+      content = readBody(body, limit, declared, format !== "multipart" && isUtf8(contentType));
     }
-    const content = readBody(body, limit, whole);
     // No closure on the usual path, where the body is already in hand.
     return isThenable(content)
       ? content.then((read) => next(decodeBody(read, format, contentType)))
@@ -449,6 +469,7 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
     handle,
     respond,
     fetch,
+    readStream: (stream, headers, done) => readNodeStream(stream, headers, limit, done),
     refuse,
     onDelivery(handler) {
       attach("onDelivery", handler);

@@ -27,7 +27,7 @@ export {
   type ReceiverResponse,
   type RefusalCode,
 } from "./create-receiver.js";
-export { REPORT_MEDIA_TYPES, readsAsText } from "./decode-body.js";
+export { REPORT_MEDIA_TYPES } from "./decode-body.js";
 export { defaultDedupeKey } from "./dedupe-key.js";
 export {
   type ClaimResult,
@@ -48,6 +48,7 @@ export type { ReceiverHeaders } from "./headers.js";
 export { type MemoryDedupeOptions, memoryDedupe } from "./memory-dedupe.js";
 export { type ParseOptions, type ParseResult, parseReport } from "./parse-report.js";
 export type { ReceiverBody, WebBody } from "./read-body.js";
+export type { BodyDone, BodyHeaders, NodeStyleStream } from "./read-stream.js";
 export type { ReceiverLogger } from "./receiver-log.js";
 export {
   type CallReportFor,

@@ -1,4 +1,6 @@
 import { ReportkitError } from "./errors.js";
+import { concat, type NodeStyleStream, readStream } from "./read-stream.js";
+import { readFailed, tooLarge } from "./replies.js";
 
 /**
  * A web `Request` (or `Response`) whose body is still unread. Core reads it whole with
@@ -31,9 +33,6 @@ export type ReceiverBody =
   | null
   | undefined;
 
-/** How to read a WebBody whose length is declared: as text (UTF-8) or bytes. */
-export type WholeRead = "text" | "bytes" | undefined;
-
 /** What readBody returns: text or bytes to decode, or an object parsed upstream. */
 export type BodyContent =
   | string
@@ -44,13 +43,15 @@ export type BodyContent =
 
 /**
  * Reads a body with the size limit applied while reading, so an oversized body is refused
- * after `limit` bytes, not after it was all buffered.
+ * after `limit` bytes, not after it was all buffered. For a body still to be read:
+ * `contentLength` as the request declared it, and whether core reads the body as UTF-8 `text`.
  * @throws ReportkitError `payload_too_large` or `body_read_failed`
  */
 export function readBody(
   body: ReceiverBody,
   limit: number,
-  whole?: WholeRead,
+  contentLength?: string,
+  text = false,
 ): BodyContent | Promise<BodyContent> {
   if (body === undefined || body === null) return undefined;
   // A scalar a framework parsed (a JSON 5 or true) is no stream: parsing will say it is no report.
@@ -65,9 +66,9 @@ export function readBody(
   }
   if (body instanceof ArrayBuffer) return readBody(new Uint8Array(body), limit);
   if (isWebBody(body)) {
-    if (whole === undefined)
+    if (contentLength === undefined)
       return body.body === null ? undefined : readWebStream(body.body, limit);
-    const read = whole === "text" ? body.text() : body.arrayBuffer();
+    const read = text ? body.text() : body.arrayBuffer();
     return read.then(
       (content) => readBody(content, limit) as BodyContent,
       (error: unknown) => {
@@ -78,8 +79,23 @@ export function readBody(
   if (typeof (body as ReadableStream).getReader === "function") {
     return readWebStream(body as ReadableStream<Uint8Array>, limit);
   }
+  if (isNodeStyleStream(body)) {
+    return new Promise((resolve, reject) => {
+      readStream(body, limit, contentLength, text, (error, content) => {
+        if (error === null) resolve(content);
+        else reject(error);
+      });
+    });
+  }
   if (Symbol.asyncIterator in body) return readIterable(body as AsyncIterable<Uint8Array>, limit);
   return body as Record<string, unknown>;
+}
+
+function isNodeStyleStream(body: object): body is NodeStyleStream {
+  return (
+    typeof (body as NodeStyleStream).on === "function" &&
+    typeof (body as NodeStyleStream).resume === "function"
+  );
 }
 
 function isWebBody(body: object): body is WebBody {
@@ -132,17 +148,6 @@ async function readIterable(iterable: AsyncIterable<Uint8Array>, limit: number) 
   return concat(chunks, size);
 }
 
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}
-
 function utf8Length(text: string): number {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
@@ -155,19 +160,4 @@ function utf8Length(text: string): number {
     } else bytes += 3;
   }
   return bytes;
-}
-
-export function tooLarge(limit: number): ReportkitError {
-  return new ReportkitError(
-    "payload_too_large",
-    `The body is larger than the receiver's limit of ${limit} bytes. Raise maxBodyBytes if reports this large are expected.`,
-  );
-}
-
-export function readFailed(cause: unknown): ReportkitError {
-  return new ReportkitError(
-    "body_read_failed",
-    "The request body could not be read to the end (the connection failed or was aborted).",
-    cause === undefined ? undefined : { cause },
-  );
 }

@@ -1,7 +1,6 @@
 import type { BearerResult } from "./check-bearer.js";
 import type { ReceiverResponse, RefusalCode } from "./create-receiver.js";
 import { ReportkitError } from "./errors.js";
-import { readFailed, tooLarge } from "./read-body.js";
 
 // Every reply the receiver sends, built here so that status, headers and body always agree.
 
@@ -89,4 +88,19 @@ export function asReportkitError(error: unknown): ReportkitError {
 export function errorResponse(error: ReportkitError): ReceiverResponse {
   const body = JSON.stringify({ ok: false, error: { code: error.code, message: error.message } });
   return { status: error.status, headers: replyHeaders.get(error) ?? JSON_HEADERS, body, error };
+}
+
+export function tooLarge(limit: number): ReportkitError {
+  return new ReportkitError(
+    "payload_too_large",
+    `The body is larger than the receiver's limit of ${limit} bytes. Raise maxBodyBytes if reports this large are expected.`,
+  );
+}
+
+export function readFailed(cause: unknown): ReportkitError {
+  return new ReportkitError(
+    "body_read_failed",
+    "The request body could not be read to the end (the connection failed or was aborted).",
+    cause === undefined ? undefined : { cause },
+  );
 }
