@@ -136,6 +136,16 @@ test("pnpm bench --quick measures every configuration, all answered 2xx", async 
   );
   for (const cells of controls) expect(cells[2], `${cells[0]} control`).toMatch(/^\d\.\d\d \(/);
 
+  // What nextTick costs in each server process (four columns, a framework first): one row per
+  // server, so at least one per HTTP row's framework and server.
+  const ticks = rows.filter(
+    (cells) => cells.length === 4 && [...FRAMEWORKS, "node:http"].includes(cells[0] as string),
+  );
+  const servers = new Set(EXPECTED_ROWS.map((label) => label.split(" | ").slice(0, 2).join(" | ")));
+  expect(new Set(ticks.map((cells) => cells.slice(0, 2).join(" | ")))).toEqual(servers);
+  for (const cells of ticks)
+    expect(cells[3], cells.join(" | ")).toMatch(/^(\d+|\*\*\d+ \(slow\)\*\*)$/);
+
   // The store table's rows (six columns; the ratio table has nine, the memory table seven).
   const stores = rows.filter(
     (cells) =>

@@ -480,6 +480,34 @@ function memoryReport(results: readonly MemoryResult[]): string[] {
   ];
 }
 
+/** What one server process's `process.nextTick` cost, asked after the rounds. */
+interface NextTickCost {
+  server: ServerSpec;
+  ns: number;
+}
+
+/** Above this, a process's nextTick is in the slow state: 36–75 ns normally, 350–420 ns slow. */
+const SLOW_NEXT_TICK_NS = 150;
+
+function nextTickReport(costs: readonly NextTickCost[]): string[] {
+  return [
+    "### Node's `process.nextTick` in each server process, after the rounds",
+    "",
+    `Every request calls it several times. ns per call, the best of 20 batches of 10,000, measured in each server process once its rounds were over: about 36 ns in most processes, about ten times that in a process that started with the call's tick-object literal megamorphic (see the notes), which then pays some 5 µs more on every request, whatever its route. Above ${SLOW_NEXT_TICK_NS} ns it is marked slow: a ratio with a slow process on one side is that much off.`,
+    "",
+    table(
+      ["Framework", "Server", "Requests", "nextTick ns/call"],
+      costs.map(({ server, ns }) => [
+        server.framework,
+        serverLabel(server.variant),
+        server.scenarios.map((scenario) => scenario.name).join(", "),
+        ns > SLOW_NEXT_TICK_NS ? `**${ns.toFixed(0)} (slow)**` : ns.toFixed(0),
+      ]),
+    ),
+    "",
+  ];
+}
+
 function table(header: string[], rows: string[][]): string {
   const rule = header.map((_, i) => (i === 0 ? "---" : "---:"));
   return [header, rule, ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
@@ -564,6 +592,7 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   let rounds = 0;
   const rowServer = new Map<Row, RunningServer>();
+  const nextTicks: NextTickCost[] = [];
   const rowScenario = new Map<Row, Scenario>();
   let failed = false;
   try {
@@ -666,6 +695,12 @@ async function main(): Promise<number> {
     await loader.stop();
     await idle.stop();
 
+    for (const server of running) {
+      server.process.send({ cmd: "ticks" });
+      const { ticks } = await server.process.next<{ ticks: number }>(10_000);
+      nextTicks.push({ server: server.spec, ns: ticks });
+    }
+
     // Every 2xx the load generator counted must have reached the server's handler.
     for (const server of running) {
       const final = await server.process.stop<{ handled?: number }>();
@@ -762,12 +797,13 @@ async function main(): Promise<number> {
     report.push(
       "### Fastify: what an encapsulated plugin costs by itself",
       "",
-      "reportkit's route lives in an encapsulated plugin, since it brings body parsers of its own. The bare route in a plugin of its own, against the bare route, loaded in the same rounds (below 1: the plugin's costs more). A Fastify 5 process with an encapsulated plugin often, not always, starts with Node's `process.nextTick` megamorphic, which costs every request about 5 µs more whatever its route (see the notes). Whether a process pays it is settled as it starts, so this ratio moves from run to run. The ratio table above also gives reportkit against this route.",
+      "reportkit's route lives in an encapsulated plugin, since it brings body parsers of its own. The bare route in a plugin of its own, against the bare route, loaded in the same rounds (below 1: the plugin's costs more). A Fastify 5 process with an encapsulated plugin often, not always, starts with Node's `process.nextTick` megamorphic, which costs every request about 5 µs more whatever its route (see the notes). Whether a process pays it is settled early in its life, so this ratio moves from run to run; the next table says which processes of this run pay it. The ratio table above also gives reportkit against this route.",
       "",
       controlTable(plugin),
       "",
     );
   }
+  if (nextTicks.length > 0) report.push(...nextTickReport(nextTicks));
   if (extraRows.length > 0) {
     report.push(
       "## Other requests through each adapter",

@@ -16,8 +16,9 @@ export function countHandled() {
 /**
  * Tells the orchestrator the port, then answers its JSON lines on stdin: `{"cmd":"cpu"}` with
  * this process's own CPU time so far (user + system, µs, from process.cpuUsage), so the cost
- * per request is measured in the server itself; `{"cmd":"stop"}` or the end of stdin stops it,
- * printing the count.
+ * per request is measured in the server itself; `{"cmd":"ticks"}` with what a
+ * `process.nextTick` costs in this process (see nextTickCost); `{"cmd":"stop"}` or the end of
+ * stdin stops it, printing the count.
  */
 export function announce(port) {
   process.stdout.write(`${JSON.stringify({ port })}\n`);
@@ -29,6 +30,7 @@ export function announce(port) {
       const line = input.slice(0, end);
       input = input.slice(end + 1);
       if (line.includes("stop")) stop();
+      else if (line.includes("ticks")) nextTickCost();
       else if (line.includes("cpu")) {
         const { user, system } = process.cpuUsage();
         process.stdout.write(`${JSON.stringify({ cpu: user + system, handled })}\n`);
@@ -36,6 +38,26 @@ export function announce(port) {
     }
   });
   process.stdin.on("end", stop);
+}
+
+/**
+ * ns per `process.nextTick` call, the best of 20 batches of 10,000 (the queued ticks run
+ * between batches). About 36 ns in most processes; some Fastify processes start with the call's
+ * tick-object literal megamorphic, and then pay about 10 times that, on every request (see
+ * RESULTS.md's notes): this tells which processes of a run drew that state.
+ */
+function nextTickCost() {
+  const noop = () => {};
+  let best = Number.POSITIVE_INFINITY;
+  let batches = 20;
+  const batch = () => {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < 10_000; i++) process.nextTick(noop);
+    best = Math.min(best, Number(process.hrtime.bigint() - start) / 10_000);
+    if (--batches > 0) setImmediate(batch);
+    else process.stdout.write(`${JSON.stringify({ ticks: best })}\n`);
+  };
+  batch();
 }
 
 function stop() {
