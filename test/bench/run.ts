@@ -493,7 +493,7 @@ function nextTickReport(costs: readonly NextTickCost[]): string[] {
   return [
     "### Node's `process.nextTick` in each server process, after the rounds",
     "",
-    `Every request calls it several times. ns per call, the best of 20 batches of 10,000, measured in each server process once its rounds were over: about 36 ns in most processes, about ten times that in a process that started with the call's tick-object literal megamorphic (see the notes), which then pays some 5 µs more on every request, whatever its route. Above ${SLOW_NEXT_TICK_NS} ns it is marked slow: a ratio with a slow process on one side is that much off.`,
+    `Every request calls it several times. ns per call, the best of 20 batches of 10,000, measured in each server process once its rounds were over: about 36 ns normally, about ten times that once the call's tick-object literal has gone megamorphic in the process (see the notes), which then pays some 5 µs more on every request, whatever its route. Short runs found a few processes in that state, long ones most or all of them. Above ${SLOW_NEXT_TICK_NS} ns it is marked slow: a ratio with a slow process on one side is that much off.`,
     "",
     table(
       ["Framework", "Server", "Requests", "nextTick ns/call"],
@@ -797,7 +797,7 @@ async function main(): Promise<number> {
     report.push(
       "### Fastify: what an encapsulated plugin costs by itself",
       "",
-      "reportkit's route lives in an encapsulated plugin, since it brings body parsers of its own. The bare route in a plugin of its own, against the bare route, loaded in the same rounds (below 1: the plugin's costs more). A Fastify 5 process with an encapsulated plugin often, not always, starts with Node's `process.nextTick` megamorphic, which costs every request about 5 µs more whatever its route (see the notes). Whether a process pays it is settled early in its life, so this ratio moves from run to run; the next table says which processes of this run pay it. The ratio table above also gives reportkit against this route.",
+      "reportkit's route lives in an encapsulated plugin, since it brings body parsers of its own. The bare route in a plugin of its own, against the bare route, loaded in the same rounds (below 1: the plugin's costs more). A Fastify 5 process with an encapsulated plugin draws a megamorphic `process.nextTick` early more often than one without (see the notes), which costs every request about 5 µs more whatever its route, so this ratio moves from run to run; the next table says which processes of this run were in that state at its end. The ratio table above also gives reportkit against this route.",
       "",
       controlTable(plugin),
       "",

@@ -42,9 +42,9 @@ export function announce(port) {
 
 /**
  * ns per `process.nextTick` call, the best of 20 batches of 10,000 (the queued ticks run
- * between batches). About 36 ns in most processes; some Fastify processes start with the call's
- * tick-object literal megamorphic, and then pay about 10 times that, on every request (see
- * RESULTS.md's notes): this tells which processes of a run drew that state.
+ * between batches). About 36 ns normally; about 10 times that in a process where the call's
+ * tick-object literal has gone megamorphic, which then pays it on every request (see
+ * RESULTS.md's notes): this tells which processes of a run were in that state.
  */
 function nextTickCost() {
   const noop = () => {};
