@@ -486,7 +486,7 @@ interface NextTickCost {
   ns: number;
 }
 
-/** Above this, a process's nextTick is in the slow state: 36–75 ns normally, 350–420 ns slow. */
+/** Above this, a process's nextTick is in the slow state: 35–75 ns normally, 330–770 ns slow. */
 const SLOW_NEXT_TICK_NS = 150;
 
 function nextTickReport(costs: readonly NextTickCost[]): string[] {
