@@ -107,18 +107,10 @@ const route: FastifyPluginAsync<RouteOptions> = async (fastify, { receiver, path
       // Refused on the Content-Type alone, body unread: core decides, as it would anyway.
       return send(reply, await receiver.handle(describe(request, request.raw)));
     }
-    // A body error: core's reader refused the body, or the stream failed while a hook read it
-    // (read begun, no body parsed). Anything else is the host's (a hook of its own failed,
-    // say): its error handler answers it.
-    const refusal: RefusalCode | undefined =
-      error instanceof ReportkitError
-        ? (error.code as RefusalCode)
-        : error.code?.startsWith("FST_ERR_CTP_") ||
-            (request.body === undefined && request.raw.readableDidRead)
-          ? "body_read_failed"
-          : undefined;
-    if (refusal === undefined) throw error;
-    return send(reply, await receiver.refuse(refusal, describe(request)));
+    // A body core's reader refused (too large, or the stream failed or fell short). Anything
+    // else is the host's (a hook of its own failed, say): its error handler answers it.
+    if (!(error instanceof ReportkitError)) throw error;
+    return send(reply, await receiver.refuse(error.code as RefusalCode, describe(request)));
   });
   // Not an async handler: with the body in hand, the memory store and a synchronous handler,
   // core's reply is ready at once and is sent without a promise or a microtask.

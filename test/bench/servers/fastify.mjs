@@ -20,8 +20,8 @@ export function bare() {
 
 /**
  * The same bare route in an encapsulated plugin of its own, as reportkit's route is (it brings
- * its own body parsers). With one, a process often starts with Node's nextTick megamorphic,
- * which makes every request dearer, to any route; the bare route above has no plugin.
+ * its own body parsers). With one, a process draws Node's megamorphic nextTick (dearer for
+ * every request, to any route) early more often; the bare route above has no plugin.
  */
 export async function barePlugin() {
   const app = Fastify();
