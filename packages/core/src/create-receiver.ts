@@ -5,8 +5,8 @@ import {
   type BodyFormat,
   decodeBody,
   formatOf,
-  isUtf8,
   mediaType,
+  readsAsText,
   unsupportedMediaType,
 } from "./decode-body.js";
 import { defaultDedupeKey } from "./dedupe-key.js";
@@ -220,7 +220,7 @@ export function createReceiver<const T extends ComposedTemplate | undefined = un
       // A body still to be read is refused on its declared size before a byte is read.
       const declared = getHeader(request.headers, "content-length");
       if (Number(declared) > limit) throw tooLarge(limit);
-      content = readBody(body, limit, declared, format !== "multipart" && isUtf8(contentType));
+      content = readBody(body, limit, declared, readsAsText(contentType));
     }
     // No closure on the usual path, where the body is already in hand.
     return isThenable(content)
