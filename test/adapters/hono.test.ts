@@ -36,7 +36,13 @@ function formOf(report: object): FormData {
 
 afterEach(() => {
   vi.unstubAllEnvs();
+  vi.unstubAllGlobals();
 });
+
+/** Cloudflare Workers, as the adapter recognises it: its secrets arrive in each request's c.env. */
+function onWorkers(): void {
+  vi.stubGlobal("navigator", { userAgent: "Cloudflare-Workers" });
+}
 
 describe("@reportkit/hono: the token", () => {
   it("given as an option", async () => {
@@ -54,6 +60,7 @@ describe("@reportkit/hono: the token", () => {
 
   it("from REPORTKIT_TOKEN in c.env (a Workers binding), per environment", async () => {
     vi.stubEnv("REPORTKIT_TOKEN", "");
+    onWorkers();
     const h = handlers();
     const app = new Hono<{ Bindings: { REPORTKIT_TOKEN: string } }>();
     app.post("/webhooks", webhookReceiver(h));
@@ -62,21 +69,33 @@ describe("@reportkit/hono: the token", () => {
     expect(h.onDelivery).toHaveBeenCalledTimes(1);
   });
 
-  it("with neither, the request fails with a message naming REPORTKIT_TOKEN", async () => {
+  it("with neither, outside Workers: construction throws, naming REPORTKIT_TOKEN, as Express and Fastify do", () => {
     vi.stubEnv("REPORTKIT_TOKEN", "");
+    expect(() => webhookReceiver(handlers())).toThrow(/no token given.*REPORTKIT_TOKEN/);
+  });
+
+  it("with neither, on Workers: reportkit's JSON 500 naming REPORTKIT_TOKEN in the log, not Hono's error page", async () => {
+    vi.stubEnv("REPORTKIT_TOKEN", "");
+    onWorkers();
+    const errors: string[] = [];
+    const logger = { warn() {}, error: (line: string) => void errors.push(line) };
+    let honoError: unknown;
     const app = new Hono();
-    let message = "";
     app.onError((error, c) => {
-      message = error.message;
+      honoError = error;
       return c.text("failed", 500);
     });
-    app.post("/webhooks", webhookReceiver(handlers()));
-    expect((await push(app, {}, {})).status).toBe(500);
-    expect(message).toMatch(/no token given.*REPORTKIT_TOKEN/);
+    app.post("/webhooks", webhookReceiver({ ...handlers(), logger }));
+    const res = await push(app, {}, {});
+    expect(res.status).toBe(500);
+    expect(await res.json()).toMatchObject({ ok: false, error: { code: "token_check_failed" } });
+    expect(honoError).toBeUndefined();
+    expect(errors.join("\n")).toMatch(/REPORTKIT_TOKEN/);
   });
 
   it("every other option is checked at construction, even before a token is known", () => {
     vi.stubEnv("REPORTKIT_TOKEN", "");
+    onWorkers();
     expect(() => webhookReceiver({ dedupe: {} as never })).toThrow(/`dedupe` must be/);
     expect(() => webhookReceiver({ ...handlers(), maxBodyBytes: -1 })).toThrow(/maxBodyBytes/);
   });

@@ -17,6 +17,7 @@ const closers: (() => Promise<unknown>)[] = [];
 
 afterEach(async () => {
   vi.unstubAllEnvs();
+  vi.unstubAllGlobals();
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
@@ -96,6 +97,7 @@ describe("webhookReceiver() with no options, handlers attached after", () => {
 
   it("Hono on Workers: handlers attached before the first request reach the receiver c.env's token builds", async () => {
     vi.stubEnv("REPORTKIT_TOKEN", "");
+    vi.stubGlobal("navigator", { userAgent: "Cloudflare-Workers" });
     const seen: string[] = [];
     const app = new Hono();
     app.post(

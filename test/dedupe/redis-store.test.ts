@@ -1,7 +1,7 @@
 // @reportkit/redis against a real redis-server: the claim/complete/release protocol, leases
 // that run out, atomic claims under concurrency, and a Redis that goes away and comes back.
 import { randomUUID } from "node:crypto";
-import { DEFAULT_DEDUPE_TTL_MS, DEFAULT_LEASE_MS } from "@reportkit/core";
+import { DEFAULT_DEDUPE_TTL_MS, DEFAULT_LEASE_MS } from "@reportkit/core/adapter";
 import { type RedisDedupeStore, redisDedupe } from "@reportkit/redis";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";

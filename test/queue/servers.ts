@@ -2,7 +2,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import type { ReportQueue } from "@reportkit/core";
+import type { ReportQueue } from "@reportkit/core/adapter";
 import { webhookReceiver as expressReceiver } from "@reportkit/express";
 import { webhookReceiver as fastifyReceiver } from "@reportkit/fastify";
 import { webhookReceiver as honoReceiver } from "@reportkit/hono";

@@ -1,4 +1,5 @@
-import type { Report, ReportQueue } from "@reportkit/core";
+import type { Report } from "@reportkit/core";
+import type { ReportQueue } from "@reportkit/core/adapter";
 import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import {

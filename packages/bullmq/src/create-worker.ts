@@ -1,4 +1,5 @@
-import { type CallReport, type DeliveryReport, type Report, reportFromJson } from "@reportkit/core";
+import type { CallReport, DeliveryReport, Report } from "@reportkit/core";
+import { reportFromJson } from "@reportkit/core/adapter";
 import { type Job, UnrecoverableError, Worker } from "bullmq";
 import { queueNameOf, type RedisConnection, workerClient } from "./connection.js";
 import { distinctLines } from "./distinct-lines.js";

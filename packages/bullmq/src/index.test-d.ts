@@ -1,4 +1,5 @@
-import type { CallReport, DeliveryReport, ReportQueue } from "@reportkit/core";
+import type { CallReport, DeliveryReport } from "@reportkit/core";
+import type { ReportQueue } from "@reportkit/core/adapter";
 import { describe, expectTypeOf, it } from "vitest";
 import {
   type BullmqReportQueue,

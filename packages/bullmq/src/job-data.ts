@@ -1,4 +1,5 @@
-import { DEFAULT_DEDUPE_TTL_MS, type Report } from "@reportkit/core";
+import type { Report } from "@reportkit/core";
+import { DEFAULT_DEDUPE_TTL_MS } from "@reportkit/core/adapter";
 
 /** What a reportkit job carries: the report (dates as ISO strings once stored) and its key. */
 export interface ReportJobData {

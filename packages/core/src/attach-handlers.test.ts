@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { SAMPLE_CALL, SAMPLE_DLR, TOKEN } from "../../../test/fixtures/samples.js";
-import { createReceiver, type ReceiverRequest } from "./create-receiver.js";
+import { createReceiver } from "./create-receiver.js";
 import type { ReportkitError } from "./errors.js";
 import { takesReports } from "./receiver-options.js";
 import type { Report } from "./schemas.js";
+import type { ReceiverRequest } from "./types.js";
 
 function post(payload: object): ReceiverRequest {
   return {

@@ -1,5 +1,5 @@
 import type { ComposedTemplate } from "./composed.js";
-import type { Receiver } from "./create-receiver.js";
+import type { Receiver } from "./types.js";
 
 export type HandlerKind = "onDelivery" | "onCall" | "onError";
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { TOKEN } from "../../../test/fixtures/samples.js";
 import { type ComposedTemplate, ComposedTemplateError } from "./composed.js";
-import { createReceiver, type Receiver, type ReceiverRequest } from "./create-receiver.js";
+import { createReceiver } from "./create-receiver.js";
 import type { ReceiverOptions } from "./receiver-options.js";
+import type { Receiver, ReceiverRequest } from "./types.js";
 
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 // The field-notes example of a composed call webhook.

@@ -7,10 +7,11 @@ import {
   TOKEN,
 } from "../../../test/fixtures/samples.js";
 import type { ReportContext } from "./context.js";
-import { createReceiver, type ReceiverRequest } from "./create-receiver.js";
+import { createReceiver } from "./create-receiver.js";
 import type { ReportkitError } from "./errors.js";
 import type { ReceiverOptions } from "./receiver-options.js";
 import type { CallReport, DeliveryReport } from "./schemas.js";
+import type { ReceiverRequest } from "./types.js";
 
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 const JSON_TYPE = { "content-type": "application/json" };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatOf, REPORT_MEDIA_TYPES, readsAsText } from "./decode-body.js";
+import { formatOf, REPORT_MEDIA_TYPES, readsAsText } from "./media-type.js";
 
 describe("readsAsText", () => {
   it.each([

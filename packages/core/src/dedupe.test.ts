@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { SAMPLE_DLR, TOKEN } from "../../../test/fixtures/samples.js";
 import type { ReportContext } from "./context.js";
-import { createReceiver, type ReceiverRequest } from "./create-receiver.js";
+import { createReceiver } from "./create-receiver.js";
 import type { DedupeStore } from "./dedupe-store.js";
 import type { ReportkitError } from "./errors.js";
 import { memoryDedupe } from "./memory-dedupe.js";
 import type { ReceiverOptions } from "./receiver-options.js";
 import type { DeliveryReport } from "./schemas.js";
+import type { ReceiverRequest } from "./types.js";
 
 let sequence = 0;
 /** A DLR with an id of its own, so tests never meet each other's keys. */

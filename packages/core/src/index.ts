@@ -1,14 +1,11 @@
+// @reportkit/core: the user API. Adapter, store and queue authors import from
+// "@reportkit/core/adapter" (adapter.ts).
+
 // The wire payloads are @reportkit/wire's, shared with the sandbox; the zod schemas in schemas.ts are
 // checked against them (wire-payloads.test-d.ts).
 export type { CallPayload, DeliveryPayload } from "@reportkit/wire";
 export { PROVIDER_TIME_ZONE } from "@reportkit/wire";
-export { type Attachable, attachable, type HandlerKind } from "./attachable.js";
-export {
-  type BearerResult,
-  checkBearer,
-  type TokenOption,
-  timingSafeEqual,
-} from "./check-bearer.js";
+export type { TokenOption } from "./check-bearer.js";
 export {
   CALL_VARIABLES,
   type ComposedCallReport,
@@ -20,23 +17,8 @@ export {
   type TemplateVariables,
 } from "./composed.js";
 export type { ReportContext } from "./context.js";
-export {
-  createReceiver,
-  type Receiver,
-  type ReceiverRequest,
-  type ReceiverResponse,
-  type RefusalCode,
-} from "./create-receiver.js";
-export { REPORT_MEDIA_TYPES } from "./decode-body.js";
+export { createReceiver } from "./create-receiver.js";
 export { defaultDedupeKey } from "./dedupe-key.js";
-export {
-  type ClaimResult,
-  DEFAULT_DEDUPE_TTL_MS,
-  DEFAULT_LEASE_MS,
-  type DedupeStore,
-  PROVIDER_RETRY_WINDOW_MS,
-} from "./dedupe-store.js";
-export { TOKEN_ENV, withEnvToken } from "./env-token.js";
 export {
   ERROR_STATUS,
   type ErrorCode,
@@ -44,11 +26,8 @@ export {
   type ReportErrorCode,
   ReportkitError,
 } from "./errors.js";
-export type { ReceiverHeaders } from "./headers.js";
 export { type MemoryDedupeOptions, memoryDedupe } from "./memory-dedupe.js";
 export { type ParseOptions, type ParseResult, parseReport } from "./parse-report.js";
-export type { ReceiverBody, WebBody } from "./read-body.js";
-export type { BodyDone, BodyHeaders, NodeStyleStream } from "./read-stream.js";
 export type { ReceiverLogger } from "./receiver-log.js";
 export {
   type CallReportFor,
@@ -57,10 +36,7 @@ export {
   type ErrorHandler,
   type Handler,
   type ReceiverOptions,
-  takesReports,
 } from "./receiver-options.js";
-export { reportFromJson } from "./report-json.js";
-export type { ReportQueue } from "./report-queue.js";
 export {
   CALL_STATUSES,
   CallPayloadSchema,
@@ -76,3 +52,4 @@ export {
   type ReportWarning,
   ReportWarningSchema,
 } from "./schemas.js";
+export type { Receiver, ReceiverRequest, ReceiverResponse } from "./types.js";

@@ -1,45 +1,8 @@
 import { ReportkitError } from "./errors.js";
-import { concat, type NodeStyleStream, readStream } from "./read-stream.js";
+import type { BodyContent } from "./media-type.js";
+import { concat, readStream } from "./read-stream.js";
 import { readFailed, tooLarge } from "./replies.js";
-
-/**
- * A web `Request` (or `Response`) whose body is still unread. Core reads it whole with
- * `text()` or `arrayBuffer()` when the request declares a Content-Length (checked against
- * `maxBodyBytes` first, and the runtime never delivers more than it), which runtimes such as
- * @hono/node-server serve far faster than the stream; without one, it reads `body` under the
- * limit.
- */
-export interface WebBody {
-  readonly body: ReadableStream<Uint8Array> | null;
-  readonly bodyUsed: boolean;
-  text(): Promise<string>;
-  arrayBuffer(): Promise<ArrayBuffer>;
-}
-
-/**
- * A request body as an adapter has it: text, bytes, a stream not yet read (web or Node), a
- * web Request with its body unread, an object some framework middleware already parsed, or
- * nothing.
- */
-export type ReceiverBody =
-  | string
-  | Uint8Array
-  | ArrayBuffer
-  | ReadableStream<Uint8Array>
-  | AsyncIterable<Uint8Array>
-  | WebBody
-  | Record<string, unknown>
-  | readonly unknown[]
-  | null
-  | undefined;
-
-/** What readBody returns: text or bytes to decode, or an object parsed upstream. */
-export type BodyContent =
-  | string
-  | Uint8Array
-  | Record<string, unknown>
-  | readonly unknown[]
-  | undefined;
+import type { NodeStyleStream, ReceiverBody, WebBody } from "./types.js";
 
 /**
  * Reads a body with the size limit applied while reading, so an oversized body is refused
@@ -160,4 +123,11 @@ function utf8Length(text: string): number {
     } else bytes += 3;
   }
   return bytes;
+}
+
+/** A body whose reading fails with `error`, as the framework's read of it did. */
+export function failedBody(error: ReportkitError): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }),
+  };
 }

@@ -1,7 +1,8 @@
 import { PassThrough, Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { ReportkitError } from "./errors.js";
-import { type BodyHeaders, type NodeStyleStream, readNodeStream } from "./read-stream.js";
+import { readNodeStream } from "./read-stream.js";
+import type { BodyHeaders, NodeStyleStream } from "./types.js";
 
 const JSON_TYPE = "application/json";
 

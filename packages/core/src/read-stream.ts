@@ -1,28 +1,7 @@
-import { readsAsText } from "./decode-body.js";
 import type { ReportkitError } from "./errors.js";
+import { readsAsText } from "./media-type.js";
 import { readFailed, tooLarge } from "./replies.js";
-
-/**
- * A Node-style readable stream, by the methods core uses (core imports nothing from node:):
- * Node's IncomingMessage, or the stream a framework's hook put in its place.
- */
-export interface NodeStyleStream {
-  on(event: "data", listener: (chunk: Uint8Array | string) => void): unknown;
-  on(event: "end", listener: () => void): unknown;
-  on(event: "error", listener: (error: Error) => void): unknown;
-  resume(): unknown;
-  /** The bytes a decoding stream took in before decoding them (Fastify's preParsing convention). */
-  readonly receivedEncodedLength?: number;
-}
-
-/** The request headers the read depends on (Node's and Fastify's header objects have them). */
-export interface BodyHeaders {
-  readonly "content-length"?: string | undefined;
-  readonly "content-type"?: string | undefined;
-}
-
-/** Called once: the body, or `payload_too_large` / `body_read_failed`. */
-export type BodyDone = (error: ReportkitError | null, body?: string | Uint8Array) => void;
+import type { BodyDone, BodyHeaders, NodeStyleStream } from "./types.js";
 
 const utf8 = new TextDecoder();
 const encoder = new TextEncoder();

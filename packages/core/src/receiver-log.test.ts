@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SAMPLE_DLR, TOKEN } from "../../../test/fixtures/samples.js";
-import { createReceiver, type ReceiverRequest } from "./create-receiver.js";
+import { createReceiver } from "./create-receiver.js";
+import type { ReceiverRequest } from "./types.js";
 
 function post(token: string, payload: object = SAMPLE_DLR): ReceiverRequest {
   return {

@@ -8,9 +8,10 @@ import {
   compileTemplate,
 } from "./composed.js";
 import type { ReportContext } from "./context.js";
-import type { BodyFormat } from "./decode-body.js";
+import { defaultDedupeKey } from "./dedupe-key.js";
 import type { DedupeStore } from "./dedupe-store.js";
 import type { ReportkitError } from "./errors.js";
+import type { BodyFormat } from "./media-type.js";
 import { memoryDedupe } from "./memory-dedupe.js";
 import type { ReceiverLogger } from "./receiver-log.js";
 import type { ReportQueue } from "./report-queue.js";
@@ -108,13 +109,16 @@ export interface Config {
   template: Template | undefined;
   check: BearerCheck | undefined;
   credentialHeader: string;
+  /** Whether the credential is an `Authorization: Bearer` value (no `header` option). */
+  bearer: boolean;
   onDelivery: Handler<DeliveryReport> | undefined;
   onCall: Handler<CallReport> | undefined;
   onError: ErrorHandler | undefined;
   /** Whether to log when no onError observes: undefined, the default console; false, never. */
   logger: ReceiverLogger | false | undefined;
   dedupe: DedupeStore | undefined;
-  dedupeKey: KeyOf | undefined;
+  /** The `dedupeKey` option, or `defaultDedupeKey`. */
+  dedupeKey: KeyOf;
   deadlineMs: number | undefined;
   queue: ReportQueue | undefined;
   timeZone: string;
@@ -223,12 +227,13 @@ export function validateOptions(
         ? undefined
         : checkBearer(token as TokenOption, header === undefined ? undefined : credentialHeader),
     credentialHeader,
+    bearer: header === undefined,
     onDelivery: onDelivery as Handler<DeliveryReport> | undefined,
     onCall: onCall as Handler<CallReport> | undefined,
     onError,
     logger,
     dedupe: queue === undefined ? dedupeStore(options.dedupe) : undefined,
-    dedupeKey: options.dedupeKey as KeyOf | undefined,
+    dedupeKey: (options.dedupeKey as KeyOf | undefined) ?? defaultDedupeKey,
     deadlineMs: deadline(options.deadlineMs),
     queue,
     timeZone: options.timeZone ?? PROVIDER_TIME_ZONE,
@@ -265,6 +270,19 @@ function deadline(deadlineMs: number | false | undefined): number | undefined {
     );
   }
   return deadlineMs;
+}
+
+/**
+ * The credential check for `token`, validated first (a token no request could ever match
+ * throws): a Bearer value, or with `bearer` false the whole value of `credentialHeader`.
+ */
+export function tokenCheck(
+  token: TokenOption,
+  bearer: boolean,
+  credentialHeader: string,
+): BearerCheck {
+  validateToken(token, bearer);
+  return checkBearer(token, bearer ? undefined : credentialHeader);
 }
 
 function validateToken(token: unknown, bearer: boolean): void {

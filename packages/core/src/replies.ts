@@ -1,6 +1,6 @@
 import type { BearerResult } from "./check-bearer.js";
-import type { ReceiverResponse, RefusalCode } from "./create-receiver.js";
 import { ReportkitError } from "./errors.js";
+import type { ReceiverResponse, RefusalCode } from "./types.js";
 
 // Every reply the receiver sends, built here so that status, headers and body always agree.
 
@@ -102,5 +102,79 @@ export function readFailed(cause: unknown): ReportkitError {
     "body_read_failed",
     "The request body could not be read to the end (the connection failed or was aborted).",
     cause === undefined ? undefined : { cause },
+  );
+}
+
+export function unsupportedMediaType(contentType: string): ReportkitError {
+  return new ReportkitError(
+    "unsupported_media_type",
+    `Content-Type "${contentType.slice(0, 100)}" cannot carry a report. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`,
+  );
+}
+
+export function tokenCheckFailed(cause: unknown): ReportkitError {
+  return new ReportkitError(
+    "token_check_failed",
+    "The token verifier failed; the provider will retry this report.",
+    { cause },
+  );
+}
+
+export function noHandler(): ReportkitError {
+  return retryLater(
+    "no_handler",
+    "No report handler is attached yet (the app may still be starting); the provider will retry this report. Attach one with onDelivery(fn) / onCall(fn).",
+    5,
+  );
+}
+
+export function inProgress(): ReportkitError {
+  return retryLater(
+    "in_progress",
+    "This report is being processed by an earlier attempt; retry later to learn its outcome.",
+    30,
+  );
+}
+
+export function handlerFailed(cause: unknown): ReportkitError {
+  return new ReportkitError(
+    "handler_failed",
+    "The report handler failed; the provider will retry this report.",
+    { cause },
+  );
+}
+
+export function handlerTimeout(): ReportkitError {
+  return retryLater(
+    "handler_timeout",
+    "The report handler did not finish in time; it keeps running, and a retry of this report gets its outcome.",
+    30,
+  );
+}
+
+export function dedupeUnavailable(cause: unknown): ReportkitError {
+  return retryLater(
+    "dedupe_unavailable",
+    "The dedupe store is unreachable, so the report was not processed; the provider will retry it.",
+    30,
+    cause,
+  );
+}
+
+export function queueUnavailable(cause: unknown): ReportkitError {
+  return retryLater(
+    "queue_unavailable",
+    "The report queue could not store the report (unreachable, or no answer within deadlineMs); the provider will retry it.",
+    30,
+    cause,
+  );
+}
+
+/** Logged, not sent: the handler succeeded and was answered 200. */
+export function completeFailed(cause: unknown): ReportkitError {
+  return new ReportkitError(
+    "dedupe_unavailable",
+    "The report was processed (200), but the dedupe store could not record it: a retry may run the handler again.",
+    { cause },
   );
 }

@@ -1,14 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ComposedTemplate, ReceiverOptions } from "@reportkit/core";
 import {
   type Attachable,
+  adapterReceiver,
   attachable,
-  type ComposedTemplate,
-  createReceiver,
   type ReceiverBody,
-  type ReceiverOptions,
   type ReceiverResponse,
-  withEnvToken,
-} from "@reportkit/core";
+} from "@reportkit/core/adapter";
 
 export type ExpressReceiverOptions<T extends ComposedTemplate | undefined = undefined> =
   ReceiverOptions<T> & {
@@ -57,18 +55,13 @@ export type ExpressHandler = (
 export function webhookReceiver<const T extends ComposedTemplate | undefined = undefined>(
   options?: ExpressReceiverOptions<T>,
 ): ExpressReceiver<T> {
-  if (options === null || (options !== undefined && typeof options !== "object")) {
-    throw new TypeError(
-      `reportkit: webhookReceiver(options) takes an options object, or nothing (then attach handlers with .onDelivery(fn) / .onCall(fn)), got ${options === null ? "null" : typeof options}.`,
-    );
-  }
-  const { path, ...receiverOptions } = options ?? {};
+  const { receiver } = adapterReceiver<T>(options, { env: process.env });
+  const path = options?.path;
   if (path !== undefined && (typeof path !== "string" || !path.startsWith("/"))) {
     throw new TypeError(
       `reportkit: \`path\` must be a path starting with "/", such as "/webhooks", got ${JSON.stringify(path)}.`,
     );
   }
-  const receiver = createReceiver(withEnvToken(receiverOptions as ReceiverOptions<T>, process.env));
   const expected = path === undefined ? undefined : routeKey(path);
   const handler: ExpressHandler = (req: RoutedRequest, res, next) => {
     const url = req.originalUrl ?? req.url ?? "/";

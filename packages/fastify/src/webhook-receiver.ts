@@ -1,21 +1,18 @@
+import { type ComposedTemplate, type ReceiverOptions, ReportkitError } from "@reportkit/core";
 import {
   type Attachable,
+  adapterReceiver,
   attachable,
   type BodyDone,
-  type ComposedTemplate,
-  createReceiver,
   type NodeStyleStream,
   REPORT_MEDIA_TYPES,
   type Receiver,
   type ReceiverBody,
-  type ReceiverOptions,
   type ReceiverRequest,
   type ReceiverResponse,
   type RefusalCode,
-  ReportkitError,
   takesReports,
-  withEnvToken,
-} from "@reportkit/core";
+} from "@reportkit/core/adapter";
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 
@@ -65,8 +62,9 @@ export const webhookReceiver = fp<FastifyReceiverOptions>(
       );
     }
     // Fastify's logger, not core's console default: refusals once a minute, failures each.
-    const receiver = createReceiver(
-      withEnvToken({ logger: fastify.log, ...receiverOptions }, process.env),
+    const { receiver } = adapterReceiver(
+      { logger: fastify.log, ...receiverOptions },
+      { env: process.env },
     );
     if (decorate) {
       fastify.decorate(

@@ -1,16 +1,12 @@
+import type { ComposedTemplate, ReceiverOptions } from "@reportkit/core";
 import {
   type Attachable,
+  adapterReceiver,
   attachable,
-  type ComposedTemplate,
-  createReceiver,
-  type HandlerKind,
-  type Receiver,
   type ReceiverBody,
   type ReceiverHeaders,
-  type ReceiverOptions,
   type ReceiverResponse,
-  withEnvToken,
-} from "@reportkit/core";
+} from "@reportkit/core/adapter";
 import type { Context, Env } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
@@ -25,8 +21,8 @@ export type HonoReceiver<
 
 /**
  * The reportkit receiver as a Hono handler, for every runtime Hono runs on. Without `token`,
- * the token is REPORTKIT_TOKEN from `process.env` where there is one, else from `c.env` (a
- * Workers secret or binding), read at the first request. Handlers go in the options or are
+ * the token is REPORTKIT_TOKEN from `process.env` where there is one; on Cloudflare Workers,
+ * from `c.env` (a Worker secret or binding) at each request. Handlers go in the options or are
  * attached after; until one is, reports get 503 `no_handler` (the provider retries), so none is
  * lost while the app starts.
  *
@@ -37,40 +33,18 @@ export function webhookReceiver<
   const T extends ComposedTemplate | undefined = undefined,
   E extends Env = Env,
 >(options?: ReceiverOptions<T>): HonoReceiver<T, E> {
-  if (options === null || (options !== undefined && typeof options !== "object")) {
-    throw new TypeError(
-      `reportkit: webhookReceiver(options) takes an options object, or nothing (then attach handlers with .onDelivery(fn) / .onCall(fn)), got ${options === null ? "null" : typeof options}.`,
-    );
-  }
-  const given: ReceiverOptions<T> = options ?? {};
-  const fromProcess = withEnvToken(given, processEnv());
-  const hasToken = fromProcess.token !== undefined || given.auth === false;
-  // Without a token yet, still check every other option now, not at the first request.
-  const shared = createReceiver(hasToken ? fromProcess : { ...given, token: () => false });
-  const byToken = new Map<unknown, Receiver<T>>();
-  // Handlers attached so far, for the receivers a Workers token creates later.
-  const attached: [HandlerKind, unknown][] = [];
-
-  function receiverFor(env: unknown): Receiver<T> {
-    if (hasToken) return shared;
-    const withToken = withEnvToken(given, env as Record<string, unknown> | undefined);
-    let receiver = byToken.get(withToken.token);
-    if (receiver === undefined) {
-      receiver = createReceiver(withToken);
-      for (const [kind, fn] of attached) receiver[kind](fn as never);
-      byToken.set(withToken.token, receiver);
-    }
-    return receiver;
-  }
+  const { receiver, forEnv } = adapterReceiver<T>(options, {
+    env: (globalThis as { process?: { env?: Record<string, unknown> } }).process?.env,
+    tokenFromRequestEnv: onWorkers(),
+  });
 
   // Not an async function: one promise (core's, while it reads the body) instead of three.
   const handler: HonoHandler<E> = (c) => {
-    const receiver = receiverFor(c.env);
     const raw = c.req.raw;
     const toResponse = (reply: ReceiverResponse) =>
       c.body(reply.body, reply.status as ContentfulStatusCode, reply.headers);
     const respond = (body: ReceiverBody) => {
-      const reply = receiver.respond({
+      const reply = forEnv(c.env).respond({
         method: raw.method,
         url: raw.url,
         headers: nodeHeaders(c.env, raw.headers) ?? raw.headers,
@@ -82,11 +56,13 @@ export function webhookReceiver<
     // @hono/node-server several times faster than `raw.body`, a stream), else streams it.
     return raw.bodyUsed ? bodyReadBefore(c).then(respond) : respond(raw);
   };
-  return attachable(handler, (kind, fn) => {
-    shared[kind](fn as never); // throws on a second handler of a kind
-    attached.push([kind, fn]);
-    for (const receiver of byToken.values()) receiver[kind](fn as never);
-  });
+  return attachable(handler, (kind, fn) => receiver[kind](fn as never));
+}
+
+/** Cloudflare Workers says so in `navigator.userAgent`: its secrets arrive with each request. */
+function onWorkers(): boolean {
+  const agent = (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent;
+  return agent === "Cloudflare-Workers";
 }
 
 /** What Hono's body cache holds at run time: promises, whatever its type says. */
@@ -125,8 +101,4 @@ function nodeHeaders(env: unknown, webHeaders: Headers): ReceiverHeaders | undef
   return Object.getPrototypeOf(webHeaders) === Headers.prototype
     ? undefined
     : (headers as ReceiverHeaders);
-}
-
-function processEnv(): Record<string, unknown> | undefined {
-  return (globalThis as { process?: { env?: Record<string, unknown> } }).process?.env;
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_DEDUPE_TTL_MS, DEFAULT_LEASE_MS } from "@reportkit/core";
+import { DEFAULT_DEDUPE_TTL_MS, DEFAULT_LEASE_MS } from "@reportkit/core/adapter";
 import type { Redis } from "ioredis";
 
 export interface RedisDedupeOptions {

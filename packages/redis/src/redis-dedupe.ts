@@ -1,4 +1,4 @@
-import type { ClaimResult, DedupeStore } from "@reportkit/core";
+import type { ClaimResult, DedupeStore } from "@reportkit/core/adapter";
 import { Redis } from "ioredis";
 import { CLAIM, DONE, LEASE_PREFIX, RELEASE } from "./lua-scripts.js";
 import { type RedisDedupeOptions, resolveRedisDedupeOptions } from "./redis-dedupe-options.js";

@@ -1,0 +1,105 @@
+// What every adapter's `webhookReceiver(options)` does before it translates anything, written
+// once: the options guard, the token from REPORTKIT_TOKEN, the receiver.
+import type { ComposedTemplate } from "./composed.js";
+import { handlersOf, receiverFrom } from "./create-receiver.js";
+import { TOKEN_ENV, withEnvToken } from "./env-token.js";
+import {
+  type Config,
+  type ReceiverOptions,
+  tokenCheck,
+  validateOptions,
+} from "./receiver-options.js";
+import type { Receiver } from "./types.js";
+
+/** Environment variables, as `process.env` or a Workers `env` holds them. */
+export type EnvRecord = Readonly<Record<string, unknown>>;
+
+export interface AdapterReceiverSettings {
+  /** Where REPORTKIT_TOKEN is read when `token` is not given: `process.env` on Node. */
+  env: EnvRecord | undefined;
+  /**
+   * Cloudflare Workers: secrets and bindings arrive with each request (Hono's `c.env`), not in
+   * `env`. A token found in neither the options nor `env` is then no error at construction:
+   * `forEnv(env)` answers with the token of that request's environment, and without one with
+   * 500 `token_check_failed` (the provider retries). Elsewhere a missing token throws here, at
+   * construction, where the app's author sees it.
+   */
+  tokenFromRequestEnv?: boolean;
+}
+
+export interface AdapterReceiver<T extends ComposedTemplate | undefined> {
+  /** The receiver: attach handlers here; it answers every request whose token is known. */
+  receiver: Receiver<T>;
+  /**
+   * The receiver for a request's environment: `receiver` itself unless the token comes from
+   * that environment, then one sharing its options, store and handlers.
+   */
+  forEnv(env: unknown): Receiver<T>;
+}
+
+/**
+ * Checks `options` (an object, or nothing to attach handlers later), fills `token` from
+ * REPORTKIT_TOKEN and creates the receiver. Options the adapter adds (Express's `path`) may stay
+ * in `options`: the receiver ignores keys it does not know.
+ *
+ * @example
+ * export function webhookReceiver(options?: MyAdapterOptions) {
+ *   const { receiver } = adapterReceiver(options, { env: process.env });
+ *   return (req, res) => receiver.handle(toReceiverRequest(req)).then((reply) => send(res, reply));
+ * }
+ */
+export function adapterReceiver<const T extends ComposedTemplate | undefined = undefined>(
+  options: ReceiverOptions<T> | undefined,
+  settings: AdapterReceiverSettings,
+): AdapterReceiver<T> {
+  if (options === null || (options !== undefined && typeof options !== "object")) {
+    throw new TypeError(
+      `reportkit: webhookReceiver(options) takes an options object, or nothing (then attach handlers with .onDelivery(fn) / .onCall(fn)), got ${options === null ? "null" : typeof options}.`,
+    );
+  }
+  const given = (options ?? {}) as unknown as ReceiverOptions<ComposedTemplate | undefined>;
+  const withToken = withEnvToken(given, settings.env);
+  const late = withToken.token === undefined && given.auth !== false;
+  if (!late || !settings.tokenFromRequestEnv) {
+    const config = validateOptions(withToken);
+    const receiver = receiverFrom<T>(config, handlersOf(config));
+    return { receiver, forEnv: () => receiver };
+  }
+  // Every other option is checked now, not at the first request.
+  const config = validateOptions({ ...given, token: noTokenYet });
+  const handlers = handlersOf(config);
+  const receiver = receiverFrom<T>(config, handlers);
+  const byToken = new Map<string, Receiver<T>>();
+  return {
+    receiver,
+    forEnv(env) {
+      const token = (env as EnvRecord | undefined)?.[TOKEN_ENV];
+      const key = typeof token === "string" ? token : "";
+      let found = byToken.get(key);
+      if (found === undefined) {
+        found = receiverFrom<T>({ ...config, check: checkFor(key, config) }, handlers);
+        // A Worker has one environment; tests may pass a few. Never grows without bound.
+        if (byToken.size >= 16) byToken.clear();
+        byToken.set(key, found);
+      }
+      return found;
+    },
+  };
+}
+
+/** The credential check for a token read from a request's environment. */
+function checkFor(token: string, config: Config): Config["check"] {
+  if (token === "") return noTokenYet;
+  try {
+    return tokenCheck(token, config.bearer, config.credentialHeader);
+  } catch (error) {
+    // A token no request could match (whitespace, say): say why on every report, as 500.
+    return () => Promise.reject(error);
+  }
+}
+
+const NO_TOKEN = `no token: ${TOKEN_ENV} is neither in the receiver's options nor in this Worker's environment. Set it with \`wrangler secret put ${TOKEN_ENV}\`, or pass \`token\`.`;
+
+function noTokenYet(): Promise<never> {
+  return Promise.reject(new Error(NO_TOKEN));
+}

@@ -1,0 +1,121 @@
+// The first half of a receiver: from a request to a valid report, or a refusal. Checks the
+// method, then the credential, then reads the body under the size limit, decodes it by its
+// Content-Type and validates it (a composed template's own keys first mapped back).
+import type { BearerResult } from "./check-bearer.js";
+import { keepPromises, readComposed } from "./composed.js";
+import { decodeBody } from "./decode-body.js";
+import { getHeader } from "./headers.js";
+import {
+  type BodyContent,
+  type BodyFormat,
+  formatOf,
+  mediaType,
+  readsAsText,
+} from "./media-type.js";
+import { parseWith } from "./parse-report.js";
+import { isThenable, type MaybePromise } from "./promises.js";
+import { readBody } from "./read-body.js";
+import type { Config, Template } from "./receiver-options.js";
+import {
+  methodNotAllowed,
+  tokenCheckFailed,
+  tooLarge,
+  unauthorized,
+  unsupportedMediaType,
+} from "./replies.js";
+import type { Report } from "./schemas.js";
+import type { ReceiverRequest } from "./types.js";
+import { wallClockReader } from "./wall-clock.js";
+
+/**
+ * `read(request, method)`: the report, or a promise of it while a body is still to be read or
+ * a verifier function decides. Throws (or rejects with) a ReportkitError for a refusal.
+ */
+export function reportReader(
+  config: Pick<Config, "template" | "check" | "credentialHeader" | "limit" | "timeZone">,
+): (request: ReceiverRequest, method: string) => MaybePromise<Report> {
+  const { template, check, credentialHeader, limit } = config;
+  const readWallClock = wallClockReader(config.timeZone);
+  const allowed = template?.method ?? "POST";
+
+  // The pipeline stays synchronous until something really is asynchronous (a body still to
+  // be read, a verifier function): an await per stage would cost more than the parse.
+
+  function read(request: ReceiverRequest, method: string): MaybePromise<Report> {
+    if (method !== allowed) throw methodNotAllowed(method, allowed);
+    const authenticating = authenticate(request);
+    return authenticating === undefined
+      ? afterAuthentication(request)
+      : authenticating.then(() => afterAuthentication(request));
+  }
+
+  /** Undefined once authenticated; a promise while a verifier function decides. */
+  function authenticate(request: ReceiverRequest): Promise<void> | undefined {
+    if (check === undefined) return;
+    const result = check(getHeader(request.headers, credentialHeader));
+    if (isThenable(result)) return result.then(requireOk, verifierFailed);
+    requireOk(result);
+  }
+
+  function requireOk(result: BearerResult): void {
+    if (result !== "ok") throw unauthorized(result, credentialHeader);
+  }
+
+  function afterAuthentication(request: ReceiverRequest): MaybePromise<Report> {
+    return template === undefined
+      ? readPayload(request, "json", parsed)
+      : receiveComposed(request, template);
+  }
+
+  function receiveComposed(request: ReceiverRequest, compiled: Template): MaybePromise<Report> {
+    const fromContent = (content: unknown): Report => {
+      const { payload, raw } = readComposed(compiled, request.url, content);
+      const report = parsed(payload, compiled.type);
+      (report as { raw: Record<string, unknown> }).raw = raw;
+      keepPromises(compiled, report as unknown as Record<string, unknown>);
+      return report;
+    };
+    return compiled.readsBody
+      ? readPayload(request, compiled.format, fromContent)
+      : fromContent(undefined);
+  }
+
+  /** Reads and decodes the body, then hands it to `next` in the same step (one await, not three). */
+  function readPayload<T>(
+    request: ReceiverRequest,
+    fallback: BodyFormat,
+    next: (payload: unknown) => T,
+  ): MaybePromise<T> {
+    const contentType = getHeader(request.headers, "content-type");
+    const type = mediaType(contentType);
+    const format = type === "" ? fallback : formatOf(type);
+    if (format === undefined) throw unsupportedMediaType(type);
+    const { body } = request;
+    let content: BodyContent | Promise<BodyContent>;
+    if (typeof body === "string" || body instanceof Uint8Array) {
+      // Text or bytes already in hand are measured exactly by readBody.
+      content = readBody(body, limit);
+    } else {
+      // A body still to be read is refused on its declared size before a byte is read.
+      const declared = getHeader(request.headers, "content-length");
+      if (Number(declared) > limit) throw tooLarge(limit);
+      content = readBody(body, limit, declared, readsAsText(contentType));
+    }
+    // No closure on the usual path, where the body is already in hand.
+    return isThenable(content)
+      ? content.then((read) => next(decodeBody(read, format, contentType)))
+      : next(decodeBody(content, format, contentType));
+  }
+
+  function parsed(payload: unknown, kind?: "delivery" | "call"): Report {
+    const result = parseWith(payload, readWallClock, kind);
+    if (!result.ok) throw result.error;
+    return result.report;
+  }
+
+  return read;
+}
+
+function verifierFailed(cause: unknown): never {
+  throw tokenCheckFailed(cause);
+}
