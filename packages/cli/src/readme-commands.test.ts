@@ -1,6 +1,7 @@
-// The README's sandbox and CLI commands, run as written (bash, curl and the built `reportkit`)
-// against a real `reportkit sandbox`, with the `export` line that sandbox printed: every URL
-// they build from $REPORTKIT_BASE_URL must reach the sandbox.
+// The sandbox and CLI commands of docs/sandbox-and-cli.md (the README's section, moved there),
+// run as written (bash, curl and the built `reportkit`) against a real `reportkit sandbox`, with
+// the `export` line that sandbox printed: every URL they build from $REPORTKIT_BASE_URL must
+// reach the sandbox.
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import http from "node:http";
@@ -12,14 +13,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
-const SECTION = "## Sandbox, management-API client and CLI";
+const PAGE = "docs/sandbox-and-cli.md";
+const SECTION = "# Sandbox, management-API client and CLI";
 
-/** The shell commands of the README's sandbox/CLI section, continuation lines joined. */
+/** The shell commands of the sandbox/CLI page, continuation lines joined. */
 function readmeCommands(): string[] {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const readme = readFileSync(join(ROOT, PAGE), "utf8");
   const start = readme.indexOf(SECTION);
-  expect(start, `README.md has a "${SECTION}" section`).toBeGreaterThan(-1);
-  const end = readme.indexOf("\n## ", start + SECTION.length);
+  expect(start, `${PAGE} has a "${SECTION}" section`).toBeGreaterThan(-1);
+  const end = readme.indexOf("\n# ", start + SECTION.length);
   const section = readme.slice(start, end === -1 ? undefined : end);
   const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] as string);
   return blocks.flatMap((block) =>
