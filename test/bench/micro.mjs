@@ -7,9 +7,9 @@
 // Each sample runs the operation BATCH times, so the timer's own cost (tens of nanoseconds)
 // does not distort operations that take about a microsecond.
 import { createReceiver, parseReport } from "@reportkit/core";
+import { Bench } from "tinybench";
 // The bearer check is internal to core (no entry exports it): measured from the built file.
 import { checkBearer } from "../../packages/core/dist/check-bearer.js";
-import { Bench } from "tinybench";
 import { DeliveryReport } from "./servers/hand-written.mjs";
 
 const BATCH = 100;

@@ -27,14 +27,17 @@ export interface AdapterReceiverSettings {
   tokenFromRequestEnv?: boolean;
 }
 
-export interface AdapterReceiver<T extends ComposedTemplate | undefined> {
+export interface AdapterReceiver<
+  T extends ComposedTemplate | undefined,
+  S extends object = object,
+> {
   /** The receiver: attach handlers here; it answers every request whose token is known. */
-  receiver: Receiver<T>;
+  receiver: Receiver<T, S>;
   /**
    * The receiver for a request's environment: `receiver` itself unless the token comes from
    * that environment, then one sharing its options, store and handlers.
    */
-  forEnv(env: unknown): Receiver<T>;
+  forEnv(env: unknown): Receiver<T, S>;
 }
 
 /**
@@ -48,10 +51,13 @@ export interface AdapterReceiver<T extends ComposedTemplate | undefined> {
  *   return (req, res) => receiver.handle(toReceiverRequest(req)).then((reply) => send(res, reply));
  * }
  */
-export function adapterReceiver<const T extends ComposedTemplate | undefined = undefined>(
-  options: ReceiverOptions<T> | undefined,
+export function adapterReceiver<
+  const T extends ComposedTemplate | undefined = undefined,
+  S extends object = object,
+>(
+  options: ReceiverOptions<T, S> | undefined,
   settings: AdapterReceiverSettings,
-): AdapterReceiver<T> {
+): AdapterReceiver<T, S> {
   if (options === null || (options !== undefined && typeof options !== "object")) {
     throw new TypeError(
       `reportkit: webhookReceiver(options) takes an options object, or nothing (then attach handlers with .onDelivery(fn) / .onCall(fn)), got ${options === null ? "null" : typeof options}.`,
@@ -62,14 +68,14 @@ export function adapterReceiver<const T extends ComposedTemplate | undefined = u
   const late = withToken.token === undefined && given.auth !== false;
   if (!late || !settings.tokenFromRequestEnv) {
     const config = validateOptions(withToken);
-    const receiver = receiverFrom<T>(config, handlersOf(config));
+    const receiver = receiverFrom<T, S>(config, handlersOf(config));
     return { receiver, forEnv: () => receiver };
   }
   // Every other option is checked now, not at the first request.
   const config = validateOptions({ ...given, token: noTokenYet });
   const handlers = handlersOf(config);
-  const receiver = receiverFrom<T>(config, handlers);
-  const byToken = new Map<string, Receiver<T>>();
+  const receiver = receiverFrom<T, S>(config, handlers);
+  const byToken = new Map<string, Receiver<T, S>>();
   return {
     receiver,
     forEnv(env) {
@@ -77,7 +83,7 @@ export function adapterReceiver<const T extends ComposedTemplate | undefined = u
       const key = typeof token === "string" ? token : "";
       let found = byToken.get(key);
       if (found === undefined) {
-        found = receiverFrom<T>({ ...config, check: checkFor(key, config) }, handlers);
+        found = receiverFrom<T, S>({ ...config, check: checkFor(key, config) }, handlers);
         // A Worker has one environment; tests may pass a few. Never grows without bound.
         if (byToken.size >= 16) byToken.clear();
         byToken.set(key, found);

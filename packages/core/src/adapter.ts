@@ -12,6 +12,10 @@ export {
   DEFAULT_DEDUPE_TTL_MS,
   DEFAULT_LEASE_MS,
   type DedupeStore,
+  type FailureJournal,
+  type JournalEntry,
+  type JournalRecord,
+  type JournalRequest,
   PROVIDER_RETRY_WINDOW_MS,
 } from "./dedupe-store.js";
 export { TOKEN_ENV, withEnvToken } from "./env-token.js";
@@ -20,6 +24,7 @@ export { REPORT_MEDIA_TYPES } from "./media-type.js";
 export { takesReports } from "./receiver-options.js";
 export { reportFromJson } from "./report-json.js";
 export type { ReportQueue } from "./report-queue.js";
+export type { ReportOutcome, ReportSpan, Telemetry, TraceCarrier } from "./telemetry.js";
 export type {
   BodyDone,
   BodyHeaders,

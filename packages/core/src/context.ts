@@ -1,4 +1,6 @@
-import { type ReceiverHeaders, redactedHeaders } from "./headers.js";
+import { getHeader, type ReceiverHeaders, redactedHeaders } from "./headers.js";
+import type { BodyContent } from "./media-type.js";
+import type { ReportSpan } from "./telemetry.js";
 
 /** What a handler (and onError) learns about the request besides the report. */
 export interface ReportContext {
@@ -24,6 +26,17 @@ export class RequestContext implements ReportContext {
   readonly method: string;
   readonly url: string;
   dedupeKey: string | undefined = undefined;
+  // What the receiver itself needs to know of the request later on, never shown to handlers
+  // (ReportContext has none of it): set once the credential was accepted, the body as it was
+  // read (for the failure journal), the report's kind, and its telemetry span.
+  /** @internal */
+  authenticated = false;
+  /** @internal */
+  body: BodyContent = undefined;
+  /** @internal */
+  kind: "delivery" | "call" | undefined = undefined;
+  /** @internal */
+  span: ReportSpan | undefined = undefined;
   #raw: ReceiverHeaders;
   #secretHeader: string;
   #headers: Headers | undefined;
@@ -40,6 +53,11 @@ export class RequestContext implements ReportContext {
   get receivedAt(): Date {
     this.#receivedAtDate ??= new Date(this.#receivedAt);
     return this.#receivedAtDate;
+  }
+
+  /** @internal A request header as it came (the credential header included): for the journal. */
+  rawHeader(name: string): string | undefined {
+    return getHeader(this.#raw, name);
   }
 
   get headers(): Headers {

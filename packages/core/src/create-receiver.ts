@@ -1,16 +1,18 @@
 // The receiver: its configuration, the pipeline's two halves joined (read a report, then
 // process it), handlers attached after construction, and the object adapters call.
 import type { ComposedTemplate } from "./composed.js";
-import { type ReportContext, RequestContext } from "./context.js";
+import { RequestContext } from "./context.js";
 import type { ReportkitError } from "./errors.js";
+import { failureKeeper } from "./failure-journal.js";
 import { type AttachedHandlers, reportProcessor } from "./process-report.js";
 import { ignore, isThenable, type MaybePromise } from "./promises.js";
 import { failedBody } from "./read-body.js";
 import { reportReader } from "./read-report.js";
 import { readNodeStream } from "./read-stream.js";
+import { receiverLifecycle } from "./receiver-lifecycle.js";
 import { receiverLog } from "./receiver-log.js";
 import { type Config, type ReceiverOptions, validateOptions } from "./receiver-options.js";
-import { asReportkitError, errorResponse, refusal } from "./replies.js";
+import { asReportkitError, errorResponse, refusal, shuttingDown } from "./replies.js";
 import type { Report } from "./schemas.js";
 import type { Receiver, ReceiverRequest, ReceiverResponse, RefusalCode } from "./types.js";
 
@@ -25,9 +27,10 @@ import type { Receiver, ReceiverRequest, ReceiverResponse, RefusalCode } from ".
  *   .onDelivery((report) => console.log(report.id, report.status, report.deliveredAt));
  * export default { fetch: (request: Request) => receiver.fetch(request) };
  */
-export function createReceiver<const T extends ComposedTemplate | undefined = undefined>(
-  options?: ReceiverOptions<T>,
-): Receiver<T> {
+export function createReceiver<
+  const T extends ComposedTemplate | undefined = undefined,
+  S extends object = object,
+>(options?: ReceiverOptions<T, S>): Receiver<T, S> {
   const config = validateOptions(
     options as ReceiverOptions<ComposedTemplate | undefined> | undefined,
   );
@@ -47,17 +50,27 @@ export function handlersOf(config: Config): AttachedHandlers {
  * A receiver from validated options, attaching to `handlers`: receivers built on one handler
  * set (and one config, so one dedupe store) share whatever is attached to any of them.
  */
-export function receiverFrom<T extends ComposedTemplate | undefined>(
+export function receiverFrom<T extends ComposedTemplate | undefined, S extends object = object>(
   config: Config,
   handlers: AttachedHandlers,
-): Receiver<T> {
-  const { template, limit, credentialHeader, queue } = config;
+): Receiver<T, S> {
+  const { template, limit, credentialHeader, queue, telemetry } = config;
   const log = config.logger === false ? undefined : receiverLog(config.logger ?? console);
   const read = reportReader(config);
   const process = reportProcessor(config, handlers, reply);
+  const keep =
+    config.journal === undefined
+      ? undefined
+      : failureKeeper(config.journal, (error) => log?.(error));
+  const lifecycle = receiverLifecycle(config);
 
-  /** The error reply, once onError (an observer) and the log were told. */
-  function reply(error: ReportkitError, ctx: ReportContext): ReceiverResponse {
+  /**
+   * The error reply, once onError (an observer) and the log were told, and once the failure
+   * journal kept the report if it is one to keep.
+   */
+  function reply(error: ReportkitError, ctx: RequestContext): MaybePromise<ReceiverResponse> {
+    // A report with a span is counted when the span ends; anything else was refused.
+    if (telemetry !== undefined && ctx.span === undefined) telemetry.refused(error.code, ctx.kind);
     const { onError } = handlers;
     if (onError !== undefined) {
       try {
@@ -68,7 +81,9 @@ export function receiverFrom<T extends ComposedTemplate | undefined>(
       }
     }
     if (log !== undefined && (onError === undefined || config.logger !== undefined)) log(error);
-    return errorResponse(error);
+    const response = errorResponse(error);
+    const kept = keep?.(error, ctx);
+    return kept === undefined ? response : kept.then(() => response);
   }
 
   /**
@@ -78,16 +93,19 @@ export function receiverFrom<T extends ComposedTemplate | undefined>(
    */
   function respond(request: ReceiverRequest): MaybePromise<ReceiverResponse> {
     const ctx = contextOf(request);
+    if (lifecycle.closing) return reply(shuttingDown(), ctx);
     let received: MaybePromise<Report>;
     try {
-      received = read(request, ctx.method);
+      received = read(request, ctx);
     } catch (error) {
       return reply(asReportkitError(error), ctx);
     }
-    if (!isThenable(received)) return process(received, ctx);
-    return (received as Promise<Report>).then(
-      (report) => process(report, ctx),
-      (error: unknown) => reply(asReportkitError(error), ctx),
+    if (!isThenable(received)) return lifecycle.track(process(received, ctx));
+    return lifecycle.track(
+      (received as Promise<Report>).then(
+        (report) => process(report, ctx),
+        (error: unknown) => reply(asReportkitError(error), ctx),
+      ),
     );
   }
 
@@ -153,10 +171,12 @@ export function receiverFrom<T extends ComposedTemplate | undefined>(
     handlers[kind] = handler as never;
   }
 
-  const receiver: Receiver<T> = {
+  const receiver: Receiver<T, S> = {
     handle,
     respond,
     fetch,
+    health: lifecycle.health,
+    close: lifecycle.close,
     readStream: (stream, headers, done) => readNodeStream(stream, headers, limit, done),
     refuse,
     onDelivery(handler) {

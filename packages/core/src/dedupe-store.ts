@@ -19,12 +19,82 @@ export type ClaimResult = "claimed" | "done" | "busy";
  * Every method may return a promise. A rejection means the store is unreachable: the
  * receiver then answers 503 `dedupe_unavailable`, never 2xx.
  */
-export interface DedupeStore {
+export interface DedupeStore<Scope extends object = object> {
   /** How long a claim holds before it runs out by itself, in milliseconds. */
   readonly leaseMs: number;
   claim(key: string, owner: string): ClaimResult | Promise<ClaimResult>;
   complete(key: string, owner: string): void | Promise<void>;
   release(key: string, owner: string): void | Promise<void>;
+  /**
+   * For a store whose claim opens a unit of work (a database transaction that holds the key's
+   * mark): what the claimed attempt's handler gets on `ctx` besides the request, such as
+   * `{ tx }`. Called once after "claimed", with the same owner. Such a store commits in
+   * `complete` (a rejection there means the report was not recorded: 503, and the provider
+   * retries) and rolls back in `release`. A report without a key is claimed under a key of
+   * its own, used once, so its handler gets the scope too.
+   */
+  scope?(owner: string): Scope;
+  /** What the store is, for `health()` and messages ("redis", "postgres"). */
+  readonly name?: string;
+  /** One round trip to the store, for `receiver.health()` (the receiver bounds its time). */
+  ping?(): Promise<void>;
+  /** Closes what the store created itself (a client from a URL), never what it was given. */
+  close?(): Promise<void>;
+  /** Where this store keeps the reports that could not be processed, if it keeps them. */
+  readonly journal?: FailureJournal;
+}
+
+/**
+ * What the receiver keeps of a report it could not get processed, so that it is never
+ * silently gone: a handler that failed or timed out, or a report refused after authentication
+ * (400). Unauthenticated requests are never kept.
+ */
+export interface FailureJournal {
+  /**
+   * Keeps `entry`, by its key: a new key is added (first seen = last seen = `entry.at`,
+   * attempts 1); a kept one gets last seen, attempts + 1, the last error, the request and the
+   * status. A report processed later is marked `resolved` by its store's `complete`, or by
+   * `reportkit replay`.
+   */
+  record(entry: JournalRecord): Promise<void>;
+  /** One round trip, for `receiver.health()`. */
+  ping?(): Promise<void>;
+}
+
+/** One failed or refused attempt, as the receiver hands it to the journal. */
+export interface JournalRecord {
+  /** The report's dedupe key, or "sha256:<hex>" of the body when it has none (a refusal). */
+  key: string;
+  kind: "delivery" | "call" | null;
+  status: "failed" | "refused";
+  /** The request as it came, to replay it: never the Authorization header or any token. */
+  request: JournalRequest;
+  /** The error code and message the receiver answered with. */
+  error: { code: string; message: string };
+  at: Date;
+}
+
+/** A kept request: enough to send it again as the provider did. */
+export interface JournalRequest {
+  method: string;
+  /** Path and query, as the request had them. */
+  url: string;
+  contentType: string | null;
+  /** The body as text (`utf8`) or bytes in base64 (`base64`). */
+  body: string;
+  bodyEncoding: "utf8" | "base64";
+}
+
+/** A kept entry, as a journal lists it. */
+export interface JournalEntry {
+  key: string;
+  kind: "delivery" | "call" | null;
+  status: "failed" | "refused" | "resolved";
+  request: JournalRequest;
+  firstSeen: Date;
+  lastSeen: Date;
+  attempts: number;
+  lastError: string;
 }
 
 /** The provider retries 3 times, 30 minutes apart: 90 minutes from the first attempt. */

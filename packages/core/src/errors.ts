@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   handler_timeout: 503,
   dedupe_unavailable: 503,
   queue_unavailable: 503,
+  shutting_down: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -33,6 +33,7 @@ export {
   type CallReportFor,
   DEFAULT_MAX_BODY_BYTES,
   type DeliveryReportFor,
+  type ContextWith,
   type ErrorHandler,
   type Handler,
   type ReceiverOptions,
@@ -52,4 +53,10 @@ export {
   type ReportWarning,
   ReportWarningSchema,
 } from "./schemas.js";
-export type { Receiver, ReceiverRequest, ReceiverResponse } from "./types.js";
+export type {
+  CloseOptions,
+  HealthReport,
+  Receiver,
+  ReceiverRequest,
+  ReceiverResponse,
+} from "./types.js";

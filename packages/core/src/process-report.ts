@@ -2,7 +2,7 @@
 // run the handler (bounded by the deadline) and record the outcome. The provider counts only
 // 200/202 as delivered, so a reply is 2xx only once the handler (or the queue) succeeded.
 import type { RequestContext } from "./context.js";
-import type { ClaimResult } from "./dedupe-store.js";
+import type { ClaimResult, DedupeStore } from "./dedupe-store.js";
 import type { ReportkitError } from "./errors.js";
 import { ownerIds } from "./owner-ids.js";
 import { ignore, isThenable, type MaybePromise, withTimeout } from "./promises.js";
@@ -16,11 +16,14 @@ import {
   handlerTimeout,
   inProgress,
   noHandler,
+  notRecorded,
   OK,
   QUEUED,
   queueUnavailable,
 } from "./replies.js";
+import type { ReportQueue } from "./report-queue.js";
 import type { Report } from "./schemas.js";
+import type { ReportOutcome, ReportSpan, Telemetry } from "./telemetry.js";
 import type { ReceiverResponse } from "./types.js";
 
 /** The handlers a receiver has so far: from its options, or attached later. */
@@ -30,8 +33,11 @@ export interface AttachedHandlers {
   onError: ErrorHandler | undefined;
 }
 
-/** The error reply, after onError and the log were told. */
-export type Reply = (error: ReportkitError, ctx: RequestContext) => ReceiverResponse;
+/**
+ * The error reply, after onError and the log were told (and, for a report the failure journal
+ * keeps, once it was kept).
+ */
+export type Reply = (error: ReportkitError, ctx: RequestContext) => MaybePromise<ReceiverResponse>;
 
 /** A claim on a report's key, held by one attempt. */
 interface Claim {
@@ -44,15 +50,40 @@ interface Claim {
  * Synchronous where every step is (the memory store, a handler returning a value).
  */
 export function reportProcessor(
-  config: Pick<Config, "dedupe" | "dedupeKey" | "deadlineMs" | "queue">,
+  config: Pick<Config, "dedupe" | "dedupeKey" | "deadlineMs" | "queue" | "telemetry">,
   handlers: AttachedHandlers,
   reply: Reply,
 ): (report: Report, ctx: RequestContext) => MaybePromise<ReceiverResponse> {
-  const { dedupe, deadlineMs, queue } = config;
+  const { dedupe, deadlineMs, queue, telemetry } = config;
   const keyOf = config.dedupeKey;
   const owners = ownerIds();
+  // A store whose claim opens a transaction: its handler gets the transaction, and a report is
+  // recorded only once `complete` (the commit) succeeded.
+  const scoped = dedupe?.scope !== undefined;
+
+  /** With telemetry: the report's span around everything, its outcome read off the reply. */
+  function traced(report: Report, ctx: RequestContext): MaybePromise<ReceiverResponse> {
+    const span = (telemetry as Telemetry).startReport(report.type, report.status);
+    ctx.span = span;
+    let response: MaybePromise<ReceiverResponse>;
+    try {
+      response = process(report, ctx);
+    } catch (error) {
+      span.end("failed", "internal_error");
+      throw error;
+    }
+    if (!isThenable(response)) {
+      endSpan(span, response);
+      return response;
+    }
+    return response.then((ready) => {
+      endSpan(span, ready);
+      return ready;
+    });
+  }
 
   function process(report: Report, ctx: RequestContext): MaybePromise<ReceiverResponse> {
+    ctx.kind = report.type;
     let key: string | undefined;
     try {
       key = identify(report);
@@ -68,8 +99,13 @@ export function reportProcessor(
       if (handlers.onDelivery !== undefined || handlers.onCall !== undefined) return OK;
       return reply(noHandler(), ctx);
     }
-    if (key === undefined || dedupe === undefined) return run(handler, report, ctx, undefined);
-    const claim = { key, owner: owners.next() };
+    if (dedupe === undefined || (key === undefined && !scoped)) {
+      return run(handler, report, ctx, undefined);
+    }
+    const owner = owners.next();
+    // Without a key, a transactional store still gives the handler its transaction: the
+    // report is claimed under a key of its own, used once.
+    const claim = { key: key ?? `once:${owner}`, owner };
     let claimed: MaybePromise<ClaimResult>;
     try {
       claimed = dedupe.claim(claim.key, claim.owner);
@@ -90,7 +126,16 @@ export function reportProcessor(
     ctx: RequestContext,
     claim: Claim,
   ): MaybePromise<ReceiverResponse> {
-    if (claimed === "claimed") return run(handler, report, ctx, claim);
+    if (claimed === "claimed") {
+      if (scoped) {
+        try {
+          Object.assign(ctx, (dedupe as DedupeStore).scope?.(claim.owner));
+        } catch (cause) {
+          return failed(cause, ctx, claim);
+        }
+      }
+      return run(handler, report, ctx, claim);
+    }
     if (claimed === "done") return DUPLICATE;
     return reply(inProgress(), ctx);
   }
@@ -110,13 +155,23 @@ export function reportProcessor(
     ctx: RequestContext,
     claim: Claim | undefined,
   ): MaybePromise<ReceiverResponse> {
+    const { span } = ctx;
+    const started = span === undefined ? 0 : performance.now();
     let result: unknown;
     try {
-      result = handler(report, ctx);
+      result = span === undefined ? handler(report, ctx) : span.run(() => handler(report, ctx));
     } catch (cause) {
+      if (span !== undefined) span.handlerDuration((performance.now() - started) / 1000);
       return failed(cause, ctx, claim);
     }
-    if (!isThenable(result)) return succeeded(ctx, claim);
+    if (!isThenable(result)) {
+      if (span !== undefined) span.handlerDuration((performance.now() - started) / 1000);
+      return succeeded(ctx, claim);
+    }
+    if (span !== undefined) {
+      const measure = () => span.handlerDuration((performance.now() - started) / 1000);
+      result.then(measure, measure);
+    }
     const outcome = Promise.resolve(result).then(
       () => succeeded(ctx, claim),
       (cause: unknown) => failed(cause, ctx, claim),
@@ -147,25 +202,27 @@ export function reportProcessor(
     claim: Claim | undefined,
   ): MaybePromise<ReceiverResponse> {
     if (claim === undefined || dedupe === undefined) return OK;
-    // The handler succeeded: 200 whatever the store says, or a retry would run it again.
+    // The handler succeeded: 200 whatever the store says, or a retry would run it again;
+    // unless the store's `complete` is the commit of the handler's own writes.
+    const notDone = (cause: unknown) => {
+      if (scoped) return reply(notRecorded(cause), ctx);
+      reply(completeFailed(cause), ctx);
+      return OK;
+    };
     try {
       const done = dedupe.complete(claim.key, claim.owner);
-      if (isThenable(done)) {
-        return Promise.resolve(done).then(
-          () => OK,
-          (cause: unknown) => {
-            reply(completeFailed(cause), ctx);
-            return OK;
-          },
-        );
-      }
+      if (isThenable(done)) return Promise.resolve(done).then(() => OK, notDone);
     } catch (cause) {
-      reply(completeFailed(cause), ctx);
+      return notDone(cause);
     }
     return OK;
   }
 
-  function failed(cause: unknown, ctx: RequestContext, claim: Claim | undefined): ReceiverResponse {
+  function failed(
+    cause: unknown,
+    ctx: RequestContext,
+    claim: Claim | undefined,
+  ): MaybePromise<ReceiverResponse> {
     if (claim !== undefined && dedupe !== undefined) {
       // Freed so the provider's retry runs the handler again; if the store cannot be told,
       // the lease runs out by itself.
@@ -184,7 +241,12 @@ export function reportProcessor(
     ctx: RequestContext,
   ): Promise<ReceiverResponse> {
     try {
-      const added = (queue as NonNullable<typeof queue>).enqueue(report, key);
+      const trace = ctx.span?.carrier();
+      const added = (queue as ReportQueue).enqueue(
+        report,
+        key,
+        trace === undefined ? undefined : { trace },
+      );
       await (deadlineMs === undefined ? added : withTimeout(added, deadlineMs));
     } catch (cause) {
       return reply(queueUnavailable(cause), ctx);
@@ -192,5 +254,22 @@ export function reportProcessor(
     return QUEUED;
   }
 
-  return process;
+  return telemetry === undefined ? process : traced;
+}
+
+/** How a report ended, read off its reply. */
+function endSpan(span: ReportSpan, response: ReceiverResponse): void {
+  const [outcome, errorType] = outcomeOf(response);
+  span.end(outcome, errorType);
+}
+
+function outcomeOf(response: ReceiverResponse): [ReportOutcome, string?] {
+  if (response === OK) return ["acknowledged"];
+  if (response === DUPLICATE) return ["duplicate"];
+  if (response === QUEUED) return ["queued"];
+  const code = response.error?.code;
+  if (code === "handler_timeout") return ["timeout", code];
+  if (code === "in_progress") return ["in_progress"];
+  if (response.status === 503) return ["unavailable", code];
+  return ["failed", code];
 }

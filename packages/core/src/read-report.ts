@@ -3,6 +3,7 @@
 // Content-Type and validates it (a composed template's own keys first mapped back).
 import type { BearerResult } from "./check-bearer.js";
 import { keepPromises, readComposed } from "./composed.js";
+import type { RequestContext } from "./context.js";
 import { decodeBody } from "./decode-body.js";
 import { getHeader } from "./headers.js";
 import {
@@ -32,21 +33,31 @@ import { wallClockReader } from "./wall-clock.js";
  * a verifier function decides. Throws (or rejects with) a ReportkitError for a refusal.
  */
 export function reportReader(
-  config: Pick<Config, "template" | "check" | "credentialHeader" | "limit" | "timeZone">,
-): (request: ReceiverRequest, method: string) => MaybePromise<Report> {
+  config: Pick<
+    Config,
+    "template" | "check" | "credentialHeader" | "limit" | "timeZone" | "journal"
+  >,
+): (request: ReceiverRequest, ctx: RequestContext) => MaybePromise<Report> {
   const { template, check, credentialHeader, limit } = config;
+  // The failure journal keeps a refused or failed report's body: only then is it held on.
+  const keepBody = config.journal !== undefined;
   const readWallClock = wallClockReader(config.timeZone);
   const allowed = template?.method ?? "POST";
 
   // The pipeline stays synchronous until something really is asynchronous (a body still to
   // be read, a verifier function): an await per stage would cost more than the parse.
 
-  function read(request: ReceiverRequest, method: string): MaybePromise<Report> {
-    if (method !== allowed) throw methodNotAllowed(method, allowed);
+  function read(request: ReceiverRequest, ctx: RequestContext): MaybePromise<Report> {
+    if (ctx.method !== allowed) throw methodNotAllowed(ctx.method, allowed);
     const authenticating = authenticate(request);
-    return authenticating === undefined
-      ? afterAuthentication(request)
-      : authenticating.then(() => afterAuthentication(request));
+    if (authenticating === undefined) {
+      ctx.authenticated = true;
+      return afterAuthentication(request, ctx);
+    }
+    return authenticating.then(() => {
+      ctx.authenticated = true;
+      return afterAuthentication(request, ctx);
+    });
   }
 
   /** Undefined once authenticated; a promise while a verifier function decides. */
@@ -61,13 +72,20 @@ export function reportReader(
     if (result !== "ok") throw unauthorized(result, credentialHeader);
   }
 
-  function afterAuthentication(request: ReceiverRequest): MaybePromise<Report> {
+  function afterAuthentication(
+    request: ReceiverRequest,
+    ctx: RequestContext,
+  ): MaybePromise<Report> {
     return template === undefined
-      ? readPayload(request, "json", parsed)
-      : receiveComposed(request, template);
+      ? readPayload(request, ctx, "json", parsed)
+      : receiveComposed(request, ctx, template);
   }
 
-  function receiveComposed(request: ReceiverRequest, compiled: Template): MaybePromise<Report> {
+  function receiveComposed(
+    request: ReceiverRequest,
+    ctx: RequestContext,
+    compiled: Template,
+  ): MaybePromise<Report> {
     const fromContent = (content: unknown): Report => {
       const { payload, raw } = readComposed(compiled, request.url, content);
       const report = parsed(payload, compiled.type);
@@ -76,13 +94,14 @@ export function reportReader(
       return report;
     };
     return compiled.readsBody
-      ? readPayload(request, compiled.format, fromContent)
+      ? readPayload(request, ctx, compiled.format, fromContent)
       : fromContent(undefined);
   }
 
   /** Reads and decodes the body, then hands it to `next` in the same step (one await, not three). */
   function readPayload<T>(
     request: ReceiverRequest,
+    ctx: RequestContext,
     fallback: BodyFormat,
     next: (payload: unknown) => T,
   ): MaybePromise<T> {
@@ -102,9 +121,14 @@ export function reportReader(
       content = readBody(body, limit, declared, readsAsText(contentType));
     }
     // No closure on the usual path, where the body is already in hand.
-    return isThenable(content)
-      ? content.then((read) => next(decodeBody(read, format, contentType)))
-      : next(decodeBody(content, format, contentType));
+    if (isThenable(content)) {
+      return content.then((read) => {
+        if (keepBody) ctx.body = read;
+        return next(decodeBody(read, format, contentType));
+      });
+    }
+    if (keepBody) ctx.body = content;
+    return next(decodeBody(content, format, contentType));
   }
 
   function parsed(payload: unknown, kind?: "delivery" | "call"): Report {

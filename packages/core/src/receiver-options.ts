@@ -9,15 +9,23 @@ import {
 } from "./composed.js";
 import type { ReportContext } from "./context.js";
 import { defaultDedupeKey } from "./dedupe-key.js";
-import type { DedupeStore } from "./dedupe-store.js";
+import type { DedupeStore, FailureJournal } from "./dedupe-store.js";
 import type { ReportkitError } from "./errors.js";
 import type { BodyFormat } from "./media-type.js";
-import { memoryDedupe } from "./memory-dedupe.js";
 import type { ReceiverLogger } from "./receiver-log.js";
 import type { ReportQueue } from "./report-queue.js";
 import type { CallReport, DeliveryReport, Report } from "./schemas.js";
+import { dedupeStore, failureJournal, telemetryOf } from "./store-options.js";
+import type { Telemetry } from "./telemetry.js";
 
-export type Handler<R> = (report: R, ctx: ReportContext) => unknown;
+/**
+ * A report handler: the provider gets 200 once it returns or resolves. `ctx` is the request's
+ * context, plus what the dedupe store gives a claimed report (`ctx.tx` with a Postgres inbox).
+ */
+export type Handler<R, S extends object = object> = (report: R, ctx: ContextWith<S>) => unknown;
+
+/** `ctx`: the request's context, and what the dedupe store adds to it (nothing by default). */
+export type ContextWith<S extends object> = object extends S ? ReportContext : ReportContext & S;
 
 /** The report `onDelivery` receives: typed by the template when there is one. */
 export type DeliveryReportFor<T> = T extends ComposedTemplate
@@ -26,7 +34,10 @@ export type DeliveryReportFor<T> = T extends ComposedTemplate
 /** The report `onCall` receives: typed by the template when there is one. */
 export type CallReportFor<T> = T extends ComposedTemplate ? ComposedCallReport<T> : CallReport;
 
-export interface ReceiverOptions<T extends ComposedTemplate | undefined = undefined> {
+export interface ReceiverOptions<
+  T extends ComposedTemplate | undefined = undefined,
+  S extends object = object,
+> {
   /**
    * The bearer token the provider sends: one string, several (during a rotation), or a
    * function that decides. Required unless `auth: false`.
@@ -43,9 +54,9 @@ export interface ReceiverOptions<T extends ComposedTemplate | undefined = undefi
    * Called with each SMS delivery report; the provider gets 200 once it returns/resolves. May
    * also be attached later with `receiver.onDelivery(fn)`.
    */
-  onDelivery?: T extends { type: "call" } ? never : Handler<DeliveryReportFor<T>>;
+  onDelivery?: T extends { type: "call" } ? never : Handler<DeliveryReportFor<T>, S>;
   /** Called with each call report; the provider gets 200 once it returns/resolves. */
-  onCall?: T extends { type: "delivery" } ? never : Handler<CallReportFor<T>>;
+  onCall?: T extends { type: "delivery" } ? never : Handler<CallReportFor<T>, S>;
   /**
    * Observes every refused request and failed handler. Cannot change the reply. Without it the
    * receiver logs them (see `logger`).
@@ -62,7 +73,19 @@ export interface ReceiverOptions<T extends ComposedTemplate | undefined = undefi
    * running the handler again. Default: `memoryDedupe()`, this process's memory; for several
    * instances use `redisDedupe()` from @reportkit/redis; `false` turns it off.
    */
-  dedupe?: DedupeStore | false;
+  dedupe?: DedupeStore<S> | false;
+  /**
+   * Where reports that could not be processed are kept (a handler that failed or timed out, a
+   * report refused as invalid after authentication), for `reportkit replay`. Default: the
+   * dedupe store's own journal, where it has one (`postgresInbox`, `redisDedupe`); `false`
+   * keeps nothing.
+   */
+  journal?: FailureJournal | false;
+  /**
+   * Traces and metrics (`otelTelemetry()` from @reportkit/otel, or any `Telemetry`). Without
+   * it nothing is measured, at no cost.
+   */
+  telemetry?: Telemetry;
   /**
    * A report's identity for `dedupe` (and the queue's job id). Default `defaultDedupeKey`:
    * delivery id + status; call mid + to + status + start. Return undefined to not deduplicate.
@@ -121,6 +144,8 @@ export interface Config {
   dedupeKey: KeyOf;
   deadlineMs: number | undefined;
   queue: ReportQueue | undefined;
+  journal: FailureJournal | undefined;
+  telemetry: Telemetry | undefined;
   timeZone: string;
   limit: number;
 }
@@ -212,6 +237,7 @@ export function validateOptions(
       `reportkit: the composed template sends ${compiled.type} reports; give \`${name}\`.`,
     );
   }
+  const dedupe = queue === undefined ? dedupeStore(options.dedupe) : undefined;
   return {
     template:
       compiled === undefined
@@ -232,32 +258,15 @@ export function validateOptions(
     onCall: onCall as Handler<CallReport> | undefined,
     onError,
     logger,
-    dedupe: queue === undefined ? dedupeStore(options.dedupe) : undefined,
+    dedupe,
     dedupeKey: (options.dedupeKey as KeyOf | undefined) ?? defaultDedupeKey,
     deadlineMs: deadline(options.deadlineMs),
     queue,
+    journal: failureJournal(options.journal, dedupe),
+    telemetry: telemetryOf(options.telemetry),
     timeZone: options.timeZone ?? PROVIDER_TIME_ZONE,
     limit,
   };
-}
-
-function dedupeStore(dedupe: DedupeStore | false | undefined): DedupeStore | undefined {
-  if (dedupe === false) return undefined;
-  if (dedupe === undefined) return memoryDedupe();
-  const ok =
-    typeof dedupe === "object" &&
-    dedupe !== null &&
-    typeof dedupe.claim === "function" &&
-    typeof dedupe.complete === "function" &&
-    typeof dedupe.release === "function" &&
-    Number.isFinite(dedupe.leaseMs) &&
-    dedupe.leaseMs > 0;
-  if (!ok) {
-    throw new TypeError(
-      "reportkit: `dedupe` must be a dedupe store (`memoryDedupe()`, `redisDedupe()` from @reportkit/redis, or an object with leaseMs, claim, complete and release), or `false` to turn deduplication off.",
-    );
-  }
-  return dedupe;
 }
 
 function deadline(deadlineMs: number | false | undefined): number | undefined {

@@ -53,7 +53,8 @@ export function retryLater(
     | "in_progress"
     | "handler_timeout"
     | "dedupe_unavailable"
-    | "queue_unavailable",
+    | "queue_unavailable"
+    | "shutting_down",
   message: string,
   retryAfterSeconds: number,
   cause?: unknown,
@@ -176,5 +177,23 @@ export function completeFailed(cause: unknown): ReportkitError {
     "dedupe_unavailable",
     "The report was processed (200), but the dedupe store could not record it: a retry may run the handler again.",
     { cause },
+  );
+}
+
+export function shuttingDown(): ReportkitError {
+  return retryLater(
+    "shutting_down",
+    "The receiver is shutting down and takes no new reports; the provider will retry this report.",
+    30,
+  );
+}
+
+/** The report's handler succeeded but its transaction did not commit: nothing of it was kept. */
+export function notRecorded(cause: unknown): ReportkitError {
+  return retryLater(
+    "dedupe_unavailable",
+    "The report's transaction could not be committed, so nothing of it was kept; the provider will retry it.",
+    30,
+    cause,
   );
 }

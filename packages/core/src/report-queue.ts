@@ -1,4 +1,5 @@
 import type { Report } from "./schemas.js";
+import type { TraceCarrier } from "./telemetry.js";
 
 /**
  * Where a receiver in queue mode puts each report instead of running a handler: it answers
@@ -11,5 +12,12 @@ import type { Report } from "./schemas.js";
  * is answered 202 again without a second job.
  */
 export interface ReportQueue {
-  enqueue(report: Report, key: string | undefined): Promise<void>;
+  /** `trace`: the enqueuing span's trace context, for the worker's span to link to. */
+  enqueue(report: Report, key: string | undefined, meta?: { trace?: TraceCarrier }): Promise<void>;
+  /** What the queue is, for `health()` ("bullmq"). */
+  readonly name?: string;
+  /** One round trip to the queue's store, for `receiver.health()`. */
+  ping?(): Promise<void>;
+  /** Closes what the queue created itself (a client from a URL), never what it was given. */
+  close?(): Promise<void>;
 }

@@ -84,7 +84,25 @@ export type BodyDone = (error: ReportkitError | null, body?: string | Uint8Array
 /** Refusals an adapter's framework can hit before core reads the body. */
 export type RefusalCode = "payload_too_large" | "body_read_failed" | "invalid_json";
 
-export interface Receiver<T extends ComposedTemplate | undefined = undefined> {
+/** What `health()` found: `ok` when every check is. */
+export interface HealthReport {
+  ok: boolean;
+  /** One check per store, journal and queue the receiver uses, by name ("dedupe", "queue", …). */
+  checks: Record<string, { ok: boolean; message?: string }>;
+}
+
+export interface CloseOptions {
+  /**
+   * How long to wait for reports in flight before closing the stores anyway, in ms. Default
+   * 9000: just under the usual 10 s a container is given between SIGTERM and SIGKILL.
+   */
+  timeoutMs?: number;
+}
+
+export interface Receiver<
+  T extends ComposedTemplate | undefined = undefined,
+  S extends object = object,
+> {
   /** Framework-neutral: adapters translate to and from this. */
   handle(request: ReceiverRequest): Promise<ReceiverResponse>;
   /**
@@ -125,9 +143,32 @@ export interface Receiver<T extends ComposedTemplate | undefined = undefined> {
    * handler of either kind is attached, reports get 503 `no_handler`, so none is lost while
    * the app starts.
    */
-  onDelivery(handler: Handler<DeliveryReportFor<T>>): this;
+  onDelivery(handler: Handler<DeliveryReportFor<T>, S>): this;
   /** Attaches the call report handler (one per receiver). */
-  onCall(handler: Handler<CallReportFor<T>>): this;
+  onCall(handler: Handler<CallReportFor<T>, S>): this;
   /** Attaches the observer of refusals and failures (one per receiver); the default logging then stops. */
   onError(handler: ErrorHandler): this;
+  /**
+   * Asks the dedupe store, the failure journal and the queue this receiver uses for one round
+   * trip each (at most 2 s), for a load balancer's health check. Never rejects.
+   *
+   * @example
+   * app.get("/healthz", async (_req, res) => {
+   *   const health = await receiver.health();
+   *   res.status(health.ok ? 200 : 503).json(health);
+   * });
+   */
+  health(): Promise<HealthReport>;
+  /**
+   * Graceful shutdown: from now on reports get 503 `shutting_down` (the provider retries them
+   * later, elsewhere), the reports in flight are waited for up to `timeoutMs`, then the dedupe
+   * store and the queue are closed (each closes only what it created itself). Never rejects.
+   *
+   * @example
+   * process.on("SIGTERM", async () => {
+   *   await receiver.close();
+   *   server.close();
+   * });
+   */
+  close(options?: CloseOptions): Promise<void>;
 }

@@ -8,18 +8,20 @@ import {
   type ReceiverResponse,
 } from "@reportkit/core/adapter";
 
-export type ExpressReceiverOptions<T extends ComposedTemplate | undefined = undefined> =
-  ReceiverOptions<T> & {
-    /**
-     * Handle only requests whose full path (from `req.originalUrl`, so a router or mount path
-     * counts) is this, matched as Express routes by default (any case, one trailing slash
-     * allowed); every other request goes on to `next()`. Without it: under a mount path or a
-     * route (`app.use("/hooks", handler)`, `app.post("/hooks", handler)`) every request that
-     * reaches the handler is a report; used bare (`app.use(handler)`), it takes /webhooks and
-     * the paths under it (a composed template's path placeholders), and passes the rest on.
-     */
-    path?: string;
-  };
+export type ExpressReceiverOptions<
+  T extends ComposedTemplate | undefined = undefined,
+  S extends object = object,
+> = ReceiverOptions<T, S> & {
+  /**
+   * Handle only requests whose full path (from `req.originalUrl`, so a router or mount path
+   * counts) is this, matched as Express routes by default (any case, one trailing slash
+   * allowed); every other request goes on to `next()`. Without it: under a mount path or a
+   * route (`app.use("/hooks", handler)`, `app.post("/hooks", handler)`) every request that
+   * reaches the handler is a report; used bare (`app.use(handler)`), it takes /webhooks and
+   * the paths under it (a composed template's path placeholders), and passes the rest on.
+   */
+  path?: string;
+};
 
 /** Where `app.use(webhookReceiver())`, with no path and no mount path, listens. */
 const DEFAULT_PATH = "/webhooks";
@@ -52,10 +54,11 @@ export type ExpressHandler = (
  * app.use(webhookReceiver().onDelivery((report) => console.log(report.id, report.status)));
  * app.use(webhookReceiver({ path: "/webhooks", onCall(report) { console.log(report.to) } }));
  */
-export function webhookReceiver<const T extends ComposedTemplate | undefined = undefined>(
-  options?: ExpressReceiverOptions<T>,
-): ExpressReceiver<T> {
-  const { receiver } = adapterReceiver<T>(options, { env: process.env });
+export function webhookReceiver<
+  const T extends ComposedTemplate | undefined = undefined,
+  S extends object = object,
+>(options?: ExpressReceiverOptions<T, S>): ExpressReceiver<T, S> {
+  const { receiver } = adapterReceiver<T, S>(options, { env: process.env });
   const path = options?.path;
   if (path !== undefined && (typeof path !== "string" || !path.startsWith("/"))) {
     throw new TypeError(
@@ -79,7 +82,7 @@ export function webhookReceiver<const T extends ComposedTemplate | undefined = u
     if (reply instanceof Promise) reply.then((ready) => send(res, ready)).catch(next);
     else send(res, reply);
   };
-  return attachable(handler, (kind, fn) => receiver[kind](fn as never));
+  return attachable(handler, receiver);
 }
 
 function send(res: ServerResponse, reply: ReceiverResponse): void {
@@ -91,10 +94,10 @@ function send(res: ServerResponse, reply: ReceiverResponse): void {
 }
 
 /** The Express handler, with `onDelivery` / `onCall` / `onError` to attach handlers. */
-export type ExpressReceiver<T extends ComposedTemplate | undefined = undefined> = Attachable<
-  ExpressHandler,
-  T
->;
+export type ExpressReceiver<
+  T extends ComposedTemplate | undefined = undefined,
+  S extends object = object,
+> = Attachable<ExpressHandler, T, S>;
 
 /** A path as Express's default routing compares it: any case, one trailing slash ignored. */
 function routeKey(path: string): string {

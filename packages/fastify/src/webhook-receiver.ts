@@ -1,6 +1,13 @@
-import { type ComposedTemplate, type ReceiverOptions, ReportkitError } from "@reportkit/core";
 import {
-  type Attachable,
+  type CallReport,
+  type ComposedTemplate,
+  type DeliveryReport,
+  type ErrorHandler,
+  type Handler,
+  type ReceiverOptions,
+  ReportkitError,
+} from "@reportkit/core";
+import {
   adapterReceiver,
   attachable,
   type BodyDone,
@@ -30,8 +37,18 @@ export type FastifyReceiverOptions = ReceiverOptions<ComposedTemplate | undefine
   prefix?: string;
 };
 
-/** `fastify.reportkit`: attach the handlers of the receiver registered on this instance. */
-export type FastifyReportkit = Attachable<Record<never, never>, undefined>;
+/**
+ * `fastify.reportkit`: attach the handlers of the receiver registered on this instance, ask its
+ * `health()`. register() cannot carry the dedupe store's type, so a handler that uses what the
+ * store adds to `ctx` names it: `fastify.reportkit.onDelivery<InboxScope>((report, ctx) => …)`.
+ */
+export interface FastifyReportkit {
+  onDelivery<S extends object = object>(handler: Handler<DeliveryReport, S>): FastifyReportkit;
+  onCall<S extends object = object>(handler: Handler<CallReport, S>): FastifyReportkit;
+  onError(handler: ErrorHandler): FastifyReportkit;
+  health: Receiver["health"];
+  close: Receiver["close"];
+}
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -67,11 +84,10 @@ export const webhookReceiver = fp<FastifyReceiverOptions>(
       { env: process.env },
     );
     if (decorate) {
-      fastify.decorate(
-        "reportkit",
-        attachable({}, (kind, fn) => receiver[kind](fn as never)),
-      );
+      fastify.decorate("reportkit", attachable({}, receiver) as FastifyReportkit);
     }
+    // fastify.close() has waited for the requests in flight by then: close the stores.
+    fastify.addHook("onClose", () => receiver.close());
     await fastify.register(route, {
       receiver,
       path: path ?? (prefix === undefined ? "/webhooks" : "/"),

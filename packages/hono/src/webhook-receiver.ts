@@ -17,7 +17,8 @@ export type HonoHandler<E extends Env = Env> = (c: Context<E>) => Promise<Respon
 export type HonoReceiver<
   T extends ComposedTemplate | undefined = undefined,
   E extends Env = Env,
-> = Attachable<HonoHandler<E>, T>;
+  S extends object = object,
+> = Attachable<HonoHandler<E>, T, S>;
 
 /**
  * The reportkit receiver as a Hono handler, for every runtime Hono runs on. Without `token`,
@@ -32,8 +33,9 @@ export type HonoReceiver<
 export function webhookReceiver<
   const T extends ComposedTemplate | undefined = undefined,
   E extends Env = Env,
->(options?: ReceiverOptions<T>): HonoReceiver<T, E> {
-  const { receiver, forEnv } = adapterReceiver<T>(options, {
+  S extends object = object,
+>(options?: ReceiverOptions<T, S>): HonoReceiver<T, E, S> {
+  const { receiver, forEnv } = adapterReceiver<T, S>(options, {
     env: (globalThis as { process?: { env?: Record<string, unknown> } }).process?.env,
     tokenFromRequestEnv: onWorkers(),
   });
@@ -56,7 +58,7 @@ export function webhookReceiver<
     // @hono/node-server several times faster than `raw.body`, a stream), else streams it.
     return raw.bodyUsed ? bodyReadBefore(c).then(respond) : respond(raw);
   };
-  return attachable(handler, (kind, fn) => receiver[kind](fn as never));
+  return attachable(handler, receiver);
 }
 
 /** Cloudflare Workers says so in `navigator.userAgent`: its secrets arrive with each request. */
