@@ -2,20 +2,20 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
-import type { ComposedTemplate } from "./composed.js";
 import {
   DASHBOARD_API_PATH,
   DASHBOARD_PATH,
   openEventStream,
   serveDashboardAsset,
 } from "./dashboard-server.js";
-import { type CallInput, type Dispatched, Dispatcher, type SmsInput } from "./dispatch.js";
 import { EventFeed, type SandboxEvent } from "./event-feed.js";
 import { FieldErrors } from "./field-errors.js";
+import { checkTimeZone } from "./format-wall-clock.js";
 import { fail, type JsonReply } from "./laravel.js";
 import { type ApiRequest, managementRoute, notAllowed } from "./management-api.js";
 import { createPusher, type PushAttempt, resolvePusherOptions } from "./pusher.js";
 import { readRequestBody } from "./read-request-body.js";
+import type { ComposedTemplate } from "./render-composed.js";
 import {
   PAYLOAD_STYLES,
   type PayloadStyle,
@@ -29,7 +29,12 @@ import {
   type SandboxState,
   sandboxRoute,
 } from "./sandbox-api.js";
-import { checkTimeZone } from "./wall-clock.js";
+import {
+  type CallInput,
+  type Dispatched,
+  Dispatcher,
+  type SmsInput,
+} from "./simulate-sms-and-calls.js";
 import { WebhookStore } from "./webhook-store.js";
 
 export interface SandboxOptions {

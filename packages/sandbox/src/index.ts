@@ -1,5 +1,4 @@
 export type { CallPayload, ComposedTemplate, DeliveryPayload } from "@reportkit/wire";
-export { renderComposed, resolveTemplate } from "./composed.js";
 export {
   type ComposedWebhookInput,
   createSandbox,
@@ -7,7 +6,6 @@ export {
   type SandboxComposedWebhook,
   type SandboxOptions,
 } from "./create-sandbox.js";
-export type { CallInput, Dispatched, SmsInput } from "./dispatch.js";
 export { FieldErrors } from "./field-errors.js";
 export { formatAttempt } from "./format-attempt.js";
 export { documentedJson, type PushRequest, standardPush } from "./push-request.js";
@@ -19,6 +17,7 @@ export {
   type PushJob,
   type PushOutcome,
 } from "./pusher.js";
+export { renderComposed, resolveTemplate } from "./render-composed.js";
 export {
   buildCallReport,
   buildDeliveryReport,
@@ -33,3 +32,4 @@ export {
   type SandboxDeliveryPayload,
 } from "./reports.js";
 export { pushAttemptJson } from "./sandbox-api.js";
+export type { CallInput, Dispatched, SmsInput } from "./simulate-sms-and-calls.js";

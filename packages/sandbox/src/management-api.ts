@@ -1,7 +1,7 @@
 import { safeDecode } from "@reportkit/wire";
-import { resolveTemplate, templateOf } from "./composed.js";
 import { FieldCheck, FieldErrors } from "./field-errors.js";
 import { fail, type JsonReply, ok, paginate, webhookResource } from "./laravel.js";
+import { resolveTemplate, templateOf } from "./render-composed.js";
 import type { WebhookStore } from "./webhook-store.js";
 
 export interface ApiRequest {

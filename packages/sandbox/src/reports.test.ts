@@ -1,7 +1,7 @@
 import { CALL_VARIABLES, DELIVERY_VARIABLES } from "@reportkit/wire";
 import { describe, expect, it } from "vitest";
-import { composedValuesOf } from "./composed.js";
 import { FieldErrors } from "./field-errors.js";
+import { composedValuesOf } from "./render-composed.js";
 import {
   buildCallReport,
   buildDeliveryReport,

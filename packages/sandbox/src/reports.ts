@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from "node:crypto";
 import type { DocumentedCallPayload, DocumentedDeliveryPayload } from "@reportkit/wire";
 import { FieldCheck } from "./field-errors.js";
-import { formatWallClock, unixSeconds } from "./wall-clock.js";
+import { formatWallClock, unixSeconds } from "./format-wall-clock.js";
 
 /**
  * The SMS delivery report the sandbox pushes (provider-interface.md 2.4), one of the shapes the

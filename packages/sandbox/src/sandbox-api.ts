@@ -1,12 +1,12 @@
 import { safeDecode } from "@reportkit/wire";
-import { resolveTemplate } from "./composed.js";
-import type { Dispatcher } from "./dispatch.js";
 import { FieldErrors } from "./field-errors.js";
 import { fail, type JsonReply, ok, webhookResource } from "./laravel.js";
 import { type ApiRequest, notAllowed, webhookFields } from "./management-api.js";
 import { maskRequest, maskText } from "./mask.js";
 import type { PushAttempt, Pusher } from "./pusher.js";
+import { resolveTemplate } from "./render-composed.js";
 import { sentHeaders } from "./send-once.js";
+import type { Dispatcher } from "./simulate-sms-and-calls.js";
 import type { StoredWebhook, WebhookStore } from "./webhook-store.js";
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { ResolvedTemplate } from "./composed.js";
+import type { ResolvedTemplate } from "./render-composed.js";
 
 export interface StoredWebhook {
   id: string;

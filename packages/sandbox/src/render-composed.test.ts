@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { renderComposed, resolveTemplate } from "./composed.js";
 import { FieldErrors } from "./field-errors.js";
+import { renderComposed, resolveTemplate } from "./render-composed.js";
 
 const vars = {
   id: "b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1",

@@ -1,8 +1,8 @@
 import type { CallPayload, DeliveryPayload } from "@reportkit/wire";
-import { composedValuesOf, renderComposed } from "./composed.js";
 import { FieldErrors } from "./field-errors.js";
 import { type PushRequest, standardPush } from "./push-request.js";
 import type { Pusher, PushJob, PushOutcome } from "./pusher.js";
+import { composedValuesOf, renderComposed } from "./render-composed.js";
 import {
   buildCallReport,
   buildDeliveryReport,
