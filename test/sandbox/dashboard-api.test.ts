@@ -2,6 +2,7 @@
 // dashboard's key, resend and retry-now, the request and reply in the push log (credentials
 // masked), and the static page.
 import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { fileURLToPath } from "node:url";
 import { createSandbox, documentedJson, type Sandbox } from "@reportkit/sandbox";
@@ -197,6 +198,65 @@ describe("dashboard endpoints", () => {
         "src/dashboard-server.ts",
       ]),
     );
+  });
+
+  it("serves every file of the page (its ES modules too) with its type, and nothing beside them", async () => {
+    const dir = new URL("../../packages/sandbox/dashboard/", import.meta.url);
+    const files = readdirSync(dir).sort();
+    const types: Record<string, string> = {
+      html: "text/html; charset=utf-8",
+      css: "text/css; charset=utf-8",
+      js: "text/javascript; charset=utf-8",
+    };
+    const modules = files.filter((f) => f.endsWith(".js"));
+    expect(modules.length).toBeGreaterThan(1);
+    for (const file of files) {
+      const asset = await fetch(new URL(`/dashboard/${file}`, sandbox.baseUrl));
+      const type = types[file.slice(file.lastIndexOf(".") + 1)];
+      expect([file, asset.status, asset.headers.get("content-type")]).toEqual([file, 200, type]);
+      expect(asset.headers.get("content-security-policy")).toContain("script-src 'self'");
+      expect(await asset.text()).toBe(readFileSync(new URL(file, dir), "utf8"));
+    }
+    // Every module the scripts import is a file of the page (served above, same origin).
+    for (const file of modules) {
+      const source = readFileSync(new URL(file, dir), "utf8");
+      for (const [, imported] of source.matchAll(/^import .* from "\.\/([^"]+)";$/gm)) {
+        expect([file, files.includes(imported as string)]).toEqual([file, true]);
+      }
+    }
+    // Only those names: no way out of dashboard/, no property of a plain object.
+    const status = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const { hostname, port } = new URL(sandbox.baseUrl);
+        http
+          .get({ hostname, port, path }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          })
+          .on("error", reject);
+      });
+    for (const path of [
+      "/dashboard/../package.json",
+      "/dashboard/%2e%2e/package.json",
+      "/dashboard/..%2fpackage.json",
+      "/dashboard/constructor",
+      "/dashboard/__proto__",
+      "/dashboard/toString",
+      "/dashboard/dashboard-server.ts",
+    ]) {
+      expect([path, await status(path)]).toEqual([path, 404]);
+    }
+  });
+
+  it("packs every file of the page", () => {
+    const dir = fileURLToPath(new URL("../../packages/sandbox/", import.meta.url));
+    const packed = JSON.parse(
+      execFileSync("npm", ["pack", "--dry-run", "--json"], { cwd: dir, encoding: "utf8" }),
+    ) as { files: { path: string }[] }[];
+    const files = (packed[0]?.files ?? []).map((f) => f.path);
+    const page = readdirSync(new URL("dashboard/", `file://${dir}`)).map((f) => `dashboard/${f}`);
+    expect(page.length).toBeGreaterThan(3);
+    expect(files).toEqual(expect.arrayContaining(page));
   });
 
   it("points the browser at loopback when listening on every address", async () => {

@@ -6,13 +6,34 @@ import type { EventFeed, SandboxEvent } from "./event-feed.js";
 export const DASHBOARD_PATH = "/dashboard/";
 export const DASHBOARD_API_PATH = "/dashboard/api/";
 
-// The page, its script and its style ship as plain files next to src/ and dist/ (no build).
-const ASSETS: Record<string, { file: string; type: string }> = {
-  "": { file: "index.html", type: "text/html; charset=utf-8" },
-  "index.html": { file: "index.html", type: "text/html; charset=utf-8" },
-  "app.js": { file: "app.js", type: "text/javascript; charset=utf-8" },
-  "app.css": { file: "app.css", type: "text/css; charset=utf-8" },
+// The page, its scripts (ES modules, imported by app.js) and its style ship as plain files
+// next to src/ and dist/ (no build). Only the files named here are served: a request names one
+// of them exactly, so no path reaches outside dashboard/.
+const DASHBOARD_FILES = [
+  "index.html",
+  "app.css",
+  "app.js",
+  "api.js",
+  "attempt-log.js",
+  "dom.js",
+  "live-feed.js",
+  "send-form.js",
+  "webhook-form.js",
+  "webhook-list.js",
+];
+const CONTENT_TYPES: Record<string, string> = {
+  html: "text/html; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  // Module scripts must come with a JavaScript type (and nosniff is set below).
+  js: "text/javascript; charset=utf-8",
 };
+const ASSETS = new Map<string, { file: string; type: string }>(
+  DASHBOARD_FILES.map((file) => [
+    file,
+    { file, type: CONTENT_TYPES[file.slice(file.lastIndexOf(".") + 1)] as string },
+  ]),
+);
+ASSETS.set("", { file: "index.html", type: "text/html; charset=utf-8" });
 const ASSET_DIR = new URL("../dashboard/", import.meta.url);
 const cache = new Map<string, Buffer>();
 
@@ -38,7 +59,7 @@ export async function serveDashboardAsset(
     return true;
   }
   if (!pathname.startsWith(DASHBOARD_PATH)) return false;
-  const asset = ASSETS[pathname.slice(DASHBOARD_PATH.length)];
+  const asset = ASSETS.get(pathname.slice(DASHBOARD_PATH.length));
   if (asset === undefined) return false;
   if (method !== "GET" && method !== "HEAD") {
     res.writeHead(405, { allow: "GET, HEAD" }).end();

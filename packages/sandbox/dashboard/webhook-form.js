@@ -1,0 +1,64 @@
+// The webhook form: creates a webhook, or edits the one picked in the list.
+import { api } from "./api.js";
+import { $ } from "./dom.js";
+
+/** The id of the webhook being edited; null while the form creates one. */
+let editing = null;
+
+export function editingWebhookId() {
+  return editing;
+}
+
+export function editWebhook(webhook) {
+  const form = $("webhook-form");
+  editing = webhook.id;
+  form.elements.name.value = webhook.name;
+  form.elements.uri.value = webhook.uri;
+  form.elements.secret.value = "";
+  form.elements.secret.placeholder = webhook.secret ? "unchanged unless typed" : "";
+  form.elements.active.checked = webhook.status === "1";
+  for (const node of form.querySelectorAll(".create-only")) node.hidden = true;
+  $("webhook-form-title").textContent = `Edit webhook ${webhook.name}`;
+  $("webhook-submit").textContent = "Save changes";
+  $("webhook-cancel").hidden = false;
+  $("webhook-error").textContent = "";
+  form.elements.name.focus();
+}
+
+export function resetWebhookForm() {
+  const form = $("webhook-form");
+  editing = null;
+  form.reset();
+  form.elements.secret.placeholder = "";
+  for (const node of form.querySelectorAll(".create-only")) node.hidden = false;
+  $("webhook-form-title").textContent = "New webhook";
+  $("webhook-submit").textContent = "Create webhook";
+  $("webhook-cancel").hidden = true;
+}
+
+export async function submitWebhook(event) {
+  event.preventDefault();
+  const form = $("webhook-form");
+  const fields = form.elements;
+  const body = {
+    name: fields.name.value,
+    uri: fields.uri.value,
+    status: fields.active.checked ? 1 : 0,
+  };
+  if (fields.secret.value !== "") body.secret = fields.secret.value;
+  if (editing === null && fields.token.value !== "") body.token = fields.token.value;
+  $("webhook-error").textContent = "";
+  try {
+    if (editing === null) {
+      const created = await api("POST", "developer/webhooks", body);
+      resetWebhookForm();
+      $("send-webhook").value = created.data.id;
+      $("send-result").textContent = `Created ${created.data.name}: pick a report and send it.`;
+    } else {
+      await api("PUT", `developer/webhooks/${encodeURIComponent(editing)}`, body);
+      resetWebhookForm();
+    }
+  } catch (error) {
+    $("webhook-error").textContent = `Not saved: ${error.message}`;
+  }
+}
