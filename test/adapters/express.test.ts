@@ -56,6 +56,48 @@ describe("@reportkit/express: where it answers", () => {
     expect(h.onDelivery.mock.calls[0]?.[1]).toMatchObject({ url: "/webhooks" });
   });
 
+  it("app.use(mountPath, webhookReceiver()) takes the mount path only: the app's other routes under it answer", async () => {
+    const h = handlers();
+    const api = express.Router();
+    api.get("/users", (_req, res) => {
+      res.send("users");
+    });
+    const app = express();
+    app.use("/api", webhookReceiver({ token: TOKEN, dedupe: false, ...h }));
+    app.use("/api", api);
+    expect((await request(app).get("/api/users")).text).toBe("users");
+    // Below the mount point and not a route of the app's: Express's own 404, not a 405 or 400.
+    expect((await pushDlr(app, "/api/other")).status).toBe(404);
+    expect((await pushDlr(app, "/api")).status).toBe(200);
+    expect((await pushDlr(app, "/api/")).status).toBe(200);
+    expect((await pushDlr(app, "/api?attempt=2")).status).toBe(200);
+    const wrongMethod = await request(app).get("/api").set("authorization", AUTH);
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.allow).toBe("POST");
+    expect(h.onDelivery).toHaveBeenCalledTimes(3);
+  });
+
+  it("under a mount path with a composed template, the paths below it are the receiver's (its URL's own path)", async () => {
+    const delivered = vi.fn();
+    const app = express();
+    app.use(
+      "/hooks",
+      webhookReceiver({
+        token: TOKEN,
+        composed: { type: "delivery", method: "GET", url: "/hooks/{{id}}/{{status}}" },
+        onDelivery: delivered,
+      }),
+    );
+    const report = await request(app).get("/hooks/a-1/DELIVRD").set("authorization", AUTH);
+    expect(report.status).toBe(200);
+    expect(delivered.mock.calls[0]?.[0]).toMatchObject({ id: "a-1", status: "DELIVRD" });
+    // Not the template's path: core says which path it expected.
+    const other = await request(app).get("/hooks/a/b/c").set("authorization", AUTH);
+    expect(other.status).toBe(400);
+    expect(other.body.error.message).toContain('"/hooks/{{id}}/{{status}}"');
+    expect(delivered).toHaveBeenCalledTimes(1);
+  });
+
   it("`path` is the full path, so it works under a router mounted on a sub-path", async () => {
     const h = handlers();
     const api = express.Router();

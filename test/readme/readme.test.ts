@@ -184,3 +184,18 @@ describe("the documentation's commands work on a fresh machine", () => {
     expect(bare.join("\n")).toBe("");
   });
 });
+
+describe("the documentation's Fastify registrations", () => {
+  it("every `register(webhookReceiver…)` in prose or code is awaited: fastify.reportkit exists only after it", () => {
+    const unawaited = files.flatMap((file) =>
+      read(file)
+        .split("\n")
+        .flatMap((line, i) =>
+          [...line.matchAll(/(\w+\s+)?\w+\.register\(webhookReceiver\b/g)]
+            .filter((m) => m[1]?.trim() !== "await")
+            .map(() => `${file}:${i + 1}: ${line.trim()}`),
+        ),
+    );
+    expect(unawaited).toEqual([]);
+  });
+});

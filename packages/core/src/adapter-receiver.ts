@@ -38,6 +38,13 @@ export interface AdapterReceiver<
    * that environment, then one sharing its options, store and handlers.
    */
   forEnv(env: unknown): Receiver<T, S>;
+  /**
+   * Whether requests below the path the receiver is mounted at are its reports: with a
+   * composed template, whose URL may carry a path of its own (`/ack/receive`, `/dlr/{{id}}`),
+   * they are, and core answers 400 naming the template's path to one that does not fit.
+   * Without one, only the mount point's own path is; the rest belongs to the app's routes.
+   */
+  readonly takesSubPaths: boolean;
 }
 
 /**
@@ -69,7 +76,7 @@ export function adapterReceiver<
   if (!late || !settings.tokenFromRequestEnv) {
     const config = validateOptions(withToken);
     const receiver = receiverFrom<T, S>(config, handlersOf(config));
-    return { receiver, forEnv: () => receiver };
+    return { receiver, forEnv: () => receiver, takesSubPaths: config.template !== undefined };
   }
   // Every other option is checked now, not at the first request.
   const config = validateOptions({ ...given, token: noTokenYet });
@@ -78,6 +85,7 @@ export function adapterReceiver<
   const byToken = new Map<string, Receiver<T, S>>();
   return {
     receiver,
+    takesSubPaths: config.template !== undefined,
     forEnv(env) {
       const token = (env as EnvRecord | undefined)?.[TOKEN_ENV];
       const key = typeof token === "string" ? token : "";
@@ -107,5 +115,8 @@ function checkFor(token: string, config: Config): Config["check"] {
 const NO_TOKEN = `no token: ${TOKEN_ENV} is neither in the receiver's options nor in this Worker's environment. Set it with \`wrangler secret put ${TOKEN_ENV}\`, or pass \`token\`.`;
 
 function noTokenYet(): Promise<never> {
-  return Promise.reject(new Error(NO_TOKEN));
+  // A configuration problem, the same for every request: its stack would say nothing.
+  const error = new Error(NO_TOKEN);
+  error.stack = `Error: ${NO_TOKEN}`;
+  return Promise.reject(error);
 }

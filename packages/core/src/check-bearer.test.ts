@@ -24,7 +24,10 @@ describe("checkBearer", () => {
     expect(check("Bearer new-token,")).toBe("ok");
     expect(check("Bearer new-tokens")).toBe("invalid");
     expect(check("Bearer  new-token ")).toBe("ok");
-    expect(check("Basic new-token")).toBe("missing");
+    // Another scheme, or none: a credential, but not a Bearer one (the reply says so).
+    expect(check("Basic new-token")).toBe("not_bearer");
+    expect(check("new-token")).toBe("not_bearer");
+    expect(check("Bearer")).toBe("missing");
     expect(check(undefined)).toBe("missing");
   });
 

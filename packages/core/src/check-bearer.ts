@@ -4,12 +4,17 @@ export type TokenOption =
   | readonly string[]
   | ((token: string) => boolean | Promise<boolean>);
 
-/** "missing": no usable credential; "invalid": a credential that matched no token. */
-export type BearerResult = "ok" | "missing" | "invalid";
+/**
+ * "missing": no credential; "not_bearer": an Authorization header that is not a Bearer
+ * credential (`Authorization: secret`, `Basic …`); "invalid": a credential that matched no token.
+ */
+export type BearerResult = "ok" | "missing" | "not_bearer" | "invalid";
 
 export type BearerCheck = (headerValue: string | undefined) => BearerResult | Promise<BearerResult>;
 
 const BEARER = /^Bearer[ \t]+([^ \t]+)[ \t]*$/i;
+/** An empty Authorization header, or the Bearer scheme with no token: credentials missing. */
+const BEARER_OR_NOTHING = /^[ \t]*(Bearer[ \t]*,?[ \t]*)?$/i;
 
 /**
  * Compares in time that depends only on the expected token's length, never on where the
@@ -39,10 +44,15 @@ function codesOf(text: string): Uint16Array {
  */
 export function checkBearer(token: TokenOption, header?: string): BearerCheck {
   const extract = header === undefined ? bearerToken : wholeValue;
+  // Without a credential: was there none, or an Authorization header of another form?
+  const absent = (value: string | undefined): BearerResult =>
+    header === undefined && value !== undefined && !BEARER_OR_NOTHING.test(value)
+      ? "not_bearer"
+      : "missing";
   if (typeof token === "function") {
     return async (value) => {
       const presented = extract(value);
-      if (presented === undefined) return "missing";
+      if (presented === undefined) return absent(value);
       return (await token(presented)) === true ? "ok" : "invalid";
     };
   }
@@ -51,7 +61,7 @@ export function checkBearer(token: TokenOption, header?: string): BearerCheck {
   const expected = tokens.map(codesOf);
   return (value) => {
     const presented = extract(value);
-    if (presented === undefined) return "missing";
+    if (presented === undefined) return absent(value);
     let match = false;
     // Every token is compared, so timing does not tell which one (or whether any) matched.
     for (let i = 0; i < expected.length; i++) {

@@ -10,7 +10,7 @@ import { failedBody } from "./read-body.js";
 import { reportReader } from "./read-report.js";
 import { readNodeStream } from "./read-stream.js";
 import { receiverLifecycle } from "./receiver-lifecycle.js";
-import { receiverLog } from "./receiver-log.js";
+import { receiverLog, unhandledKindLog } from "./receiver-log.js";
 import { type Config, type ReceiverOptions, validateOptions } from "./receiver-options.js";
 import { asReportkitError, errorResponse, refusal, shuttingDown } from "./replies.js";
 import type { Report } from "./schemas.js";
@@ -57,7 +57,12 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
   const { template, limit, credentialHeader, queue, telemetry } = config;
   const log = config.logger === false ? undefined : receiverLog(config.logger ?? console);
   const read = reportReader(config);
-  const process = reportProcessor(config, handlers, reply);
+  const process = reportProcessor(
+    config,
+    handlers,
+    reply,
+    config.logger === false ? undefined : unhandledKindLog(config.logger ?? console),
+  );
   const keep =
     config.journal === undefined
       ? undefined

@@ -53,6 +53,7 @@ export function reportProcessor(
   config: Pick<Config, "dedupe" | "dedupeKey" | "deadlineMs" | "queue" | "telemetry">,
   handlers: AttachedHandlers,
   reply: Reply,
+  unhandled?: (kind: Report["type"]) => void,
 ): (report: Report, ctx: RequestContext) => MaybePromise<ReceiverResponse> {
   const { dedupe, deadlineMs, queue, telemetry } = config;
   const keyOf = config.dedupeKey;
@@ -96,7 +97,10 @@ export function reportProcessor(
     if (handler === undefined) {
       // Before any handler is attached the app is still starting: the provider retries later.
       // Once one is, a kind nobody handles is acknowledged, as the app chose.
-      if (handlers.onDelivery !== undefined || handlers.onCall !== undefined) return OK;
+      if (handlers.onDelivery !== undefined || handlers.onCall !== undefined) {
+        unhandled?.(report.type);
+        return OK;
+      }
       return reply(noHandler(), ctx);
     }
     if (dedupe === undefined || (key === undefined && !scoped)) {

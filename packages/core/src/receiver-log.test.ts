@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SAMPLE_DLR, TOKEN } from "../../../test/fixtures/samples.js";
+import { SAMPLE_CALL, SAMPLE_DLR, TOKEN } from "../../../test/fixtures/samples.js";
+import { adapterReceiver } from "./adapter-receiver.js";
 import { createReceiver } from "./create-receiver.js";
 import type { ReceiverRequest } from "./types.js";
 
@@ -68,6 +69,83 @@ describe("logging without onError", () => {
     ]);
     expect(JSON.stringify(lines)).not.toContain(TOKEN);
     expect(JSON.stringify(lines)).not.toContain("wrong-token-value");
+  });
+
+  it("limits refusal lines per cause, not per code: a wrong token after a missing one is told", async () => {
+    const { lines, logger } = recorder();
+    const receiver = createReceiver({ token: TOKEN, logger, onDelivery: () => {} });
+    const missing = { ...post(TOKEN), headers: { "content-type": "application/json" } };
+    const noScheme = { ...post(TOKEN), headers: { authorization: TOKEN } };
+    for (let i = 0; i < 3; i++) await receiver.handle(missing);
+    for (let i = 0; i < 3; i++) await receiver.handle(post("wrong-token-value"));
+    for (let i = 0; i < 3; i++) await receiver.handle(noScheme);
+    expect(lines.map((l) => l.message)).toEqual([
+      "reportkit: unauthorized (401): Missing credentials: send the webhook's token in an Authorization: Bearer <token> header.",
+      "reportkit: unauthorized (401): The token in an Authorization: Bearer <token> header is not one this receiver accepts.",
+      "reportkit: unauthorized (401): The Authorization header is not a Bearer credential: send the webhook's token as an Authorization: Bearer <token> header.",
+    ]);
+    expect(JSON.stringify(lines)).not.toContain(TOKEN);
+  });
+
+  it("a flood of refusals with varied messages is still bounded: at most 5 lines a minute per code", async () => {
+    const { lines, logger } = recorder();
+    const receiver = createReceiver({
+      token: TOKEN,
+      logger,
+      composed: { type: "delivery", method: "GET", url: "/hooks/{{id}}/{{status}}" },
+      onDelivery: () => {},
+    });
+    for (let i = 0; i < 20; i++) {
+      // Each path names itself in the refusal's message: 20 distinct messages.
+      await receiver.handle({
+        method: "GET",
+        url: `/elsewhere-${i}`,
+        headers: post(TOKEN).headers,
+      });
+    }
+    expect(lines).toHaveLength(5);
+    expect(lines.every((l) => l.message.startsWith("reportkit: invalid_report (400)"))).toBe(true);
+  });
+
+  it("a report of a kind no handler takes is acknowledged and said once per kind", async () => {
+    const { lines, logger } = recorder();
+    const receiver = createReceiver({ token: TOKEN, logger, onDelivery: () => {} });
+    const call = { ...post(TOKEN, SAMPLE_CALL) };
+    const replies = [
+      await receiver.handle(call),
+      await receiver.handle(post(TOKEN, { ...SAMPLE_CALL, mid: "other" })),
+    ];
+    expect(replies.map((r) => r.status)).toEqual([200, 200]);
+    expect(lines).toEqual([
+      {
+        level: "warn",
+        message:
+          "reportkit: a call report arrived and was acknowledged (200) without a handler: this receiver has none for call reports. Attach one with onCall(fn) to keep them (logged once).",
+      },
+    ]);
+    await receiver.handle(post(TOKEN));
+    expect(lines).toHaveLength(1);
+  });
+
+  it("a Worker without its token: JSON 500 to each report, one line without a stack", async () => {
+    const { lines, logger } = recorder();
+    const { forEnv } = adapterReceiver(
+      { logger, onDelivery: () => {} },
+      { env: undefined, tokenFromRequestEnv: true },
+    );
+    const replies = [];
+    for (let i = 0; i < 3; i++) replies.push(await forEnv({}).handle(post(TOKEN)));
+    expect(replies.map((r) => [r.status, r.headers["content-type"]])).toEqual([
+      [500, "application/json"],
+      [500, "application/json"],
+      [500, "application/json"],
+    ]);
+    expect(JSON.parse(replies[0]?.body ?? "")).toMatchObject({
+      error: { code: "token_check_failed" },
+    });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.message).toContain("REPORTKIT_TOKEN is neither in the receiver's options");
+    expect(lines[0]?.message).not.toMatch(/\n\s+at /);
   });
 
   it("logs to console by default, and not at all with logger: false", async () => {

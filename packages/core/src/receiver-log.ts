@@ -15,8 +15,12 @@ const EACH_TIME: ReadonlySet<string> = new Set([
 ]);
 
 // A refusal repeats for every request of a misconfigured sender (a wrong token, say): one line
-// a minute per code says so without flooding the log.
+// a minute per cause says so without flooding the log. A cause is the code and the message (a
+// missing token and a wrong one are two causes of 401); at most a few causes a minute per code,
+// since some messages name what the request sent and a flood of varied requests must not
+// become a flood of lines.
 const REFUSAL_LOG_INTERVAL_MS = 60_000;
+const CAUSES_PER_CODE_PER_INTERVAL = 5;
 
 /**
  * What the receiver logs when nothing else observes it: every failure of the app's own code
@@ -26,23 +30,36 @@ const REFUSAL_LOG_INTERVAL_MS = 60_000;
  * Messages never carry a token: they are ReportkitError messages, which never do.
  */
 export function receiverLog(logger: ReceiverLogger): (error: ReportkitError) => void {
-  const lastRefusal = new Map<string, number>();
+  const told = new Map<string, { since: number; messages: Set<string> }>();
   let toldNoHandler = false;
+  /** Whether this cause was not logged within the interval (and may be now). */
+  const fresh = (code: string, message: string): boolean => {
+    const now = Date.now();
+    let window = told.get(code);
+    if (window === undefined || now - window.since >= REFUSAL_LOG_INTERVAL_MS) {
+      window = { since: now, messages: new Set() };
+      told.set(code, window);
+    }
+    if (window.messages.has(message) || window.messages.size >= CAUSES_PER_CODE_PER_INTERVAL) {
+      return false;
+    }
+    window.messages.add(message);
+    return true;
+  };
   return (error) => {
     try {
       if (EACH_TIME.has(error.code)) {
+        // A receiver that cannot check any token (a Worker without its secret) fails every
+        // request the same way: one line per cause, without a stack each time.
+        if (error.code === "token_check_failed" && !fresh(error.code, messageOf(error.cause)))
+          return;
         logger.error(`reportkit: ${error.code}: ${error.message}${causeOf(error)}`);
         return;
       }
       if (error.code === "no_handler") {
         if (toldNoHandler) return;
         toldNoHandler = true;
-      } else {
-        const now = Date.now();
-        const last = lastRefusal.get(error.code);
-        if (last !== undefined && now - last < REFUSAL_LOG_INTERVAL_MS) return;
-        lastRefusal.set(error.code, now);
-      }
+      } else if (!fresh(error.code, error.message)) return;
       const line = `reportkit: ${error.code} (${error.status}): ${error.message}`;
       if (error.status >= 500 && error.code !== "no_handler")
         logger.error(`${line}${causeOf(error)}`);
@@ -51,6 +68,31 @@ export function receiverLog(logger: ReceiverLogger): (error: ReportkitError) => 
       // A logger that throws must not change the reply.
     }
   };
+}
+
+/**
+ * Logs once per kind that a report arrived for which no handler is attached (the receiver has
+ * a handler of the other kind, so it acknowledges the report): otherwise it is gone unseen.
+ */
+export function unhandledKindLog(logger: ReceiverLogger): (kind: "delivery" | "call") => void {
+  const told = new Set<string>();
+  return (kind) => {
+    if (told.has(kind)) return;
+    told.add(kind);
+    const [name, attach] =
+      kind === "delivery" ? ["SMS delivery", "onDelivery"] : ["call", "onCall"];
+    try {
+      logger.warn(
+        `reportkit: a ${name} report arrived and was acknowledged (200) without a handler: this receiver has none for ${kind} reports. Attach one with ${attach}(fn) to keep them (logged once).`,
+      );
+    } catch {
+      // A logger that throws must not change the reply.
+    }
+  };
+}
+
+function messageOf(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
 }
 
 function causeOf(error: ReportkitError): string {

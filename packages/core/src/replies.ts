@@ -27,9 +27,12 @@ export function unauthorized(result: Exclude<BearerResult, "ok">, header: string
     "unauthorized",
     result === "missing"
       ? `Missing credentials: send the webhook's token in ${where}.`
-      : `The token in ${where} is not one this receiver accepts.`,
+      : result === "not_bearer"
+        ? `The Authorization header is not a Bearer credential: send the webhook's token as ${where}.`
+        : `The token in ${where} is not one this receiver accepts.`,
   );
-  const challenge = result === "missing" ? CHALLENGE : CHALLENGE_INVALID;
+  // A credential of another scheme is no Bearer token at all: no error code (RFC 6750, 3.1).
+  const challenge = result === "invalid" ? CHALLENGE_INVALID : CHALLENGE;
   replyHeaders.set(error, { ...JSON_HEADERS, "www-authenticate": challenge });
   return error;
 }

@@ -15,10 +15,11 @@ export type ExpressReceiverOptions<
   /**
    * Handle only requests whose full path (from `req.originalUrl`, so a router or mount path
    * counts) is this, matched as Express routes by default (any case, one trailing slash
-   * allowed); every other request goes on to `next()`. Without it: under a mount path or a
-   * route (`app.use("/hooks", handler)`, `app.post("/hooks", handler)`) every request that
-   * reaches the handler is a report; used bare (`app.use(handler)`), it takes /webhooks and
-   * the paths under it (a composed template's path placeholders), and passes the rest on.
+   * allowed); every other request goes on to `next()`. Without it: on a route
+   * (`app.post("/hooks", handler)`) every request that reaches the handler is a report; under a
+   * mount path (`app.use("/hooks", handler)`) the mount path itself is, and the paths below it
+   * only with a composed template (its URL's own path); used bare (`app.use(handler)`), it takes
+   * /webhooks and the paths under it. Everything else goes on to `next()`.
    */
   path?: string;
 };
@@ -58,7 +59,7 @@ export function webhookReceiver<
   const T extends ComposedTemplate | undefined = undefined,
   S extends object = object,
 >(options?: ExpressReceiverOptions<T, S>): ExpressReceiver<T, S> {
-  const { receiver } = adapterReceiver<T, S>(options, { env: process.env });
+  const { receiver, takesSubPaths } = adapterReceiver<T, S>(options, { env: process.env });
   const path = options?.path;
   if (path !== undefined && (typeof path !== "string" || !path.startsWith("/"))) {
     throw new TypeError(
@@ -70,7 +71,7 @@ export function webhookReceiver<
     const url = req.originalUrl ?? req.url ?? "/";
     if (
       expected === undefined
-        ? !mounted(req) && !underDefault(url)
+        ? !servedWithoutPath(req, url, takesSubPaths)
         : routeKey(pathOf(url)) !== expected
     ) {
       next();
@@ -105,12 +106,17 @@ function routeKey(path: string): string {
   return lower.length > 1 && lower.endsWith("/") ? lower.slice(0, -1) : lower;
 }
 
-/** Whether Express routed the request here by a mount path or a route of the app's. */
-function mounted(req: RoutedRequest): boolean {
-  return Boolean(req.baseUrl) || req.route !== undefined;
-}
-
-function underDefault(url: string): boolean {
+/**
+ * Without `path`: a route of the app's matched the request itself; under a mount path, the
+ * mount point's own path is the receiver's, and the paths below it with a composed template;
+ * used bare, /webhooks and the paths under it.
+ */
+function servedWithoutPath(req: RoutedRequest, url: string, takesSubPaths: boolean): boolean {
+  if (req.route !== undefined) return true;
+  if (req.baseUrl) {
+    const below = pathOf(req.url ?? "/");
+    return takesSubPaths || below === "/" || below === "";
+  }
   const key = routeKey(pathOf(url));
   return key === DEFAULT_PATH || key.startsWith(`${DEFAULT_PATH}/`);
 }
