@@ -1,3 +1,5 @@
+import { isRecord } from "@reportkit/wire/internal";
+
 /** What makes a 2xx response's envelope ({ status, code, message, data }) say "failed". */
 export interface EnvelopeFailure {
   /** The envelope's `code` as a number, when it has a numeric one. */
@@ -17,10 +19,9 @@ const OK_STATUSES = new Set(["ok", "success"]);
  * fields say nothing, so a body without an envelope is not a failure.
  */
 export function envelopeFailure(body: unknown): EnvelopeFailure | undefined {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
-  const record = body as Record<string, unknown>;
-  const code = numericCode(record.code);
-  const status = record.status;
+  if (!isRecord(body)) return undefined;
+  const code = numericCode(body.code);
+  const status = body.status;
   const codeFails = code !== undefined && (code < 200 || code > 299);
   const statusFails =
     status === false ||

@@ -1,3 +1,5 @@
+import { readCapped } from "@reportkit/wire/internal";
+
 /** The response was larger than `maxResponseBytes`; what was read so far is dropped. */
 export class ResponseTooLarge extends Error {
   override name = "ResponseTooLarge";
@@ -28,24 +30,11 @@ export async function readResponseText(response: Response, limit: number): Promi
   }
   if (response.body === null) return "";
   const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw new ResponseTooLarge(response.status, limit, declared);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
+  const read = await readCapped(() => reader.read(), limit);
+  if (!read.ok) {
+    await reader.cancel().catch(() => {});
+    throw new ResponseTooLarge(response.status, limit, declared);
   }
   // Decoded as Response.text() does: UTF-8, a leading BOM dropped, bad bytes replaced.
-  return new TextDecoder().decode(bytes);
+  return new TextDecoder().decode(read.bytes);
 }

@@ -1,3 +1,4 @@
+import { isRecord } from "@reportkit/wire/internal";
 import type { z } from "zod";
 import { type EnvelopeFailure, envelopeFailure, numericCode } from "./envelope.js";
 import {
@@ -252,8 +253,4 @@ function fieldErrors(value: unknown): Record<string, string[]> | undefined {
 function oneLine(s: string): string {
   const flat = s.replace(/\s+/g, " ").trim();
   return flat.length > MAX_MESSAGE_CHARS ? `${flat.slice(0, MAX_MESSAGE_CHARS)}…` : flat;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

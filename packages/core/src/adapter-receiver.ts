@@ -1,6 +1,6 @@
 // What every adapter's `webhookReceiver(options)` does before it translates anything, written
 // once: the options guard, the token from REPORTKIT_TOKEN, the receiver.
-import type { ComposedTemplate } from "./composed.js";
+import type { ComposedTemplate } from "@reportkit/wire";
 import { handlersOf, receiverFrom } from "./create-receiver.js";
 import { TOKEN_ENV, withEnvToken } from "./env-token.js";
 import {

@@ -1,4 +1,4 @@
-import type { ComposedTemplate } from "./composed.js";
+import type { ComposedTemplate } from "@reportkit/wire";
 import type { Receiver } from "./types.js";
 
 export type HandlerKind = "onDelivery" | "onCall" | "onError";

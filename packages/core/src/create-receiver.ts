@@ -1,6 +1,6 @@
 // The receiver: its configuration, the pipeline's two halves joined (read a report, then
 // process it), handlers attached after construction, and the object adapters call.
-import type { ComposedTemplate } from "./composed.js";
+import type { ComposedTemplate } from "@reportkit/wire";
 import { RequestContext } from "./context.js";
 import type { ReportkitError } from "./errors.js";
 import { failureKeeper } from "./failure-journal.js";

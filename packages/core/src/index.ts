@@ -3,19 +3,21 @@
 
 // The wire payloads are @reportkit/wire's, shared with the sandbox; the zod schemas in schemas.ts are
 // checked against them (wire-payloads.test-d.ts).
-export type { CallPayload, DeliveryPayload } from "@reportkit/wire";
-export { PROVIDER_TIME_ZONE } from "@reportkit/wire";
-export type { TokenOption } from "./check-bearer.js";
+// The composed-webhook grammar and variable tables are wire's too (composed-types.ts types a
+// handler by a template, compile-template.ts and read-composed.ts read requests by it).
 export {
   CALL_VARIABLES,
-  type ComposedCallReport,
-  type ComposedDeliveryReport,
+  type CallPayload,
   type ComposedTemplate,
-  ComposedTemplateError,
   DELIVERY_VARIABLES,
+  type DeliveryPayload,
+  PROVIDER_TIME_ZONE,
   type TemplateProblem,
   type TemplateVariables,
-} from "./composed.js";
+} from "@reportkit/wire";
+export type { TokenOption } from "./check-bearer.js";
+export { ComposedTemplateError } from "./compile-template.js";
+export type { ComposedCallReport, ComposedDeliveryReport } from "./composed-types.js";
 export type { ReportContext } from "./context.js";
 export { createReceiver } from "./create-receiver.js";
 export { defaultDedupeKey } from "./dedupe-key.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { SAMPLE_CALL, SAMPLE_DLR } from "../../../test/fixtures/samples.js";
 import { PROVIDER_TIME_ZONE } from "./index.js";
 import { parseReport, parseWith } from "./parse-report.js";
-import { wallClockReader } from "./wall-clock.js";
+import { wallClockReader } from "./parse-wall-clock.js";
 
 function ok(payload: unknown, timeZone?: string) {
   const result = parseReport(payload, timeZone === undefined ? undefined : { timeZone });

@@ -1,4 +1,5 @@
 import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
+import { isRecord } from "@reportkit/wire/internal";
 import {
   describe,
   quote,
@@ -13,8 +14,8 @@ import {
   unixInstant,
 } from "./coerce.js";
 import { type ReportError, ReportkitError } from "./errors.js";
+import { carriesZone, type WallClockReader, wallClockReader } from "./parse-wall-clock.js";
 import type { CallReport, DeliveryReport, Report, ReportWarning } from "./schemas.js";
-import { carriesZone, type WallClockReader, wallClockReader } from "./wall-clock.js";
 
 export type ParseResult = { ok: true; report: Report } | { ok: false; error: ReportError };
 
@@ -65,10 +66,6 @@ function kindOf(payload: Payload): Kind | undefined {
     if (kind === "delivery") delivery = true;
   }
   return delivery || Object.hasOwn(payload, "id") ? "delivery" : undefined;
-}
-
-function isRecord(value: unknown): value is Payload {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -1,6 +1,7 @@
+import { type CappedBody, readCapped } from "@reportkit/wire/internal";
 import { ReportkitError } from "./errors.js";
 import type { BodyContent } from "./media-type.js";
-import { concat, readStream } from "./read-stream.js";
+import { readStream } from "./read-stream.js";
 import { readFailed, tooLarge } from "./replies.js";
 import type { NodeStyleStream, ReceiverBody, WebBody } from "./types.js";
 
@@ -71,44 +72,31 @@ function isWebBody(body: object): body is WebBody {
 
 async function readWebStream(stream: ReadableStream<Uint8Array>, limit: number) {
   const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  let read: CappedBody;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        reader.cancel().catch(() => {});
-        throw tooLarge(limit);
-      }
-      chunks.push(value);
-    }
+    read = await readCapped(() => reader.read(), limit);
   } catch (error) {
     throw error instanceof ReportkitError ? error : readFailed(error);
   }
-  return concat(chunks, size);
+  if (!read.ok) {
+    reader.cancel().catch(() => {});
+    throw tooLarge(limit);
+  }
+  return read.bytes;
 }
 
 async function readIterable(iterable: AsyncIterable<Uint8Array>, limit: number) {
   // Driven by hand: a for-await `break` would destroy a Node request stream and with it the
   // socket the 413 reply has to go out on.
   const iterator = iterable[Symbol.asyncIterator]();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  let read: CappedBody;
   try {
-    for (;;) {
-      const { done, value } = await iterator.next();
-      if (done) break;
-      const chunk = typeof value === "string" ? new TextEncoder().encode(value) : value;
-      size += chunk.byteLength;
-      if (size > limit) throw tooLarge(limit);
-      chunks.push(chunk);
-    }
+    read = await readCapped(() => iterator.next(), limit);
   } catch (error) {
     throw error instanceof ReportkitError ? error : readFailed(error);
   }
-  return concat(chunks, size);
+  if (!read.ok) throw tooLarge(limit);
+  return read.bytes;
 }
 
 function utf8Length(text: string): number {

@@ -2,7 +2,6 @@
 // method, then the credential, then reads the body under the size limit, decodes it by its
 // Content-Type and validates it (a composed template's own keys first mapped back).
 import type { BearerResult } from "./check-bearer.js";
-import { keepPromises, readComposed } from "./composed.js";
 import type { RequestContext } from "./context.js";
 import { decodeBody } from "./decode-body.js";
 import { getHeader } from "./headers.js";
@@ -14,8 +13,10 @@ import {
   readsAsText,
 } from "./media-type.js";
 import { parseWith } from "./parse-report.js";
+import { wallClockReader } from "./parse-wall-clock.js";
 import { isThenable, type MaybePromise } from "./promises.js";
 import { readBody } from "./read-body.js";
+import { keepPromises, readComposed } from "./read-composed.js";
 import type { Config, Template } from "./receiver-options.js";
 import {
   methodNotAllowed,
@@ -26,7 +27,6 @@ import {
 } from "./replies.js";
 import type { Report } from "./schemas.js";
 import type { ReceiverRequest } from "./types.js";
-import { wallClockReader } from "./wall-clock.js";
 
 /**
  * `read(request, method)`: the report, or a promise of it while a body is still to be read or

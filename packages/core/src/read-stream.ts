@@ -1,3 +1,4 @@
+import { concatBytes } from "@reportkit/wire/internal";
 import type { ReportkitError } from "./errors.js";
 import { readsAsText } from "./media-type.js";
 import { readFailed, tooLarge } from "./replies.js";
@@ -61,23 +62,11 @@ export function readStream(
       settle(readFailed(new Error(`${length} bytes arrived of the ${declared} declared`)));
       return;
     }
-    const body = concat(chunks, received);
+    const body = concatBytes(chunks, received);
     settle(null, text ? utf8.decode(body) : body);
   });
   stream.on("error", (error) => {
     if (!settled) settle(readFailed(error));
   });
   stream.resume();
-}
-
-/** Chunks as one array (the chunk itself when there is one). */
-export function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }

@@ -1,12 +1,7 @@
-import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
+import { type ComposedTemplate, PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import { type BearerCheck, checkBearer, type TokenOption } from "./check-bearer.js";
-import {
-  type CompiledTemplate,
-  type ComposedCallReport,
-  type ComposedDeliveryReport,
-  type ComposedTemplate,
-  compileTemplate,
-} from "./composed.js";
+import { type CompiledTemplate, compileTemplate } from "./compile-template.js";
+import type { ComposedCallReport, ComposedDeliveryReport } from "./composed-types.js";
 import type { ReportContext } from "./context.js";
 import { defaultDedupeKey } from "./dedupe-key.js";
 import type { DedupeStore, FailureJournal } from "./dedupe-store.js";

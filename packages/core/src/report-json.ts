@@ -1,3 +1,4 @@
+import { isRecord } from "@reportkit/wire/internal";
 import { z } from "zod";
 import { CallReportSchema, DeliveryReportSchema, type Report } from "./schemas.js";
 
@@ -27,10 +28,10 @@ const FORMS = {
  * const again = reportFromJson(json); // again.deliveredAt instanceof Date
  */
 export function reportFromJson(json: unknown): Report {
-  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+  if (!isRecord(json)) {
     throw new TypeError("reportkit: reportFromJson needs the JSON object of a report.");
   }
-  const type: unknown = (json as { type?: unknown }).type;
+  const type = json.type;
   if (type !== "delivery" && type !== "call") {
     throw new TypeError(
       `reportkit: reportFromJson: \`type\` must be "delivery" or "call", got ${JSON.stringify(type)}.`,

@@ -1,6 +1,6 @@
 // The shapes an adapter and core exchange: the request it describes, the reply it sends, the
 // body in every form a framework may hold it, and the receiver itself.
-import type { ComposedTemplate } from "./composed.js";
+import type { ComposedTemplate } from "@reportkit/wire";
 import type { ReportkitError } from "./errors.js";
 import type { ReceiverHeaders } from "./headers.js";
 import type {

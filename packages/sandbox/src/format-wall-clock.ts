@@ -1,4 +1,4 @@
-const formats = new Map<string, Intl.DateTimeFormat>();
+import { zoneFormatter } from "@reportkit/wire/internal";
 
 /**
  * "yyyy-mm-dd HH:MM:SS" (24-hour) for an instant, as wall-clock time in an IANA zone: the
@@ -17,27 +17,13 @@ export function checkTimeZone(timeZone: string): void {
 }
 
 function formatter(timeZone: string): Intl.DateTimeFormat {
-  let format = formats.get(timeZone);
-  if (format === undefined) {
-    try {
-      format = new Intl.DateTimeFormat("en-US", {
-        timeZone,
-        hourCycle: "h23",
-        year: "numeric",
-        month: "2-digit",
-        day: "2-digit",
-        hour: "2-digit",
-        minute: "2-digit",
-        second: "2-digit",
-      });
-    } catch {
-      throw new RangeError(
-        `reportkit sandbox: timeZone "${timeZone}" is not an IANA time zone this runtime knows; use e.g. "Asia/Kolkata" or "UTC".`,
-      );
-    }
-    formats.set(timeZone, format);
+  try {
+    return zoneFormatter(timeZone);
+  } catch {
+    throw new RangeError(
+      `reportkit sandbox: timeZone "${timeZone}" is not an IANA time zone this runtime knows; use e.g. "Asia/Kolkata" or "UTC".`,
+    );
   }
-  return format;
 }
 
 /** Whole seconds since the epoch. */

@@ -1,4 +1,5 @@
 import type http from "node:http";
+import { isRecord, readCapped } from "@reportkit/wire/internal";
 import { fail, type JsonReply } from "./laravel.js";
 
 /** The largest request body the sandbox's API takes. */
@@ -29,17 +30,11 @@ export async function readRequestBody(req: http.IncomingMessage): Promise<BodyRe
   const declared = Number(req.headers["content-length"] ?? Number.NaN);
   if (declared > MAX_DRAIN_BYTES) return { ok: false, reply: tooLarge(true) };
   const iterator = (req as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await iterator.next();
-    if (done) break;
-    size += value.length;
-    if (size > MAX_BODY_BYTES)
-      return { ok: false, reply: tooLarge(!(await drain(iterator, size))) };
-    chunks.push(value);
-  }
-  return parseBody(Buffer.concat(chunks).toString("utf8"), req.headers["content-type"]);
+  const read = await readCapped(() => iterator.next(), MAX_BODY_BYTES);
+  if (!read.ok) return { ok: false, reply: tooLarge(!(await drain(iterator, read.received))) };
+  const { bytes } = read;
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  return parseBody(text, req.headers["content-type"]);
 }
 
 /** Reads and drops the rest of the body; false when it passed MAX_DRAIN_BYTES first. */
@@ -77,7 +72,7 @@ function parseBody(text: string, contentType: string | undefined): BodyResult {
       reply: fail(400, "The request body is not valid JSON; send a JSON object."),
     };
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+  if (!isRecord(parsed)) {
     return { ok: false, reply: fail(400, "The request body must be a JSON object.") };
   }
   // JSON.parse makes "__proto__" an own key; copying to a null-prototype object keeps it inert.

@@ -1,3 +1,4 @@
+export { parseTemplate } from "./parse-template.js";
 export {
   CALL_FIELDS,
   type CallField,
@@ -17,11 +18,7 @@ export {
   type ParsedTemplate,
   type PathSegment,
   type Placeholder,
-  parseTemplate,
-  pathSegments,
   type QueryParameter,
-  renderUrl,
-  safeDecode,
   TEMPLATE_FIELDS,
   TEMPLATE_FORMATS,
   TEMPLATE_METHODS,
@@ -30,7 +27,8 @@ export {
   type TemplateParse,
   type TemplateProblem,
   type TemplateVariables,
-} from "./template.js";
+} from "./template-types.js";
+export { pathSegments, renderUrl, safeDecode } from "./template-url.js";
 export { PROVIDER_TIME_ZONE } from "./time-zone.js";
 export {
   CALL_VARIABLES,

@@ -1,6 +1,8 @@
+import { zoneFormatter } from "@reportkit/wire/internal";
+
 // Wall-clock strings ("2021-04-09 16:27:51") carry no zone; they are read in the receiver's
-// configured IANA zone. Intl is the only runtime-neutral zone database, and formatToParts is
-// slow, so offsets are cached per quarter hour (see zoneOffsets).
+// configured IANA zone. Intl is the only runtime-neutral zone database (wire's zoneFormatter),
+// and formatToParts is slow, so offsets are cached per quarter hour (see zoneOffsets).
 
 const WALL_CLOCK =
   /^(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
@@ -180,16 +182,7 @@ interface ZoneOffsets {
 function zoneOffsets(timeZone: string): ZoneOffsets | null {
   let format: Intl.DateTimeFormat;
   try {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
+    format = zoneFormatter(timeZone);
   } catch {
     throw new RangeError(
       `reportkit: timeZone "${timeZone}" is not an IANA time zone this runtime knows; use a name such as "UTC" or "Asia/Kolkata".`,

@@ -1,6 +1,7 @@
+import type { ComposedTemplate } from "@reportkit/wire";
 import { describe, expect, it } from "vitest";
 import { TOKEN } from "../../../test/fixtures/samples.js";
-import { type ComposedTemplate, ComposedTemplateError } from "./composed.js";
+import { ComposedTemplateError } from "./compile-template.js";
 import { createReceiver } from "./create-receiver.js";
 import type { ReceiverOptions } from "./receiver-options.js";
 import type { Receiver, ReceiverRequest } from "./types.js";

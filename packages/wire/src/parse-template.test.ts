@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseTemplate, renderUrl, type TemplateProblem } from "./template.js";
+import { parseTemplate } from "./parse-template.js";
+import type { TemplateProblem } from "./template-types.js";
+import { renderUrl } from "./template-url.js";
 import { composedValues } from "./variables.js";
 
 function parsed(input: unknown) {

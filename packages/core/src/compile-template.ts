@@ -1,0 +1,90 @@
+import {
+  type ComposedTemplate,
+  type PathSegment,
+  type Placeholder,
+  parseTemplate,
+  type TemplateFormat,
+  type TemplateMethod,
+  type TemplateProblem,
+} from "@reportkit/wire";
+import { CALL_REPORT_FIELDS, DELIVERY_REPORT_FIELDS } from "./composed-fields.js";
+
+// A composed template checked once, when the receiver is built, by @reportkit/wire's grammar
+// (the sandbox refuses the same templates with the same problems), and turned into where each
+// variable is read in a request (read-composed.ts reads it there).
+
+/** Where a variable's value is found in a request. */
+export type Source =
+  | { readonly from: "query" | "body"; readonly key: string; readonly placeholder: Placeholder }
+  | {
+      readonly from: "path";
+      /** Index into the template's path segments. */
+      readonly segment: number;
+      readonly placeholder: Placeholder;
+    };
+
+export interface CompiledTemplate {
+  readonly type: "delivery" | "call";
+  readonly method: TemplateMethod;
+  /** The template's body format; a request is read by its Content-Type all the same. */
+  readonly declaredFormat: TemplateFormat;
+  readonly sources: readonly Source[];
+  /** Report fields the template promises. */
+  readonly promised: ReadonlySet<string>;
+  /**
+   * The template's path segments, when it has a path placeholder: the request path must end
+   * with them. Without one, the path is the route's business and is not read.
+   */
+  readonly path: readonly PathSegment[] | undefined;
+  /** The template's path as written, for error messages. */
+  readonly pathText: string;
+}
+
+/**
+ * A composed template refused when the receiver is built: `problems` names each, with the
+ * field it is in (the sandbox refuses the same template with the same problems, as a 422).
+ */
+export class ComposedTemplateError extends TypeError {
+  override readonly name = "ComposedTemplateError";
+  readonly code = "invalid_template";
+  readonly problems: readonly TemplateProblem[];
+
+  constructor(problems: readonly TemplateProblem[]) {
+    super(`reportkit: composed template: ${problems.map((p) => p.message).join(" ")}`);
+    this.problems = problems;
+  }
+}
+
+/**
+ * Validates a template once, at construction, and records where each variable is read.
+ * @throws ComposedTemplateError (a TypeError) naming every problem: unknown variable, a body
+ * value that is not one {{variable}}, GET with a body, no identity, ...
+ */
+export function compileTemplate(template: ComposedTemplate): CompiledTemplate {
+  const parsed = parseTemplate(template);
+  if (!parsed.ok) throw new ComposedTemplateError(parsed.problems);
+  const { type, method, format, segments, query, bodyValues, path } = parsed.template;
+  const sources: Source[] = [
+    ...segments.flatMap((segment, index) =>
+      segment.kind === "placeholder"
+        ? [{ from: "path" as const, segment: index, placeholder: segment.placeholder }]
+        : [],
+    ),
+    ...query.map(({ key, placeholder }) => ({ from: "query" as const, key, placeholder })),
+    ...bodyValues.map(({ key, placeholder }) => ({ from: "body" as const, key, placeholder })),
+  ];
+  const reportFields: Record<string, string> =
+    type === "delivery" ? DELIVERY_REPORT_FIELDS : CALL_REPORT_FIELDS;
+  const promised = new Set(
+    sources.map((s) => reportFields[s.placeholder.field] as string).filter(Boolean),
+  );
+  return {
+    type,
+    method,
+    declaredFormat: format,
+    sources,
+    promised,
+    path: sources.some((s) => s.from === "path") ? segments : undefined,
+    pathText: path,
+  };
+}
