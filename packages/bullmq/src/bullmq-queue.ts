@@ -34,6 +34,8 @@ export interface BullmqQueueOptions {
 export interface BullmqReportQueue extends ReportQueue {
   /** The BullMQ queue name. */
   readonly name: string;
+  /** One PING round trip to Redis, for `receiver.health()`; rejects, naming Redis, when unreachable. */
+  ping(): Promise<void>;
   /** Closes the queue (and the Redis client, if reportkit made it). */
   close(): Promise<void>;
 }
@@ -97,6 +99,18 @@ export function bullmqQueue(options: BullmqQueueOptions): BullmqReportQueue {
           });
         }
         throw cause;
+      }
+    },
+    async ping(): Promise<void> {
+      if (closing !== undefined) throw new Error(`reportkit bullmq: queue "${name}" is closed.`);
+      await connected(client);
+      try {
+        await client.ping();
+      } catch (cause) {
+        const why = cause instanceof Error ? `: ${cause.message}` : "";
+        throw new Error(`reportkit bullmq: ${describeClient(client)} is unreachable${why}.`, {
+          cause,
+        });
       }
     },
     close() {
