@@ -1,8 +1,9 @@
 import { defineConfig } from "vitest/config";
 
 // Tests import the workspace packages through their "source" export condition, so they run
-// against src/ without a build.
-const conditions = ["source", "module", "node", "development|production"];
+// against src/ without a build. No "module" condition: OpenTelemetry's "module" export is an
+// ESM build with extension-less imports, which only a bundler reads, not Node.
+const conditions = ["source", "node", "development|production"];
 
 export default defineConfig({
   resolve: { conditions },

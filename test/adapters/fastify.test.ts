@@ -242,7 +242,7 @@ describe("@reportkit/fastify: logging and failures", () => {
     return { app, lines };
   }
 
-  it("logs through Fastify's logger: each handler failure with its cause, a refusal once a minute, never the token", async () => {
+  it("logs through Fastify's logger: each handler failure with its cause and dedupe key as fields, a refusal once a minute, never the token", async () => {
     const { app, lines } = loggedApp();
     await app.register(webhookReceiver, {
       token: TOKEN,
@@ -261,8 +261,15 @@ describe("@reportkit/fastify: logging and failures", () => {
       [50, "handler_failed"],
       [40, "unauthorized"],
     ]);
-    // The handler's own error is in the log (the app's log), never in the reply.
-    expect(ours[0]?.msg).toMatch(/cause: Error: db down/);
+    // The handler's own error is in the log (the app's log, pino's err field), never in the
+    // reply; the code and the report's dedupe key are fields.
+    expect(ours[0]).toMatchObject({
+      code: "handler_failed",
+      status: 500,
+      dedupeKey: expect.stringMatching(/^delivery:.+:DELIVRD$/),
+      err: { message: "db down" },
+    });
+    expect(ours[2]).toMatchObject({ code: "unauthorized", status: 401 });
     expect(JSON.stringify(lines)).not.toContain(TOKEN);
   });
 

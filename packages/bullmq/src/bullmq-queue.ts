@@ -1,5 +1,5 @@
 import type { Report } from "@reportkit/core";
-import type { ReportQueue } from "@reportkit/core/adapter";
+import type { ReportQueue, TraceCarrier } from "@reportkit/core/adapter";
 import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import {
@@ -34,6 +34,8 @@ export interface BullmqQueueOptions {
 export interface BullmqReportQueue extends ReportQueue {
   /** The BullMQ queue name. */
   readonly name: string;
+  /** One PING round trip to Redis, for `receiver.health()`; rejects, naming Redis, when unreachable. */
+  ping(): Promise<void>;
   /** Closes the queue (and the Redis client, if reportkit made it). */
   close(): Promise<void>;
 }
@@ -72,13 +74,19 @@ export function bullmqQueue(options: BullmqQueueOptions): BullmqReportQueue {
 
   return {
     name,
-    async enqueue(report: Report, key: string | undefined): Promise<void> {
+    async enqueue(
+      report: Report,
+      key: string | undefined,
+      meta?: { trace?: TraceCarrier },
+    ): Promise<void> {
       if (closing !== undefined) throw new Error(`reportkit bullmq: queue "${name}" is closed.`);
       await connected(client);
       try {
         await queue.add(
           report.type,
-          { report, dedupeKey: key ?? null },
+          meta?.trace === undefined
+            ? { report, dedupeKey: key ?? null }
+            : { report, dedupeKey: key ?? null, trace: meta.trace },
           {
             ...(key === undefined ? {} : { jobId: reportJobId(key) }),
             attempts: JOB_ATTEMPTS_CEILING,
@@ -97,6 +105,18 @@ export function bullmqQueue(options: BullmqQueueOptions): BullmqReportQueue {
           });
         }
         throw cause;
+      }
+    },
+    async ping(): Promise<void> {
+      if (closing !== undefined) throw new Error(`reportkit bullmq: queue "${name}" is closed.`);
+      await connected(client);
+      try {
+        await client.ping();
+      } catch (cause) {
+        const why = cause instanceof Error ? `: ${cause.message}` : "";
+        throw new Error(`reportkit bullmq: ${describeClient(client)} is unreachable${why}.`, {
+          cause,
+        });
       }
     },
     close() {

@@ -1,5 +1,5 @@
 import type { CallReport, DeliveryReport, Report } from "@reportkit/core";
-import { reportFromJson } from "@reportkit/core/adapter";
+import { reportFromJson, type Telemetry, type TraceCarrier } from "@reportkit/core/adapter";
 import { type Job, UnrecoverableError, Worker } from "bullmq";
 import { queueNameOf, type RedisConnection, workerClient } from "./connection.js";
 import { distinctLines } from "./distinct-lines.js";
@@ -47,6 +47,11 @@ export interface CreateWorkerOptions {
   lockDurationMs?: number;
   /** How often this worker looks for jobs whose lock ran out. Default 30 000 ms. */
   stalledIntervalMs?: number;
+  /**
+   * Traces and metrics (`otelTelemetry()` from @reportkit/otel): each job's attempt gets a span
+   * linked to the receiver's span that queued it, and is counted (`acknowledged` or `failed`).
+   */
+  telemetry?: Telemetry;
   /**
    * Called when an attempt failed (with the job's context) and with Redis connection errors
    * (without). Default: one line on stderr.
@@ -134,6 +139,17 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
     2 ** 31,
     "stalledIntervalMs",
   );
+  const { telemetry } = options;
+  if (
+    telemetry !== undefined &&
+    (typeof telemetry !== "object" ||
+      telemetry === null ||
+      typeof telemetry.startReport !== "function")
+  ) {
+    throw new TypeError(
+      `reportkit bullmq: ${where}: \`telemetry\` must be a Telemetry, e.g. otelTelemetry() from @reportkit/otel.`,
+    );
+  }
   const name = queueNameOf(options.queueName, where);
   const { client, owned } = workerClient(options.connection, where);
   const connectionError = distinctLines("reportkit worker");
@@ -148,6 +164,21 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
       // Retrying cannot repair the data: straight to failed, for a person to look at.
       throw new UnrecoverableError((error as Error).message);
     }
+    if (telemetry === undefined) return handle(report, context);
+    const span = telemetry.startReport(report.type, report.status, traceOf(job.data.trace));
+    const started = performance.now();
+    try {
+      await span.run(() => handle(report, context));
+    } catch (error) {
+      span.handlerDuration((performance.now() - started) / 1000);
+      span.end("failed", "handler_failed");
+      throw error;
+    }
+    span.handlerDuration((performance.now() - started) / 1000);
+    span.end("acknowledged");
+  }
+
+  async function handle(report: Report, context: ReportJobContext): Promise<void> {
     if (report.type === "delivery") {
       if (onDelivery === undefined) throw missingHandler("onDelivery", "delivery");
       await onDelivery(report, context);
@@ -184,6 +215,16 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
       return closing;
     },
   };
+}
+
+/** The trace context a job carries: string values only, or none. */
+function traceOf(trace: unknown): TraceCarrier | undefined {
+  if (typeof trace !== "object" || trace === null) return undefined;
+  const carrier: TraceCarrier = {};
+  for (const [name, value] of Object.entries(trace)) {
+    if (typeof value === "string") carrier[name] = value;
+  }
+  return carrier;
 }
 
 function contextOf(job: Job<StoredReportJobData>): ReportJobContext {

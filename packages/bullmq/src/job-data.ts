@@ -1,16 +1,19 @@
 import type { Report } from "@reportkit/core";
-import { DEFAULT_DEDUPE_TTL_MS } from "@reportkit/core/adapter";
+import { DEFAULT_DEDUPE_TTL_MS, type TraceCarrier } from "@reportkit/core/adapter";
 
 /** What a reportkit job carries: the report (dates as ISO strings once stored) and its key. */
 export interface ReportJobData {
   report: Report;
   dedupeKey: string | null;
+  /** The enqueuing span's W3C trace context, when the receiver has telemetry. */
+  trace?: TraceCarrier;
 }
 
 /** The job data as a worker reads it back from Redis: JSON, to be checked and revived. */
 export interface StoredReportJobData {
   report: unknown;
   dedupeKey?: unknown;
+  trace?: unknown;
 }
 
 /**

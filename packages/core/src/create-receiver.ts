@@ -85,7 +85,9 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
         // onError is an observer: its failure must not change the reply.
       }
     }
-    if (log !== undefined && (onError === undefined || config.logger !== undefined)) log(error);
+    if (log !== undefined && (onError === undefined || config.logger !== undefined)) {
+      log(error, ctx);
+    }
     const response = errorResponse(error);
     const kept = keep?.(error, ctx);
     return kept === undefined ? response : kept.then(() => response);

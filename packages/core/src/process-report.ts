@@ -77,10 +77,16 @@ export function reportProcessor(
       endSpan(span, response);
       return response;
     }
-    return response.then((ready) => {
-      endSpan(span, ready);
-      return ready;
-    });
+    return response.then(
+      (ready) => {
+        endSpan(span, ready);
+        return ready;
+      },
+      (error: unknown) => {
+        span.end("failed", "internal_error");
+        throw error;
+      },
+    );
   }
 
   function process(report: Report, ctx: RequestContext): MaybePromise<ReceiverResponse> {

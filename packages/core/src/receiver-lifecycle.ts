@@ -43,7 +43,11 @@ export function receiverLifecycle(
     probes.push({ name: "journal", label: "failure journal", ping: bound(journal, journal.ping) });
   }
   if (queue !== undefined) {
-    probes.push({ name: "queue", label: queue.name ?? "queue", ping: bound(queue, queue.ping) });
+    probes.push({
+      name: "queue",
+      label: queue.name === undefined ? "queue" : `queue "${queue.name}"`,
+      ping: bound(queue, queue.ping),
+    });
   }
 
   async function check(probe: Probe): Promise<{ ok: boolean; message?: string }> {

@@ -178,3 +178,63 @@ describe("logging without onError", () => {
     expect((await receiver.handle(post("wrong"))).status).toBe(401);
   });
 });
+
+describe("log lines carry the error code and the report's dedupe key", () => {
+  it("as text: the key after the message, never the token", async () => {
+    const { lines, logger } = recorder();
+    const receiver = createReceiver({
+      token: TOKEN,
+      logger,
+      onDelivery: () => {
+        throw new Error("insert failed");
+      },
+    });
+    await receiver.handle(post(TOKEN));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.message.split("\n")[0]).toBe(
+      `reportkit: handler_failed: The report handler failed; the provider will retry this report. (report delivery:${SAMPLE_DLR.id}:DELIVRD)`,
+    );
+    expect(JSON.stringify(lines)).not.toContain(TOKEN);
+  });
+
+  it("as fields for a pino or Fastify logger: code, status, dedupeKey and the cause as err", async () => {
+    const calls: { level: string; fields: Record<string, unknown>; message: string }[] = [];
+    const pinoLike = {
+      level: "info",
+      child: () => pinoLike,
+      warn: (fields: Record<string, unknown>, message: string) =>
+        void calls.push({ level: "warn", fields, message }),
+      error: (fields: Record<string, unknown>, message: string) =>
+        void calls.push({ level: "error", fields, message }),
+    };
+    const cause = new Error("insert failed");
+    const receiver = createReceiver({
+      token: TOKEN,
+      logger: pinoLike as never,
+      onDelivery: () => {
+        throw cause;
+      },
+    });
+    await receiver.handle(post(TOKEN));
+    await receiver.handle(post("wrong-token-value"));
+    expect(calls).toEqual([
+      {
+        level: "error",
+        fields: {
+          code: "handler_failed",
+          status: 500,
+          dedupeKey: `delivery:${SAMPLE_DLR.id}:DELIVRD`,
+          err: cause,
+        },
+        message:
+          "reportkit: handler_failed: The report handler failed; the provider will retry this report.",
+      },
+      {
+        level: "warn",
+        fields: { code: "unauthorized", status: 401 },
+        message:
+          "reportkit: unauthorized (401): The token in an Authorization: Bearer <token> header is not one this receiver accepts.",
+      },
+    ]);
+  });
+});

@@ -6,6 +6,30 @@ export interface ReceiverLogger {
   error(message: string): unknown;
 }
 
+/** What a log line is about, besides the error: the report's dedupe key once it has one. */
+export interface LogContext {
+  readonly dedupeKey?: string | undefined;
+}
+
+/** The fields a structured logger (pino, Fastify's) gets with each line. */
+interface LogFields {
+  code: string;
+  status: number;
+  dedupeKey?: string;
+  err?: unknown;
+}
+
+type StructuredLog = (fields: LogFields, message: string) => unknown;
+
+/**
+ * pino and loggers like it (Fastify's is pino) take an object of fields before the message,
+ * and have child loggers and a level; console has neither.
+ */
+function isStructured(logger: ReceiverLogger): boolean {
+  const candidate = logger as ReceiverLogger & { child?: unknown; level?: unknown };
+  return typeof candidate.child === "function" && typeof candidate.level === "string";
+}
+
 /** Failures of the app's own code: each one is worth a line, with its cause. */
 const EACH_TIME: ReadonlySet<string> = new Set([
   "handler_failed",
@@ -29,9 +53,12 @@ const CAUSES_PER_CODE_PER_INTERVAL = 5;
  * start-up "no handler yet" once.
  * Messages never carry a token: they are ReportkitError messages, which never do.
  */
-export function receiverLog(logger: ReceiverLogger): (error: ReportkitError) => void {
+export function receiverLog(
+  logger: ReceiverLogger,
+): (error: ReportkitError, ctx?: LogContext) => void {
   const told = new Map<string, { since: number; messages: Set<string> }>();
   let toldNoHandler = false;
+  const structured = isStructured(logger);
   /** Whether this cause was not logged within the interval (and may be now). */
   const fresh = (code: string, message: string): boolean => {
     const now = Date.now();
@@ -46,14 +73,30 @@ export function receiverLog(logger: ReceiverLogger): (error: ReportkitError) => 
     window.messages.add(message);
     return true;
   };
-  return (error) => {
+
+  /** One line: fields and message for pino, text (the key, then the cause) for the rest. */
+  function write(level: "warn" | "error", line: string, error: ReportkitError, ctx?: LogContext) {
+    const key = ctx?.dedupeKey;
+    const withCause = level === "error" && error.cause !== undefined;
+    if (structured) {
+      const fields: LogFields = { code: error.code, status: error.status };
+      if (key !== undefined) fields.dedupeKey = key;
+      if (withCause) fields.err = error.cause;
+      (logger[level] as unknown as StructuredLog)(fields, line);
+      return;
+    }
+    const about = key === undefined ? "" : ` (report ${key})`;
+    logger[level](`${line}${about}${withCause ? causeOf(error) : ""}`);
+  }
+
+  return (error, ctx) => {
     try {
       if (EACH_TIME.has(error.code)) {
         // A receiver that cannot check any token (a Worker without its secret) fails every
         // request the same way: one line per cause, without a stack each time.
         if (error.code === "token_check_failed" && !fresh(error.code, messageOf(error.cause)))
           return;
-        logger.error(`reportkit: ${error.code}: ${error.message}${causeOf(error)}`);
+        write("error", `reportkit: ${error.code}: ${error.message}`, error, ctx);
         return;
       }
       if (error.code === "no_handler") {
@@ -61,9 +104,12 @@ export function receiverLog(logger: ReceiverLogger): (error: ReportkitError) => 
         toldNoHandler = true;
       } else if (!fresh(error.code, error.message)) return;
       const line = `reportkit: ${error.code} (${error.status}): ${error.message}`;
-      if (error.status >= 500 && error.code !== "no_handler")
-        logger.error(`${line}${causeOf(error)}`);
-      else logger.warn(line);
+      write(
+        error.status >= 500 && error.code !== "no_handler" ? "error" : "warn",
+        line,
+        error,
+        ctx,
+      );
     } catch {
       // A logger that throws must not change the reply.
     }

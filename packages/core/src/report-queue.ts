@@ -14,7 +14,7 @@ import type { TraceCarrier } from "./telemetry.js";
 export interface ReportQueue {
   /** `trace`: the enqueuing span's trace context, for the worker's span to link to. */
   enqueue(report: Report, key: string | undefined, meta?: { trace?: TraceCarrier }): Promise<void>;
-  /** What the queue is, for `health()` ("bullmq"). */
+  /** The queue's name, for `health()` messages (`queue "reportkit": …`). */
   readonly name?: string;
   /** One round trip to the queue's store, for `receiver.health()`. */
   ping?(): Promise<void>;

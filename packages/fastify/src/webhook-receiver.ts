@@ -86,10 +86,18 @@ export const webhookReceiver = fp<FastifyReceiverOptions>(
     if (decorate) {
       fastify.decorate("reportkit", attachable({}, receiver) as FastifyReportkit);
     }
-    // fastify.close() has waited for the requests in flight by then: close the stores.
-    fastify.addHook("onClose", () => receiver.close());
+    // On fastify.close(), before the server stops listening (which waits for every open
+    // connection): wait for the reports in flight, their replies closing their connections (a
+    // kept-alive one would hold the process up to keepAliveTimeout), then close the stores.
+    // Fastify itself answers 503 to requests that arrive meanwhile.
+    const shutdown = { closing: false };
+    fastify.addHook("preClose", async () => {
+      shutdown.closing = true;
+      await receiver.close();
+    });
     await fastify.register(route, {
       receiver,
+      shutdown,
       path: path ?? (prefix === undefined ? "/webhooks" : "/"),
       ...(prefix === undefined ? {} : { prefix }),
     });
@@ -100,10 +108,11 @@ export const webhookReceiver = fp<FastifyReceiverOptions>(
 interface RouteOptions {
   receiver: Pick<Receiver, "handle" | "respond" | "readStream" | "refuse">;
   path: string;
+  shutdown: { closing: boolean };
 }
 
 /** The encapsulated route: body parsers and error handler of its own. */
-const route: FastifyPluginAsync<RouteOptions> = async (fastify, { receiver, path }) => {
+const route: FastifyPluginAsync<RouteOptions> = async (fastify, { receiver, path, shutdown }) => {
   // Every content type reaches core unparsed; core decides what it accepts (415 otherwise).
   fastify.removeAllContentTypeParsers();
   // A parser per media type core reads: Fastify finds a named type's parser in its cache, where
@@ -130,7 +139,12 @@ const route: FastifyPluginAsync<RouteOptions> = async (fastify, { receiver, path
   // core's reply is ready at once and is sent without a promise or a microtask.
   fastify.all(path, (request, reply) => {
     const response = receiver.respond(describe(request, request.body as ReceiverBody));
-    if (response instanceof Promise) return response.then((ready) => send(reply, ready));
+    if (response instanceof Promise) {
+      return response.then((ready) => {
+        if (shutdown.closing) reply.header("connection", "close");
+        return send(reply, ready);
+      });
+    }
     send(reply, response);
     return undefined;
   });

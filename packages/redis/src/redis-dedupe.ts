@@ -10,6 +10,10 @@ export interface RedisDedupeStore extends DedupeStore {
   readonly ttlMs: number;
   /** What every key starts with. */
   readonly prefix: string;
+  /** "redis": what `receiver.health()` calls this store in its messages. */
+  readonly name: string;
+  /** One PING round trip, for `receiver.health()`; rejects, naming Redis, when it is unreachable. */
+  ping(): Promise<void>;
   /**
    * Closes the connection the store opened from `url` (a borrowed `client` stays open: it is
    * yours to close). Later calls reject.
@@ -85,9 +89,13 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
   }
 
   return {
+    name: "redis",
     leaseMs,
     ttlMs,
     prefix,
+    async ping(): Promise<void> {
+      await call("ping", () => client.ping());
+    },
     claim(key: string, owner: string): Promise<ClaimResult> {
       return call("claim", async () => {
         const reply = await CLAIM.run(client, prefix + key, [
