@@ -230,6 +230,24 @@ export function toRequest(spec: RequestSpec, origin = "http://localhost"): Reque
   } as RequestInit);
 }
 
+/**
+ * Sends the spec over a real socket with fetch: a chunked body as a stream, a `fail` body whole
+ * (with `headers` naming FAULT_HEADER, the app's own test stage fails it).
+ */
+export async function fetchReply(
+  origin: string,
+  spec: RequestSpec,
+  headers: Record<string, string> = spec.headers,
+): Promise<Reply> {
+  const body = chunksOf(spec) === undefined ? bodyBytes(spec) : bodyInit(spec);
+  const response = await fetch(`${origin}${spec.url}`, {
+    method: spec.method,
+    headers,
+    ...(body === undefined ? {} : { body, duplex: "half" }),
+  } as RequestInit);
+  return toReply(response);
+}
+
 export async function toReply(response: Response): Promise<Reply> {
   return {
     status: response.status,
