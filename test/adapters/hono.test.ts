@@ -69,6 +69,29 @@ describe("@reportkit/hono: the token", () => {
     expect(h.onDelivery).toHaveBeenCalledTimes(1);
   });
 
+  it("from c.env: close() stops the receiver of every token, and health() says so", async () => {
+    vi.stubEnv("REPORTKIT_TOKEN", "");
+    onWorkers();
+    const h = handlers();
+    const app = new Hono<{ Bindings: { REPORTKIT_TOKEN: string } }>();
+    const receiver = webhookReceiver({ ...h, logger: false });
+    app.post("/webhooks", receiver);
+    // A token's receiver is built at its first request: this one exists before close().
+    expect((await push(app, {}, { REPORTKIT_TOKEN: TOKEN })).status).toBe(200);
+    await receiver.close();
+    for (const env of [{ REPORTKIT_TOKEN: TOKEN }, { REPORTKIT_TOKEN: "another-token" }]) {
+      const res = await push(app, {}, env);
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("30");
+      expect(await res.json()).toMatchObject({ ok: false, error: { code: "shutting_down" } });
+    }
+    expect(h.onDelivery).toHaveBeenCalledTimes(1);
+    expect(await receiver.health()).toMatchObject({
+      ok: false,
+      checks: { receiver: { ok: false, message: "shutting down" } },
+    });
+  });
+
   it("with neither, outside Workers: construction throws, naming REPORTKIT_TOKEN, as Express and Fastify do", () => {
     vi.stubEnv("REPORTKIT_TOKEN", "");
     expect(() => webhookReceiver(handlers())).toThrow(/no token given.*REPORTKIT_TOKEN/);

@@ -7,12 +7,11 @@ import type { RequestSpec } from "./cases.js";
 import { type Call, FAULT_HEADER, receiverSetup, type Setup } from "./setup.js";
 import {
   bodyBytes,
-  bodyInit,
   chunksOf,
+  fetchReply,
   isFailing,
   type OpenApp,
   runConformance,
-  toReply,
   withTokenEnv,
 } from "./suite.js";
 
@@ -92,15 +91,7 @@ const socket: OpenApp = async (setup) => {
   await app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = app.server.address() as AddressInfo;
   return {
-    async send(spec) {
-      const body = chunksOf(spec) === undefined ? bodyBytes(spec) : bodyInit(spec);
-      const response = await fetch(`http://127.0.0.1:${port}${spec.url}`, {
-        method: spec.method,
-        headers: headersOf(spec),
-        ...(body === undefined ? {} : { body, duplex: "half" }),
-      } as RequestInit);
-      return toReply(response);
-    },
+    send: (spec) => fetchReply(`http://127.0.0.1:${port}`, spec, headersOf(spec)),
     takeCalls: async () => calls.splice(0),
     close: () => app.close(),
   };

@@ -1,11 +1,22 @@
 // The receiver every conformance target mounts, built from a small serialisable setup so the
 // same options exist in Node and, bundled, inside workerd. No node: imports here.
 import type { ComposedTemplate, ReceiverOptions } from "@reportkit/core";
+import {
+  faultyDedupe,
+  memoryQueue,
+  type QueueFault,
+  type StoreFault,
+} from "../support/faulty-stores.js";
 
 /** How the app's handlers behave and which receiver options differ from the defaults. */
 export interface Setup {
-  /** Default: the handlers record the call and return. */
-  handler?: "throws" | "rejects";
+  /**
+   * Default: the handlers record the call and return. "hangs": the handler never settles (a
+   * call stuck on a lost connection), so only `deadlineMs` answers.
+   */
+  handler?: "throws" | "rejects" | "hangs";
+  /** The receiver's `deadlineMs` (default: core's 8 s). */
+  deadlineMs?: number;
   maxBodyBytes?: number;
   /** The token is a verifier function that throws (core: 500 token_check_failed). */
   tokenCheck?: "throws";
@@ -20,8 +31,20 @@ export interface Setup {
   subpaths?: boolean;
   /** Default: both handlers. Otherwise only the one named, so the other kind has none. */
   handlers?: "delivery-only" | "call-only";
-  /** The default in-memory dedupe store on (off otherwise: see receiverOptions). */
-  dedupe?: boolean;
+  /**
+   * Deduplication on (off otherwise: see receiverOptions): "memory" is the default in-memory
+   * store (the option left out); a fault, that store with one step failing on demand.
+   */
+  dedupe?: "memory" | StoreFault;
+  /** "not a string": the `dedupeKey` option returns "" (core: 500 internal_error). */
+  dedupeKey?: "not a string";
+  /**
+   * Queue mode instead of handlers: a queue in memory (each job recorded as a call of
+   * "queue"), working, or failing as the fault says.
+   */
+  queue?: "memory" | QueueFault;
+  /** `close()` is called on the receiver once it is built (core: 503 shutting_down). */
+  closed?: boolean;
   /**
    * How the app gets its handlers. Default: in the options. "attached": options without them,
    * then `.onDelivery(fn)` / `.onCall(fn)` (Fastify: `fastify.reportkit`). "zero-argument":
@@ -32,29 +55,18 @@ export interface Setup {
   attach?: "none";
 }
 
-/** One handler call as the test sees it: which handler, and the report as JSON. */
+/**
+ * One handler call as the test sees it: which handler, and the report as JSON. In queue mode,
+ * one job the queue took ("queue"), with the key it was enqueued under.
+ */
 export interface Call {
-  handler: "onDelivery" | "onCall";
+  handler: "onDelivery" | "onCall" | "queue";
   report: unknown;
+  key?: string | undefined;
 }
 
 /** What a failing handler throws; no reply body may ever contain it. */
 export const HANDLER_SECRET = "db password is hunter2";
-
-export function setupKey(setup: Setup): string {
-  return JSON.stringify([
-    setup.handler ?? "ok",
-    setup.maxBodyBytes ?? 0,
-    setup.tokenCheck ?? "",
-    setup.composed ?? null,
-    setup.header ?? "",
-    setup.subpaths ?? false,
-    setup.handlers ?? "both",
-    setup.dedupe ?? false,
-    setup.form ?? "options",
-    setup.attach ?? "",
-  ]);
-}
 
 /**
  * Receiver options for a setup, without `token` unless the setup needs a special one: each
@@ -72,16 +84,28 @@ export function receiverOptions(
       if (setup.handler === "rejects") {
         return new Promise((_, reject) => setTimeout(() => reject(new Error(HANDLER_SECRET)), 1));
       }
+      if (setup.handler === "hangs") return new Promise(() => {});
       return undefined;
     };
+  const { queue } = setup;
   return {
-    // One app serves every case of a setup, and many cases send the same sample: each must
-    // reach the handler. Deduplication has its own cases (setup.dedupe).
-    ...(setup.dedupe === true ? {} : { dedupe: false }),
+    // Many cases send the same sample, some of them at once: each must reach the handler.
+    // Deduplication has its own cases (setup.dedupe).
+    ...dedupeOptions(setup),
     // The table checks replies; logging has tests of its own (and would fill the output).
     logger: false,
-    ...(setup.handlers === "call-only" ? {} : { onDelivery: record("onDelivery") }),
-    ...(setup.handlers === "delivery-only" ? {} : { onCall: record("onCall") }),
+    ...(queue !== undefined
+      ? {
+          queue: memoryQueue(
+            ({ report, key }) => calls.push({ handler: "queue", report, key }),
+            queue === "memory" ? undefined : queue,
+          ),
+        }
+      : {
+          ...(setup.handlers === "call-only" ? {} : { onDelivery: record("onDelivery") }),
+          ...(setup.handlers === "delivery-only" ? {} : { onCall: record("onCall") }),
+        }),
+    ...(setup.deadlineMs === undefined ? {} : { deadlineMs: setup.deadlineMs }),
     ...(setup.maxBodyBytes === undefined ? {} : { maxBodyBytes: setup.maxBodyBytes }),
     ...(setup.composed === undefined ? {} : { composed: setup.composed }),
     ...(setup.header === undefined ? {} : { header: setup.header }),
@@ -95,40 +119,59 @@ export function receiverOptions(
   };
 }
 
+function dedupeOptions(setup: Setup): Pick<ReceiverOptions, "dedupe" | "dedupeKey"> {
+  const { dedupe } = setup;
+  return {
+    ...(dedupe === undefined ? { dedupe: false } : {}),
+    ...(typeof dedupe === "object" ? { dedupe: faultyDedupe(dedupe) } : {}),
+    ...(setup.dedupeKey === "not a string" ? { dedupeKey: () => "" } : {}),
+  };
+}
+
 /** What attaching calls on a receiver: core's, an adapter's handler, `fastify.reportkit`. */
 interface HandlerTarget {
   onDelivery(handler: unknown): unknown;
   onCall(handler: unknown): unknown;
+  close(): Promise<void>;
 }
 
 export interface ReceiverSetup {
   /** The receiver's options; undefined for the zero-argument form. */
   options: ReceiverOptions<ComposedTemplate | undefined> | undefined;
-  /** Attaches the setup's handlers once the receiver exists (for a `form`; else nothing). */
+  /**
+   * Once the receiver exists: attaches the setup's handlers (for a `form`), and closes the
+   * receiver for a `closed` setup.
+   */
   attach(target: object): void;
 }
 
 /** The setup's receiver, in the form it asks for: options and what to attach after. */
 export function receiverSetup(setup: Setup, calls: Call[]): ReceiverSetup {
   const options = receiverOptions(setup, calls);
-  if (setup.form === undefined) return { options, attach() {} };
+  // Each target's methods are typed by its own report types; the recorders take any report.
+  const close = (target: object) => {
+    // close() only stops new reports at once; what it waits for is in flight, here nothing.
+    if (setup.closed === true) void (target as HandlerTarget).close();
+  };
+  if (setup.form === undefined) return { options, attach: close };
   const { onDelivery, onCall, ...rest } = options;
   return {
     options: setup.form === "zero-argument" ? undefined : rest,
     attach(target) {
-      if (setup.attach === "none") return;
-      // Each target's methods are typed by its own report types; the recorders take any report.
-      const to = target as HandlerTarget;
-      // A composed template takes only its own kind's handler (the other would never run).
-      const kind = setup.composed?.type;
-      if (onDelivery !== undefined && kind !== "call") to.onDelivery(onDelivery);
-      if (onCall !== undefined && kind !== "delivery") to.onCall(onCall);
+      if (setup.attach !== "none") {
+        const to = target as HandlerTarget;
+        // A composed template takes only its own kind's handler (the other would never run).
+        const kind = setup.composed?.type;
+        if (onDelivery !== undefined && kind !== "call") to.onDelivery(onDelivery);
+        if (onCall !== undefined && kind !== "delivery") to.onCall(onCall);
+      }
+      close(target);
     },
   };
 }
 
-/** Where the workerd target names the setup of the receiver that answers the request. */
-export const SETUP_HEADER = "x-conformance-setup";
+/** Where the workerd target names the app (opened by /__setup) that answers the request. */
+export const APP_HEADER = "x-conformance-app";
 
 /** The header by which a real-socket app's test stage makes the body stream fail mid-way. */
 export const FAULT_HEADER = "x-conformance-fault";

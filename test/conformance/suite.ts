@@ -5,6 +5,7 @@ import {
   CASES,
   CONSTRUCTION_ERRORS,
   type ConformanceCase,
+  type ExpectedReply,
   type ExpressParser,
   type RequestSpec,
 } from "./cases.js";
@@ -32,19 +33,27 @@ export interface TargetApp {
 export type OpenApp = (setup: Setup, expressParsers?: ExpressParser[]) => Promise<TargetApp>;
 
 /**
- * What a mount routes to the receiver, for mounts that by design see only part of the
- * requests (a route such as `app.post("/webhooks", ...)`). A case with a request that the
- * mount would never hand to the receiver does not apply to it and is left out, explicitly.
+ * What a target's mount routes to the receiver, for mounts that by design see only part of the
+ * requests (a route such as `app.post("/webhooks", ...)`), and what the target can send. A case
+ * with a request the mount would never hand to the receiver, or one the target cannot send, does
+ * not apply to it and is left out, explicitly.
  */
 export interface Routes {
   /** Only these methods reach the receiver. Default: every method. */
   methods?: readonly string[];
   /** Only the exact path /webhooks reaches it, so no `subpaths` setup. Default: false. */
   exactPath?: boolean;
+  /**
+   * Whether the target can hand the receiver a body whose stream fails mid-way and still carry
+   * the reply back (a `fail` body). Default: true. A real client that hangs up mid-body is tested
+   * on every adapter in test/adapters/real-socket.test.ts.
+   */
+  failingBody?: boolean;
 }
 
 function routed(testCase: ConformanceCase, routes: Routes): boolean {
   if (routes.exactPath === true && testCase.setup?.subpaths === true) return false;
+  if (routes.failingBody === false && testCase.requests.some(isFailing)) return false;
   const { methods } = routes;
   return methods === undefined || testCase.requests.every((r) => methods.includes(r.method));
 }
@@ -55,25 +64,31 @@ function routed(testCase: ConformanceCase, routes: Routes): boolean {
  */
 export function runConformance(target: string, open: OpenApp, routes: Routes = {}): void {
   describe(`conformance: ${target}`, () => {
-    // A case a mount would never route to the receiver is not run there (nor counted).
+    // A case a mount would never route to the receiver, or the target cannot send, is not run
+    // there (nor counted).
     for (const testCase of CASES.filter((c) => routed(c, routes))) {
       it(testCase.name, async () => {
-        const { expect: expected } = testCase;
+        const { expect: expected, requests } = testCase;
+        const sequence = "sequence" in expected ? expected.sequence : undefined;
+        if (sequence !== undefined) expect(sequence).toHaveLength(requests.length);
+        const expectedReply = (i: number) => (sequence?.[i] ?? expected) as ExpectedReply;
         const setup = testCase.setup ?? {};
         const app = await open(setup, testCase.expressParsers);
         let replies: Reply[];
         let calls: Call[];
         try {
-          replies = await Promise.all(testCase.requests.map((request) => app.send(request)));
+          replies = await sendAll(requests, (request) => app.send(request), sequence !== undefined);
           calls = await app.takeCalls();
         } finally {
           await app.close();
         }
-        const reference = await referenceReplies(setup, testCase.requests);
+        const reference = await referenceReplies(setup, requests, sequence !== undefined);
+        expect(replies).toHaveLength(requests.length);
         replies.forEach((reply, i) => {
-          expect(reply.status).toBe(expected.status);
+          const want = expectedReply(i);
+          expect(reply.status).toBe(want.status);
           expect(reply.headers["content-type"]).toBe("application/json");
-          for (const [name, value] of Object.entries(expected.headers ?? {})) {
+          for (const [name, value] of Object.entries(want.headers ?? {})) {
             if (typeof value === "string") expect(reply.headers[name]).toBe(value);
             else expect(reply.headers[name]).toMatch(value);
           }
@@ -81,9 +96,9 @@ export function runConformance(target: string, open: OpenApp, routes: Routes = {
             ok: boolean;
             error?: { code: string; message: string };
           };
-          if (expected.code === undefined) expect(body).toEqual({ ok: true });
-          else expect(body.error?.code).toBe(expected.code);
-          if (expected.message !== undefined) expect(body.error?.message).toMatch(expected.message);
+          if (want.code === undefined) expect(body).toEqual(want.body ?? { ok: true });
+          else expect(body.error?.code).toBe(want.code);
+          if (want.message !== undefined) expect(body.error?.message).toMatch(want.message);
           expect(reply.body).not.toContain(HANDLER_SECRET);
           expect(reply.body).toBe(reference[i]?.body);
         });
@@ -106,13 +121,31 @@ export function runConformance(target: string, open: OpenApp, routes: Routes = {
   });
 }
 
-/** Core's own replies to the same requests: what every adapter has to give. */
-async function referenceReplies(setup: Setup, requests: RequestSpec[]): Promise<Reply[]> {
+/** Sends every request at once, or (`inTurn`) each once the one before was answered. */
+async function sendAll(
+  requests: RequestSpec[],
+  send: (request: RequestSpec) => Promise<Reply>,
+  inTurn: boolean,
+): Promise<Reply[]> {
+  if (!inTurn) return Promise.all(requests.map(send));
+  const replies: Reply[] = [];
+  for (const request of requests) replies.push(await send(request));
+  return replies;
+}
+
+/** Core's own replies to the same requests, sent the same way: what every adapter has to give. */
+async function referenceReplies(
+  setup: Setup,
+  requests: RequestSpec[],
+  inTurn: boolean,
+): Promise<Reply[]> {
   const { options, attach } = receiverSetup(setup, []);
   const receiver = createReceiver({ token: TOKEN, ...options });
   attach(receiver);
-  return Promise.all(
-    requests.map(async (request) => toReply(await receiver.fetch(toRequest(request)))),
+  return sendAll(
+    requests,
+    async (request) => toReply(await receiver.fetch(toRequest(request))),
+    inTurn,
   );
 }
 
@@ -195,6 +228,24 @@ export function toRequest(spec: RequestSpec, origin = "http://localhost"): Reque
     body: bodyInit(spec),
     duplex: "half",
   } as RequestInit);
+}
+
+/**
+ * Sends the spec over a real socket with fetch: a chunked body as a stream, a `fail` body whole
+ * (with `headers` naming FAULT_HEADER, the app's own test stage fails it).
+ */
+export async function fetchReply(
+  origin: string,
+  spec: RequestSpec,
+  headers: Record<string, string> = spec.headers,
+): Promise<Reply> {
+  const body = chunksOf(spec) === undefined ? bodyBytes(spec) : bodyInit(spec);
+  const response = await fetch(`${origin}${spec.url}`, {
+    method: spec.method,
+    headers,
+    ...(body === undefined ? {} : { body, duplex: "half" }),
+  } as RequestInit);
+  return toReply(response);
 }
 
 export async function toReply(response: Response): Promise<Reply> {

@@ -1,50 +1,52 @@
 // The Workers module the workerd target runs: Hono and @reportkit/hono, bundled by esbuild,
-// with the token from the REPORTKIT_TOKEN binding (c.env). Test stages: receivers built per
-// setup by /__setup (which answers a construction error as a 500), then chosen per request by
-// a header, the handler calls read back from /__calls, and a body that fails.
+// with the token from the REPORTKIT_TOKEN binding (c.env). Test stages: an app (a receiver
+// and its setup) opened per case by /__setup (which answers a construction error as a 500) and
+// dropped by /__close, chosen per request by a header, the handler calls read back from
+// /__calls, and a body that fails. Each case gets a receiver of its own, as on every other
+// target, so dedupe stores and queues start empty.
 import type { ComposedTemplate } from "@reportkit/core";
 import { type HonoHandler, webhookReceiver } from "@reportkit/hono";
 import { Hono } from "hono";
 import {
+  APP_HEADER,
   type Call,
   FAULT_HEADER,
   failingStream,
   receiverSetup,
-  SETUP_HEADER,
   type Setup,
-  setupKey,
 } from "./setup.js";
 
 type Worker = { Bindings: { REPORTKIT_TOKEN: string } };
 
 const calls: Call[] = [];
-const handlers = new Map<string, HonoHandler<Worker>>();
+const apps = new Map<string, { setup: Setup; handler: HonoHandler<Worker> }>();
+let opened = 0;
 const app = new Hono<Worker>();
 
 app.get("/__calls", (c) => c.json(calls.splice(0)));
 
-// Builds the receiver for a setup, as the test's "open" does on every other target: a setup
-// the receiver refuses comes back as a 500 with the construction error.
+// Builds the receiver for a setup, as the test's "open" does on every other target, and answers
+// its id; a setup the receiver refuses comes back as a 500 with the construction error.
 app.post("/__setup", async (c) => {
   const setup = (await c.req.json()) as Setup;
-  const key = setupKey(setup);
-  if (!handlers.has(key)) {
-    try {
-      // The token from the REPORTKIT_TOKEN binding (c.env), in both forms.
-      const { options, attach } = receiverSetup(setup, calls);
-      const handler =
-        options === undefined
-          ? webhookReceiver<undefined, Worker>()
-          : webhookReceiver<ComposedTemplate | undefined, Worker>(options);
-      attach(handler);
-      handlers.set(key, handler);
-    } catch (error) {
-      const { name, message } = error instanceof Error ? error : new Error(String(error));
-      return c.json({ constructionError: { name, message } }, 500);
-    }
+  try {
+    // The token from the REPORTKIT_TOKEN binding (c.env), in both forms.
+    const { options, attach } = receiverSetup(setup, calls);
+    const handler =
+      options === undefined
+        ? webhookReceiver<undefined, Worker>()
+        : webhookReceiver<ComposedTemplate | undefined, Worker>(options);
+    attach(handler);
+    const id = String(++opened);
+    apps.set(id, { setup, handler });
+    return c.json({ id });
+  } catch (error) {
+    const { name, message } = error instanceof Error ? error : new Error(String(error));
+    return c.json({ constructionError: { name, message } }, 500);
   }
-  return c.json({ ok: true });
 });
+
+app.post("/__close", (c) => c.json({ closed: apps.delete(c.req.query("id") ?? "") }));
 
 // Test stages on the body. A failing body fails after its first chunk. And since workerd
 // under miniflare resets the loopback connection when a reply (an early 413, say) goes out
@@ -75,11 +77,10 @@ app.use("/webhooks/*", async (c, next) => {
 
 // "/webhooks/*" matches /webhooks itself too; only a subpaths setup mounts the receiver below.
 app.all("/webhooks/*", (c) => {
-  const setup = JSON.parse(c.req.header(SETUP_HEADER) ?? "{}") as Setup;
-  if (setup.subpaths !== true && c.req.path !== "/webhooks") return c.notFound();
-  const handler = handlers.get(setupKey(setup));
-  if (handler === undefined) return c.text("conformance: setup not opened by /__setup", 500);
-  return handler(c);
+  const opened = apps.get(c.req.header(APP_HEADER) ?? "");
+  if (opened === undefined) return c.text("conformance: app not opened by /__setup", 500);
+  if (opened.setup.subpaths !== true && c.req.path !== "/webhooks") return c.notFound();
+  return opened.handler(c);
 });
 
 export default app;

@@ -3,7 +3,7 @@ import { build } from "esbuild";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll } from "vitest";
 import { TOKEN } from "../fixtures/samples.js";
-import { type Call, FAULT_HEADER, SETUP_HEADER, type Setup } from "./setup.js";
+import { APP_HEADER, type Call, FAULT_HEADER, type Setup } from "./setup.js";
 import { bodyBytes, bodyInit, chunksOf, isFailing, runConformance, toReply } from "./suite.js";
 
 // Hono + @reportkit/hono + @reportkit/core inside Cloudflare's real runtime (workerd), without
@@ -32,25 +32,29 @@ beforeAll(async () => {
 
 afterAll(() => mf?.dispose());
 
-/** Builds the worker's receiver for the setup; a construction error is thrown here. */
-async function openSetup(setup: Setup): Promise<void> {
+/** Builds the worker's receiver for the setup, and answers its id; a construction error is thrown here. */
+async function openSetup(setup: Setup): Promise<string> {
   const response = await mf.dispatchFetch("http://localhost/__setup", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(setup),
   });
   const reply = (await response.json()) as {
+    id?: string;
     constructionError?: { name: string; message: string };
   };
   if (reply.constructionError !== undefined) {
     const { name, message } = reply.constructionError;
     throw Object.assign(new Error(message), { name });
   }
-  if (response.status !== 200) throw new Error(`/__setup answered ${response.status}`);
+  if (response.status !== 200 || reply.id === undefined) {
+    throw new Error(`/__setup answered ${response.status}`);
+  }
+  return reply.id;
 }
 
 runConformance("@reportkit/hono in workerd (miniflare)", async (setup) => {
-  await openSetup(setup);
+  const id = await openSetup(setup);
   return {
     async send(spec) {
       // A failing body is sent whole; the worker's test stage makes it fail.
@@ -59,7 +63,7 @@ runConformance("@reportkit/hono in workerd (miniflare)", async (setup) => {
         method: spec.method,
         headers: {
           ...spec.headers,
-          [SETUP_HEADER]: JSON.stringify(setup),
+          [APP_HEADER]: id,
           ...(isFailing(spec) ? { [FAULT_HEADER]: "1" } : {}),
         },
         ...(body === undefined ? {} : { body, duplex: "half" }),
@@ -70,6 +74,8 @@ runConformance("@reportkit/hono in workerd (miniflare)", async (setup) => {
       const response = await mf.dispatchFetch("http://localhost/__calls");
       return (await response.json()) as Call[];
     },
-    close: async () => {},
+    async close() {
+      await mf.dispatchFetch(`http://localhost/__close?id=${id}`, { method: "POST" });
+    },
   };
 });

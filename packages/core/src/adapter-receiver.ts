@@ -3,6 +3,7 @@
 import type { ComposedTemplate } from "@reportkit/wire";
 import { handlersOf, receiverFrom } from "./create-receiver.js";
 import { TOKEN_ENV, withEnvToken } from "./env-token.js";
+import { receiverLifecycle } from "./receiver-lifecycle.js";
 import {
   type Config,
   type ReceiverOptions,
@@ -35,7 +36,7 @@ export interface AdapterReceiver<
   receiver: Receiver<T, S>;
   /**
    * The receiver for a request's environment: `receiver` itself unless the token comes from
-   * that environment, then one sharing its options, store and handlers.
+   * that environment, then one sharing its options, store, handlers and lifecycle (`close`).
    */
   forEnv(env: unknown): Receiver<T, S>;
   /**
@@ -81,7 +82,10 @@ export function adapterReceiver<
   // Every other option is checked now, not at the first request.
   const config = validateOptions({ ...given, token: noTokenYet });
   const handlers = handlersOf(config);
-  const receiver = receiverFrom<T, S>(config, handlers);
+  // One lifecycle for all: `close()` on the app's receiver stops every token's receiver, and
+  // waits for their requests; `health()` says so.
+  const lifecycle = receiverLifecycle(config);
+  const receiver = receiverFrom<T, S>(config, handlers, lifecycle);
   const byToken = new Map<string, Receiver<T, S>>();
   return {
     receiver,
@@ -91,7 +95,11 @@ export function adapterReceiver<
       const key = typeof token === "string" ? token : "";
       let found = byToken.get(key);
       if (found === undefined) {
-        found = receiverFrom<T, S>({ ...config, check: checkFor(key, config) }, handlers);
+        found = receiverFrom<T, S>(
+          { ...config, check: checkFor(key, config) },
+          handlers,
+          lifecycle,
+        );
         // A Worker has one environment; tests may pass a few. Never grows without bound.
         if (byToken.size >= 16) byToken.clear();
         byToken.set(key, found);

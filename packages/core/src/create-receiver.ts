@@ -9,7 +9,7 @@ import { ignore, isThenable, type MaybePromise } from "./promises.js";
 import { failedBody } from "./read-body.js";
 import { reportReader } from "./read-report.js";
 import { readNodeStream } from "./read-stream.js";
-import { receiverLifecycle } from "./receiver-lifecycle.js";
+import { type ReceiverLifecycle, receiverLifecycle } from "./receiver-lifecycle.js";
 import { receiverLog, unhandledKindLog } from "./receiver-log.js";
 import { type Config, type ReceiverOptions, validateOptions } from "./receiver-options.js";
 import { asReportkitError, errorResponse, refusal, shuttingDown } from "./replies.js";
@@ -48,11 +48,14 @@ export function handlersOf(config: Config): AttachedHandlers {
 
 /**
  * A receiver from validated options, attaching to `handlers`: receivers built on one handler
- * set (and one config, so one dedupe store) share whatever is attached to any of them.
+ * set (and one config, so one dedupe store) share whatever is attached to any of them. Given a
+ * `lifecycle`, they share it too: closing one closes them all, and close waits for all their
+ * requests (Hono's receivers per Workers token are one receiver to the app).
  */
 export function receiverFrom<T extends ComposedTemplate | undefined, S extends object = object>(
   config: Config,
   handlers: AttachedHandlers,
+  lifecycle: ReceiverLifecycle = receiverLifecycle(config),
 ): Receiver<T, S> {
   const { template, limit, credentialHeader, queue, telemetry } = config;
   const log = config.logger === false ? undefined : receiverLog(config.logger ?? console);
@@ -67,7 +70,6 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
     config.journal === undefined
       ? undefined
       : failureKeeper(config.journal, (error) => log?.(error));
-  const lifecycle = receiverLifecycle(config);
 
   /**
    * The error reply, once onError (an observer) and the log were told, and once the failure
