@@ -59,6 +59,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
     beforeAll(async () => {
       server = await startPostgresServer();
       admin = new pg.Pool({ connectionString: server.url });
+      admin.on("error", () => {});
       await admin.query("CREATE TABLE deliveries (report_id text NOT NULL, status text NOT NULL)");
     });
     afterAll(async () => {
