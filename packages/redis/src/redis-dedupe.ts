@@ -1,7 +1,8 @@
 import type { ClaimResult, DedupeStore } from "@reportkit/core/adapter";
 import { Redis } from "ioredis";
-import { CLAIM, DONE, LEASE_PREFIX, RELEASE } from "./lua-scripts.js";
+import { CLAIM, COMPLETE, LEASE_PREFIX, RELEASE } from "./lua-scripts.js";
 import { type RedisDedupeOptions, resolveRedisDedupeOptions } from "./redis-dedupe-options.js";
+import { journalKeys, journalOn, RESOLVED_TTL_MS, type RedisJournal } from "./redis-journal.js";
 
 /** A `DedupeStore` in Redis, shared by every receiver instance that points at the same server. */
 export interface RedisDedupeStore extends DedupeStore {
@@ -10,6 +11,13 @@ export interface RedisDedupeStore extends DedupeStore {
   readonly ttlMs: number;
   /** What every key starts with. */
   readonly prefix: string;
+  readonly name: "redis";
+  /**
+   * The failure journal in the same Redis: reports that could not be processed, for
+   * `reportkit journal list` and `reportkit replay`. The receiver uses it unless `journal: false`.
+   */
+  readonly journal: Omit<RedisJournal, "close">;
+  ping(): Promise<void>;
   /**
    * Closes the connection the store opened from `url` (a borrowed `client` stays open: it is
    * yours to close). Later calls reject.
@@ -39,7 +47,8 @@ export interface RedisDedupeStore extends DedupeStore {
  */
 export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
   const config = resolveRedisDedupeOptions(options);
-  const { prefix, ttlMs, leaseMs, timeoutMs } = config;
+  const { prefix, ttlMs, leaseMs, timeoutMs, journalPrefix } = config;
+  const journalEntry = journalKeys(journalPrefix).entry;
   let lastError: Error | undefined;
   const owned = "url" in config.connection;
   const client =
@@ -85,9 +94,11 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
   }
 
   return {
+    name: "redis",
     leaseMs,
     ttlMs,
     prefix,
+    journal: journalOn(client, journalPrefix, call),
     claim(key: string, owner: string): Promise<ClaimResult> {
       return call("claim", async () => {
         const reply = await CLAIM.run(client, prefix + key, [
@@ -100,10 +111,20 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
     },
     async complete(key: string, _owner: string): Promise<void> {
       // Done whoever holds the key: the handler succeeded, even if this attempt's lease ran out.
-      await call("complete", () => client.set(prefix + key, DONE, "PX", ttlMs));
+      // An earlier failed attempt kept in the journal is marked resolved in the same step.
+      await call("complete", () =>
+        COMPLETE.run(
+          client,
+          [prefix + key, journalEntry(key)],
+          [String(ttlMs), String(RESOLVED_TTL_MS)],
+        ),
+      );
     },
     async release(key: string, owner: string): Promise<void> {
       await call("release", () => RELEASE.run(client, prefix + key, [LEASE_PREFIX + owner]));
+    },
+    async ping(): Promise<void> {
+      await call("ping", () => client.ping());
     },
     async close(): Promise<void> {
       if (closed) return;
