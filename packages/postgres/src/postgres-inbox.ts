@@ -127,17 +127,15 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
   let closed = false;
   let lastPrune = 0;
 
-  // The transaction's own settings: the lock wait bounded for the claim only (the handler's
-  // statements keep the session's lock_timeout, restored by the claim statement itself), and
-  // a transaction left idle for longer than the lease ended by the server.
-  const BEGIN = `BEGIN; SELECT current_setting('lock_timeout') AS was; SELECT set_config('lock_timeout', '${lockTimeoutMs}ms', true), set_config('idle_in_transaction_session_timeout', '${leaseMs}ms', true);`;
-  // Inserting the key waits while another transaction holds an uncommitted insert of it: then
-  // no row (it committed: done), a row (it rolled back: ours), or lock_not_available (busy).
-  const CLAIM = `WITH claimed AS (
-  INSERT INTO ${inbox.sql} (key) VALUES ($1) ON CONFLICT (key) DO NOTHING
-  RETURNING set_config('lock_timeout', $2, true)
-)
-SELECT count(*)::int AS claimed FROM claimed`;
+  // BEGIN and the claim in one round trip (a simple query of several statements; the key as an
+  // escaped literal, since such a query takes no parameters). The transaction's own settings:
+  // the lock wait bounded for the key's insert only (the session's lock_timeout, kept aside
+  // first, is restored by the insert itself, so the handler's statements keep it), and a
+  // transaction left idle for longer than the lease ended by the server. Inserting the key
+  // waits while another transaction holds an uncommitted insert of it: then no row (it
+  // committed: done), a row (it rolled back: ours), or lock_not_available (busy).
+  const SETTINGS = `BEGIN; SELECT set_config('reportkit.lock_timeout', current_setting('lock_timeout'), true); SELECT set_config('lock_timeout', '${lockTimeoutMs}ms', true), set_config('idle_in_transaction_session_timeout', '${leaseMs}ms', true); INSERT INTO ${inbox.sql} (key) VALUES (`;
+  const CLAIMED = `) ON CONFLICT (key) DO NOTHING RETURNING set_config('lock_timeout', current_setting('reportkit.lock_timeout'), true)`;
   const PRUNE_INBOX = `DELETE FROM ${inbox.sql} WHERE key IN (SELECT key FROM ${inbox.sql}
   WHERE processed_at < now() - $1 * interval '1 millisecond' LIMIT ${PRUNE_BATCH})`;
   const PRUNE_JOURNAL = `DELETE FROM ${journalTable.sql} WHERE status = 'resolved'
@@ -185,10 +183,10 @@ SELECT count(*)::int AS claimed FROM claimed`;
         throw db.failure("claim", error);
       }
       try {
-        const begun = (await client.query(BEGIN)) as unknown as pg.QueryResult[];
-        const was = (begun[1] as pg.QueryResult<{ was: string }>).rows[0]?.was ?? "0";
-        const { rows } = await client.query(CLAIM, [key, was]);
-        if ((rows[0] as { claimed: number }).claimed === 1) {
+        const results = (await client.query(
+          SETTINGS + client.escapeLiteral(key) + CLAIMED,
+        )) as unknown as pg.QueryResult[];
+        if (results[3]?.rowCount === 1) {
           held.set(owner, client);
           return "claimed";
         }
