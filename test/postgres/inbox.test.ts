@@ -314,6 +314,34 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
       expect(await deliveries(id)).toBe(1);
     });
 
+    it("borrows a given pool: its writes go through it, and close() leaves it open", async () => {
+      const pool = new pg.Pool({ connectionString: server.url, max: 2 });
+      try {
+        const store = postgresInbox({ pool });
+        const receiver = createReceiver({
+          token: TOKEN,
+          dedupe: store,
+          onDelivery: async (report, ctx) => {
+            await ctx.tx.query("INSERT INTO deliveries VALUES ($1, $2)", [
+              report.id,
+              report.status,
+            ]);
+          },
+        });
+        const id = `${randomUUID()}:1`;
+        expect(await (await receiver.fetch(post(id))).text()).toBe(HANDLED);
+        await receiver.close();
+        expect(
+          (await pool.query("SELECT count(*)::int AS n FROM deliveries WHERE report_id = $1", [id]))
+            .rows,
+        ).toEqual([{ n: 1 }]);
+        // Every connection the store took went back: none is still checked out.
+        expect(pool.totalCount - pool.idleCount).toBe(0);
+      } finally {
+        await pool.end();
+      }
+    });
+
     it("prunes keys older than retentionMs in the background, keeping the newer ones", async () => {
       const store = inbox();
       expect(store.retentionMs).toBe(DEFAULT_RETENTION_MS);

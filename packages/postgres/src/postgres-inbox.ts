@@ -53,6 +53,9 @@ export interface PostgresInbox extends DedupeStore<PostgresScope> {
   readonly retentionMs: number;
   readonly lockTimeoutMs: number;
   readonly journal: PostgresJournal;
+  claim(key: string, owner: string): Promise<ClaimResult>;
+  complete(key: string, owner: string): Promise<void>;
+  release(key: string, owner: string): Promise<void>;
   scope(owner: string): PostgresScope;
   ping(): Promise<void>;
   /** Ends the pool the store opened from `connectionString` (a borrowed pool stays open). */
