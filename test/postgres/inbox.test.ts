@@ -259,6 +259,37 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
       expect(await deliveries(id)).toBe(1);
     });
 
+    it("answers 503 handler_timeout past the deadline; a late failure still rolls back", async () => {
+      const gate = deferred();
+      let calls = 0;
+      const receiver = createReceiver({
+        token: TOKEN,
+        dedupe: inbox(),
+        journal: false,
+        deadlineMs: 100,
+        logger: false,
+        onDelivery: async (report, ctx) => {
+          calls++;
+          if (calls === 1) await gate.promise;
+          await ctx.tx.query("INSERT INTO deliveries VALUES ($1, $2)", [report.id, report.status]);
+          if (calls === 1) throw new Error("late and failed");
+        },
+      });
+      const id = `${randomUUID()}:1`;
+      expect((await receiver.fetch(post(id))).status).toBe(503);
+      gate.resolve();
+      // Rolled back: the key comes free, and the provider's retry runs the handler again.
+      await vi.waitFor(
+        async () => expect(await (await receiver.fetch(post(id))).text()).toBe(HANDLED),
+        {
+          timeout: 15_000,
+          interval: 100,
+        },
+      );
+      expect(calls).toBe(2);
+      expect(await deliveries(id)).toBe(1);
+    });
+
     it("answers 503 dedupe_unavailable, never 2xx, when Postgres cannot be reached", async () => {
       let calls = 0;
       const receiver = createReceiver({
