@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
+import { hasPostgresServer } from "../support/postgres-server.js";
 import { hasRedisServer } from "../support/redis-server.js";
 import { QUEUED_SCENARIO } from "./queue.js";
 
@@ -38,6 +39,7 @@ const EXPECTED_ROWS = [
     `${fw} | reportkit, memory store | DLR, a new id each (JSON)`,
     // Where redis-server is missing (never in CI), the run says so instead.
     ...(hasRedisServer ? [`${fw} | reportkit, Redis store | DLR, a new id each (JSON)`] : []),
+    ...(hasPostgresServer ? [`${fw} | reportkit, Postgres inbox | DLR, a new id each (JSON)`] : []),
   ]),
 ];
 // Queue mode needs a redis-server (CI has one); without it the section says it was skipped.
@@ -93,7 +95,8 @@ test("pnpm bench --quick measures every configuration, all answered 2xx", async 
     .filter(
       (line) =>
         line.startsWith("Not measured") &&
-        !(line.includes("redis-server") && !hasRedisServer && !process.env.CI),
+        !(line.includes("redis-server") && !hasRedisServer && !process.env.CI) &&
+        !(line.includes("PostgreSQL") && !hasPostgresServer && !process.env.CI),
     );
   expect(notMeasured).toEqual([]);
 
@@ -157,6 +160,7 @@ test("pnpm bench --quick measures every configuration, all answered 2xx", async 
     FRAMEWORKS.flatMap((fw) => [
       `${fw} / memory store`,
       ...(hasRedisServer ? [`${fw} / Redis store`] : []),
+      ...(hasPostgresServer ? [`${fw} / Postgres inbox`] : []),
     ]).sort(),
   );
 

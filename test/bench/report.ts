@@ -35,7 +35,8 @@ export interface Row {
     | "node:http"
     | "reportkit, dedupe off"
     | "reportkit, memory store"
-    | "reportkit, Redis store";
+    | "reportkit, Redis store"
+    | "reportkit, Postgres inbox";
   readonly scenario: string;
   /** Runs by round; warm-up runs are kept apart (they count for non-2xx only). */
   readonly runs: RunResult[];
@@ -212,7 +213,10 @@ export function controls(
 
 export interface DedupeRatio {
   readonly framework: string;
-  readonly store: "reportkit, memory store" | "reportkit, Redis store";
+  readonly store:
+    | "reportkit, memory store"
+    | "reportkit, Redis store"
+    | "reportkit, Postgres inbox";
   /** req/s with the store / req/s with dedupe off (medians). */
   readonly value: number;
   readonly low: number;
@@ -231,7 +235,11 @@ export function dedupeRatios(rows: readonly Row[]): DedupeRatio[] {
       rows.find((r) => r.framework === framework && r.server === server);
     const off = find("reportkit, dedupe off");
     if (off === undefined) continue;
-    for (const store of ["reportkit, memory store", "reportkit, Redis store"] as const) {
+    for (const store of [
+      "reportkit, memory store",
+      "reportkit, Redis store",
+      "reportkit, Postgres inbox",
+    ] as const) {
       const row = find(store);
       if (row === undefined) continue;
       const paired = row.runs
@@ -374,12 +382,12 @@ export function dedupeRatioTable(list: readonly DedupeRatio[]): string {
     list.map((r) => [
       r.framework,
       r.store.replace("reportkit, ", ""),
-      // The Redis store's server runs alone, on a CPU the others share: its req/s says nothing
-      // against theirs, its CPU per request still does.
-      r.store === "reportkit, Redis store" ? "– (ran alone)" : times(r.value),
-      r.store === "reportkit, Redis store" ? "–" : `${times(r.low)}–${times(r.high)}`,
+      // The Redis store's and the Postgres inbox's servers run alone, on a CPU the others share:
+      // their req/s says nothing against theirs, their CPU per request still does.
+      r.store !== "reportkit, memory store" ? "– (ran alone)" : times(r.value),
+      r.store !== "reportkit, memory store" ? "–" : `${times(r.low)}–${times(r.high)}`,
       `${times(r.byCpu)} (${times(r.byCpuIqr[0])}–${times(r.byCpuIqr[1])})`,
-      r.store === "reportkit, Redis store" ? "–" : r.byCpu >= 0.95 ? "yes" : "**no**",
+      r.store !== "reportkit, memory store" ? "–" : r.byCpu >= 0.95 ? "yes" : "**no**",
     ]),
   );
 }

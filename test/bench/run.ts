@@ -22,6 +22,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, release } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  hasPostgresServer,
+  type PostgresServer,
+  startPostgresServer,
+} from "../support/postgres-server.js";
 import { hasRedisServer, type RedisServer, startRedisServer } from "../support/redis-server.js";
 import { choosePinning, LineProcess } from "./processes.js";
 import { queueBench } from "./queue.js";
@@ -92,7 +97,8 @@ type Variant =
   | "reportkit-composed"
   | "reportkit-dedupe-off"
   | "reportkit-dedupe-memory"
-  | "reportkit-dedupe-redis";
+  | "reportkit-dedupe-redis"
+  | "reportkit-dedupe-postgres";
 interface ServerSpec {
   readonly framework: string;
   readonly module: string;
@@ -182,6 +188,11 @@ async function plan(): Promise<{ servers: ServerSpec[]; notes: string[] }> {
       notes.push(
         `${fw.label}: redis-server is not installed, so the Redis dedupe store is not measured.`,
       );
+    if (hasPostgresServer) stores.push("reportkit-dedupe-postgres");
+    else
+      notes.push(
+        `${fw.label}: PostgreSQL is not installed, so the Postgres inbox is not measured.`,
+      );
     for (const variant of stores) {
       servers.push({
         framework: fw.label,
@@ -213,6 +224,7 @@ async function startServer(
   pin: string[],
   profileDir: string,
   redisUrl: string | undefined,
+  databaseUrl: string | undefined,
 ): Promise<RunningServer> {
   const node = [process.execPath];
   if (profile) node.push("--cpu-prof", `--cpu-prof-dir=${profileDir}`);
@@ -224,6 +236,7 @@ async function startServer(
       BENCH_COMPOSED: JSON.stringify(COMPOSED_TEMPLATES),
       NODE_ENV: "production",
       ...(redisUrl === undefined ? {} : { BENCH_REDIS_URL: redisUrl }),
+      ...(databaseUrl === undefined ? {} : { BENCH_DATABASE_URL: databaseUrl }),
     },
   );
   const { port } = await proc.next<{ port: number }>(30_000);
@@ -290,11 +303,14 @@ async function serverCpu(server: RunningServer): Promise<number> {
 let jobs = 0;
 
 /**
- * Which comparison a row is loaded together with: its request's. The Redis store's server runs
- * on its own, since the redis-server beside it (not pinned) would take CPU from the others.
+ * Which comparison a row is loaded together with: its request's. The Redis store's and the
+ * Postgres inbox's servers run on their own, since the redis-server or postgres beside them (not
+ * pinned) would take CPU from the others.
  */
 function blockOf(row: Row): string {
-  return row.server === "reportkit, Redis store" ? `${row.scenario} (Redis)` : row.scenario;
+  if (row.server === "reportkit, Redis store") return `${row.scenario} (Redis)`;
+  if (row.server === "reportkit, Postgres inbox") return `${row.scenario} (Postgres)`;
+  return row.scenario;
 }
 
 /**
@@ -359,6 +375,7 @@ const DEDUPE_LABELS = {
   "reportkit-dedupe-off": "reportkit, dedupe off",
   "reportkit-dedupe-memory": "reportkit, memory store",
   "reportkit-dedupe-redis": "reportkit, Redis store",
+  "reportkit-dedupe-postgres": "reportkit, Postgres inbox",
 } as const;
 
 function serverLabel(variant: Variant): Row["server"] {
@@ -589,6 +606,8 @@ async function main(): Promise<number> {
 
   // One redis-server for the Redis store's servers (unpinned: it runs beside them).
   let redis: RedisServer | undefined;
+  // One PostgreSQL cluster for the Postgres inbox's servers (unpinned, as Redis).
+  let postgres: PostgresServer | undefined;
   const rows: Row[] = [];
   let rounds = 0;
   const rowServer = new Map<Row, RunningServer>();
@@ -599,9 +618,12 @@ async function main(): Promise<number> {
     if (specs.some((spec) => spec.variant === "reportkit-dedupe-redis")) {
       redis = await startRedisServer();
     }
+    if (specs.some((spec) => spec.variant === "reportkit-dedupe-postgres")) {
+      postgres = await startPostgresServer();
+    }
     console.error(`starting ${specs.length} servers (${pinning.description}) ...`);
     const starts = await Promise.allSettled(
-      specs.map((spec) => startServer(spec, pinning.server, profileDir, redis?.url)),
+      specs.map((spec) => startServer(spec, pinning.server, profileDir, redis?.url, postgres?.url)),
     );
     for (const result of starts) {
       if (result.status === "fulfilled") children.push(result.value.process);
@@ -721,6 +743,7 @@ async function main(): Promise<number> {
     throw error;
   } finally {
     await redis?.close();
+    await postgres?.close();
   }
 
   for (const row of rows) {
@@ -818,7 +841,7 @@ async function main(): Promise<number> {
     report.push(
       "## Deduplication: the DLR with a new id on every request",
       "",
-      "Every request is a new report, so with a store each one claims its key before the handler and marks it done after: the store's whole cost per report. **dedupe off** is `dedupe: false`; **memory store** is the default; **Redis store** is `redisDedupe` on a local redis-server (not pinned, so it shares the CPUs with the server and the load generator). Dedupe off and the memory store are loaded together; the Redis store's server on its own, since its redis-server would take CPU from the others, so its ratio compares runs taken one after the other.",
+      "Every request is a new report, so with a store each one claims its key before the handler and marks it done after: the store's whole cost per report. **dedupe off** is `dedupe: false`; **memory store** is the default; **Redis store** is `redisDedupe` on a local redis-server (not pinned, so it shares the CPUs with the server and the load generator); **Postgres inbox** is `postgresInbox` on a local PostgreSQL (fsync off, not pinned), each report in a transaction of its own (BEGIN with the key's INSERT, then COMMIT: two round trips) with a handler that writes nothing. Dedupe off and the memory store are loaded together; the Redis store's and the Postgres inbox's servers each on their own, since their database would take CPU from the others, so their ratios compare runs taken one after the other. Its CPU ratio is the receiving process's only: Postgres's own work is not in it.",
       "",
       httpTable(dedupeRows),
       "",

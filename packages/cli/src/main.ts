@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { journalCommand, replayCommand } from "./commands/journal-command.js";
 import { queueCommand } from "./commands/queue-command.js";
 import { sandboxCommand } from "./commands/sandbox-command.js";
 import { sendCommand } from "./commands/send-command.js";
@@ -22,6 +23,8 @@ export function createProgram(io: CliIo): Command {
   sendCommand(program.command("send"), io);
   triggerCommand(program.command("trigger"), io);
   queueCommand(program.command("queue"), io);
+  journalCommand(program.command("journal"), io);
+  replayCommand(program.command("replay"), io);
   return program;
 }
 

@@ -48,7 +48,7 @@ export function failureKeeper(
           kind: ctx.kind ?? null,
           status,
           request,
-          error: { code: error.code, message: error.message },
+          error: { code: error.code, message: messageOf(error) },
           at: new Date(),
         };
         return withTimeout(Promise.resolve(journal.record(entry)), RECORD_TIMEOUT_MS);
@@ -93,6 +93,14 @@ async function keyOf(ctx: RequestContext, request: JournalRequest): Promise<stri
   let hex = "";
   for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, "0");
   return `sha256:${hex}`;
+}
+
+/** The reply's message, and the handler's own error after it: what the app's fix needs. */
+function messageOf(error: ReportkitError): string {
+  const { cause } = error;
+  if (cause === undefined) return error.message;
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return reason === "" ? error.message : `${error.message} Cause: ${reason}`;
 }
 
 function pathAndQuery(url: string): string {

@@ -7,18 +7,20 @@ import type { Redis } from "ioredis";
  * nothing added to the client (no `defineCommand` on a client the caller may share).
  */
 export interface LuaScript {
-  run(client: Redis, key: string, args: readonly string[]): Promise<unknown>;
+  /** Runs the script on one key, or on several (all of them in KEYS, in order). */
+  run(client: Redis, keys: string | readonly string[], args: readonly string[]): Promise<unknown>;
 }
 
 export function luaScript(source: string): LuaScript {
   const sha = createHash("sha1").update(source).digest("hex");
   return {
-    async run(client, key, args) {
+    async run(client, keys, args) {
+      const list = typeof keys === "string" ? [keys] : keys;
       try {
-        return await client.evalsha(sha, 1, key, ...args);
+        return await client.evalsha(sha, list.length, ...list, ...args);
       } catch (error) {
         if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
-        return await client.eval(source, 1, key, ...args);
+        return await client.eval(source, list.length, ...list, ...args);
       }
     },
   };
@@ -46,4 +48,45 @@ return 'busy'
 export const RELEASE = luaScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
+`);
+
+/**
+ * complete(KEYS[1] = key, KEYS[2] = the key's journal entry, ARGV[1] = ttl ms, ARGV[2] = how
+ * long a resolved entry is kept, ms): marks the key done and, when an earlier attempt of the
+ * report was kept in the failure journal, marks that entry resolved in the same step.
+ */
+export const COMPLETE = luaScript(`
+redis.call('SET', KEYS[1], '${DONE}', 'PX', ARGV[1])
+if redis.call('HEXISTS', KEYS[2], 'status') == 1 and redis.call('HGET', KEYS[2], 'status') ~= 'resolved' then
+  redis.call('HSET', KEYS[2], 'status', 'resolved')
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+end
+return 1
+`);
+
+/**
+ * record(KEYS[1] = entry, KEYS[2] = index by last seen; ARGV = key, kind, status, method, url,
+ * content type, body, body encoding, at ms, last error) -> attempts: adds an entry (first seen =
+ * last seen = at, attempts 1) or updates a kept one (attempts + 1), in one step.
+ */
+export const RECORD = luaScript(`
+local at = tonumber(ARGV[9])
+local last = tonumber(redis.call('HGET', KEYS[1], 'lastSeen') or '0')
+if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'firstSeen', ARGV[9]) end
+if at > last then last = at end
+local attempts = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+redis.call('HSET', KEYS[1], 'key', ARGV[1], 'kind', ARGV[2], 'status', ARGV[3], 'method', ARGV[4],
+  'url', ARGV[5], 'contentType', ARGV[6], 'body', ARGV[7], 'bodyEncoding', ARGV[8],
+  'lastSeen', tostring(last), 'lastError', ARGV[10])
+redis.call('PERSIST', KEYS[1])
+redis.call('ZADD', KEYS[2], last, ARGV[1])
+return attempts
+`);
+
+/** resolve(KEYS[1] = entry, ARGV[1] = how long a resolved entry is kept, ms) -> 1, or 0 if none. */
+export const RESOLVE = luaScript(`
+if redis.call('HEXISTS', KEYS[1], 'status') == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'status', 'resolved')
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1
 `);

@@ -1,5 +1,6 @@
 import { DEFAULT_DEDUPE_TTL_MS, DEFAULT_LEASE_MS } from "@reportkit/core/adapter";
 import type { Redis } from "ioredis";
+import { DEFAULT_JOURNAL_PREFIX } from "./redis-journal.js";
 
 export interface RedisDedupeOptions {
   /**
@@ -32,6 +33,8 @@ export interface RedisDedupeOptions {
    * answers 503 `dedupe_unavailable`, in ms. Default 1000.
    */
   timeoutMs?: number;
+  /** Put before the failure journal's keys. Default "reportkit:journal:". */
+  journalPrefix?: string;
 }
 
 export const DEFAULT_PREFIX = "reportkit:dedupe:";
@@ -43,9 +46,18 @@ export interface RedisDedupeConfig {
   ttlMs: number;
   leaseMs: number;
   timeoutMs: number;
+  journalPrefix: string;
 }
 
-const OPTION_NAMES = new Set(["url", "client", "prefix", "ttlMs", "leaseMs", "timeoutMs"]);
+const OPTION_NAMES = new Set([
+  "url",
+  "client",
+  "prefix",
+  "ttlMs",
+  "leaseMs",
+  "timeoutMs",
+  "journalPrefix",
+]);
 
 /** Checks `redisDedupe`'s options once, at factory time. @throws TypeError saying what and how. */
 export function resolveRedisDedupeOptions(options: RedisDedupeOptions): RedisDedupeConfig {
@@ -73,7 +85,13 @@ export function resolveRedisDedupeOptions(options: RedisDedupeOptions): RedisDed
   if (typeof prefix !== "string") {
     throw new TypeError(`redisDedupe: \`prefix\` must be a string, got ${typeof prefix}.`);
   }
-  return { connection: connection(options), prefix, ttlMs, leaseMs, timeoutMs };
+  const journalPrefix = options.journalPrefix ?? DEFAULT_JOURNAL_PREFIX;
+  if (typeof journalPrefix !== "string" || journalPrefix === prefix) {
+    throw new TypeError(
+      `redisDedupe: \`journalPrefix\` must be a string other than \`prefix\`, got ${JSON.stringify(journalPrefix)}.`,
+    );
+  }
+  return { connection: connection(options), prefix, ttlMs, leaseMs, timeoutMs, journalPrefix };
 }
 
 function connection(options: RedisDedupeOptions): RedisDedupeConfig["connection"] {

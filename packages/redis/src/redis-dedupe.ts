@@ -1,7 +1,8 @@
 import type { ClaimResult, DedupeStore } from "@reportkit/core/adapter";
 import { Redis } from "ioredis";
-import { CLAIM, DONE, LEASE_PREFIX, RELEASE } from "./lua-scripts.js";
+import { CLAIM, COMPLETE, LEASE_PREFIX, RELEASE } from "./lua-scripts.js";
 import { type RedisDedupeOptions, resolveRedisDedupeOptions } from "./redis-dedupe-options.js";
+import { journalKeys, journalOn, RESOLVED_TTL_MS, type RedisJournal } from "./redis-journal.js";
 
 /** A `DedupeStore` in Redis, shared by every receiver instance that points at the same server. */
 export interface RedisDedupeStore extends DedupeStore {
@@ -11,7 +12,12 @@ export interface RedisDedupeStore extends DedupeStore {
   /** What every key starts with. */
   readonly prefix: string;
   /** "redis": what `receiver.health()` calls this store in its messages. */
-  readonly name: string;
+  readonly name: "redis";
+  /**
+   * The failure journal in the same Redis: reports that could not be processed, for
+   * `reportkit journal list` and `reportkit replay`. The receiver uses it unless `journal: false`.
+   */
+  readonly journal: Omit<RedisJournal, "close">;
   /** One PING round trip, for `receiver.health()`; rejects, naming Redis, when it is unreachable. */
   ping(): Promise<void>;
   /**
@@ -43,7 +49,8 @@ export interface RedisDedupeStore extends DedupeStore {
  */
 export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
   const config = resolveRedisDedupeOptions(options);
-  const { prefix, ttlMs, leaseMs, timeoutMs } = config;
+  const { prefix, ttlMs, leaseMs, timeoutMs, journalPrefix } = config;
+  const journalEntry = journalKeys(journalPrefix).entry;
   let lastError: Error | undefined;
   const owned = "url" in config.connection;
   const client =
@@ -96,6 +103,7 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
     async ping(): Promise<void> {
       await call("ping", () => client.ping());
     },
+    journal: journalOn(client, journalPrefix, call),
     claim(key: string, owner: string): Promise<ClaimResult> {
       return call("claim", async () => {
         const reply = await CLAIM.run(client, prefix + key, [
@@ -108,7 +116,14 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
     },
     async complete(key: string, _owner: string): Promise<void> {
       // Done whoever holds the key: the handler succeeded, even if this attempt's lease ran out.
-      await call("complete", () => client.set(prefix + key, DONE, "PX", ttlMs));
+      // An earlier failed attempt kept in the journal is marked resolved in the same step.
+      await call("complete", () =>
+        COMPLETE.run(
+          client,
+          [prefix + key, journalEntry(key)],
+          [String(ttlMs), String(RESOLVED_TTL_MS)],
+        ),
+      );
     },
     async release(key: string, owner: string): Promise<void> {
       await call("release", () => RELEASE.run(client, prefix + key, [LEASE_PREFIX + owner]));

@@ -2,7 +2,7 @@
 // is raw-node, express, fastify or hono and variant is bare, bare-twin (the same server, run as
 // a second process), bare-plugin (Fastify: the bare route in an encapsulated plugin),
 // hand-written, inline-work (Fastify, Hono: reportkit's work written inline), reportkit,
-// reportkit-composed or reportkit-dedupe-{off,memory,redis}.
+// reportkit-composed or reportkit-dedupe-{off,memory,redis,postgres}.
 import { announce, countHandled } from "./common.mjs";
 
 const [framework, variant = "bare"] = process.argv.slice(2);
@@ -17,6 +17,7 @@ const VARIANTS = {
   "reportkit-dedupe-off": "reportkit",
   "reportkit-dedupe-memory": "reportkit",
   "reportkit-dedupe-redis": "reportkit",
+  "reportkit-dedupe-postgres": "reportkit",
 };
 
 // reportkit's handlers do nothing but count: the benchmark measures what reportkit costs.
@@ -25,9 +26,16 @@ const VARIANTS = {
 // a key per request as with real traffic; the dedupe rows compare the stores with "off".
 const reportkitOptions = { onDelivery: countHandled, onCall: countHandled };
 
-/** The reportkit options of a variant: the default (memory) store, none, or Redis. */
+/** The reportkit options of a variant: the default (memory) store, none, Redis or Postgres. */
 async function optionsFor(variant) {
   if (variant === "reportkit-dedupe-off") return { ...reportkitOptions, dedupe: false };
+  if (variant === "reportkit-dedupe-postgres") {
+    const { postgresInbox } = await import("@reportkit/postgres");
+    const connectionString = process.env.BENCH_DATABASE_URL;
+    if (connectionString === undefined)
+      throw new Error("BENCH_DATABASE_URL is not set (run.ts starts a PostgreSQL cluster).");
+    return { ...reportkitOptions, dedupe: postgresInbox({ connectionString }) };
+  }
   if (variant !== "reportkit-dedupe-redis") return reportkitOptions;
   const { redisDedupe } = await import("@reportkit/redis");
   const url = process.env.BENCH_REDIS_URL;

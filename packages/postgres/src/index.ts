@@ -1,0 +1,17 @@
+export { CONNECT_TIMEOUT_MS } from "./connection.js";
+export {
+  DEFAULT_LOCK_TIMEOUT_MS,
+  DEFAULT_RETENTION_MS,
+  type PostgresInbox,
+  type PostgresInboxOptions,
+  type PostgresScope,
+  postgresInbox,
+} from "./postgres-inbox.js";
+export {
+  type JournalFilter,
+  type JournalStatus,
+  type PostgresJournal,
+  type PostgresJournalOptions,
+  postgresJournal,
+} from "./postgres-journal.js";
+export { DEFAULT_INBOX_TABLE, DEFAULT_JOURNAL_TABLE, postgresInboxSql } from "./schema.js";

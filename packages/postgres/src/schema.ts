@@ -1,0 +1,78 @@
+// The inbox's and the journal's tables: their SQL (created on first use, and exported for
+// migration tools), and the names they may have.
+
+export const DEFAULT_INBOX_TABLE = "reportkit_inbox";
+export const DEFAULT_JOURNAL_TABLE = "reportkit_journal";
+
+/** A table name as SQL: each part quoted, so a name is never read as SQL. */
+export interface TableName {
+  /** `"schema"."table"` or `"table"`, for statements. */
+  readonly sql: string;
+  /** The table's own name, unquoted: what its index names start with. */
+  readonly base: string;
+}
+
+const PART = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/**
+ * `table` or `schema.table`, each part a plain identifier (letters, digits, underscores).
+ * @throws TypeError saying what a name may be
+ */
+export function tableName(option: string, name: unknown): TableName {
+  const parts = typeof name === "string" ? name.split(".") : [];
+  if (parts.length === 0 || parts.length > 2 || !parts.every((part) => PART.test(part))) {
+    throw new TypeError(
+      `postgresInbox: \`${option}\` must be a table name, "name" or "schema.name", each part letters, digits and underscores (at most 63), not starting with a digit; got ${JSON.stringify(name)}.`,
+    );
+  }
+  return {
+    sql: parts.map((part) => `"${part}"`).join("."),
+    base: parts[parts.length - 1] as string,
+  };
+}
+
+/** The inbox: one row per report processed, its key committed with the handler's writes. */
+export function inboxTableSql(table: TableName): string {
+  return `CREATE TABLE IF NOT EXISTS ${table.sql} (
+  key text PRIMARY KEY,
+  processed_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX IF NOT EXISTS "${table.base}_processed_at_idx" ON ${table.sql} (processed_at);
+`;
+}
+
+/** The failure journal: one row per report that could not be processed, until it is. */
+export function journalTableSql(table: TableName): string {
+  return `CREATE TABLE IF NOT EXISTS ${table.sql} (
+  key text PRIMARY KEY,
+  kind text CHECK (kind IN ('delivery', 'call')),
+  status text NOT NULL CHECK (status IN ('failed', 'refused', 'resolved')),
+  method text NOT NULL,
+  url text NOT NULL,
+  content_type text,
+  body text NOT NULL,
+  body_encoding text NOT NULL CHECK (body_encoding IN ('utf8', 'base64')),
+  first_seen timestamptz NOT NULL,
+  last_seen timestamptz NOT NULL,
+  attempts integer NOT NULL,
+  last_error text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS "${table.base}_status_last_seen_idx" ON ${table.sql} (status, last_seen);
+`;
+}
+
+/**
+ * The SQL that creates both tables (`CREATE TABLE IF NOT EXISTS`, so it may run again), for a
+ * migration tool. The store runs the same statements on first use.
+ *
+ * @example
+ * import { postgresInboxSql } from "@reportkit/postgres";
+ * // in a migration (node-pg-migrate, Knex, Kysely, a plain .sql file):
+ * await db.query(postgresInboxSql());
+ */
+export function postgresInboxSql(options: { table?: string; journalTable?: string } = {}): string {
+  return (
+    inboxTableSql(tableName("table", options.table ?? DEFAULT_INBOX_TABLE)) +
+    journalTableSql(tableName("journalTable", options.journalTable ?? DEFAULT_JOURNAL_TABLE))
+  );
+}
