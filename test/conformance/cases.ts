@@ -587,6 +587,19 @@ export const CASES: ConformanceCase[] = [
     expect: { status: 400, code: "invalid_json", calls: [] },
   },
   {
+    // V8's own message quotes the body: an escape sequence and a newline reached replies and
+    // split log lines. The message says where, by line, column and code point only (printable
+    // ASCII throughout).
+    name: "JSON broken by control characters: the message names the position, not the bytes",
+    requests: post('{"id": "x\u001b]0;pwned\u0007\nFAKE LOG LINE'),
+    expect: {
+      status: 400,
+      code: "invalid_json",
+      message: /^[ -~]*: unexpected U\+001B at line 1, column 10 \(character 10\)\. [ -~]*$/,
+      calls: [],
+    },
+  },
+  {
     name: "an empty body",
     requests: post(""),
     expect: { status: 400, code: "invalid_json", calls: [] },
