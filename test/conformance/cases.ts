@@ -102,6 +102,8 @@ const CALL_REPORT = {
 const delivered = (report: object = DLR_REPORT): Call => ({ handler: "onDelivery", report });
 
 /** A warning on `field` whose message matches. */
+/** `levels` arrays, one inside the other, as JSON text. */
+const nested = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
 const warning = (field: string, message: RegExp) => ({
   field,
   message: expect.stringMatching(message),
@@ -525,6 +527,25 @@ export const CASES: ConformanceCase[] = [
             raw: { ...SAMPLE_CALL, duration: "23.0", start_at: "N/A" },
           },
         },
+      ],
+    },
+  },
+  {
+    // 32,000 nested arrays fit in 64 KB: JSON.parse reads them, JSON.stringify(report) (the
+    // handler here logs the report as JSON) ran out of stack. A field nested deeper than 64
+    // levels is dropped from raw with a warning; one of 64 levels is kept.
+    name: "a DLR with a field nested 32,000 deep: 200, the field dropped from raw with a warning",
+    requests: post(
+      `{${JSON.stringify(SAMPLE_DLR).slice(1, -1)}, "kept": ${nested(64)}, "deep": ${"[".repeat(32_000)}${"]".repeat(32_000)}}`,
+    ),
+    expect: {
+      status: 200,
+      calls: [
+        delivered({
+          ...DLR_REPORT,
+          warnings: [warning("deep", /^nested deeper than 64 levels; dropped from raw/)],
+          raw: { ...SAMPLE_DLR, kept: JSON.parse(nested(64)) },
+        }),
       ],
     },
   },

@@ -1,4 +1,5 @@
 import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
+import { boundedRaw } from "./bounded-raw.js";
 import {
   describe,
   quote,
@@ -144,7 +145,7 @@ function toDelivery(p: Payload, readWallClock: WallClockReader): ParseResult {
     cid: warn(readText(p.cid), "cid", warnings),
     custom: warn(readText(p.custom), "custom", warnings),
     warnings,
-    raw: p,
+    raw: boundedRaw(p, warnings),
   };
   return { ok: true, report };
 }
@@ -172,7 +173,7 @@ function toCall(p: Payload, readWallClock: WallClockReader): ParseResult {
     source: warn(readText(p.source), "source", warnings),
     recordingUrl: warn(readText(p.recording_url), "recording_url", warnings),
     warnings,
-    raw: p,
+    raw: boundedRaw(p, warnings),
   };
   return { ok: true, report };
 }

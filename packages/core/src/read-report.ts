@@ -1,6 +1,7 @@
 // The first half of a receiver: from a request to a valid report, or a refusal. Checks the
 // method, then the credential, then reads the body under the size limit, decodes it by its
 // Content-Type and validates it (a composed template's own keys first mapped back).
+import { boundedRaw } from "./bounded-raw.js";
 import type { BearerResult } from "./check-bearer.js";
 import { keepPromises, readComposed } from "./composed.js";
 import type { RequestContext } from "./context.js";
@@ -89,7 +90,7 @@ export function reportReader(
     const fromContent = (content: unknown): Report => {
       const { payload, raw } = readComposed(compiled, request.url, content);
       const report = parsed(payload, compiled.type);
-      (report as { raw: Record<string, unknown> }).raw = raw;
+      (report as { raw: Record<string, unknown> }).raw = boundedRaw(raw, report.warnings);
       keepPromises(compiled, report as unknown as Record<string, unknown>);
       return report;
     };
