@@ -4,6 +4,7 @@ import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import type { Command } from "commander";
 import { formatDuration, parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
+import { inline } from "../terminal-safe.js";
 
 interface SandboxFlags {
   port: string;
@@ -64,7 +65,8 @@ export function sandboxCommand(command: Command, io: CliIo): Command {
           timeoutMs,
           timeZone: flags.timeZone,
           payloads: flags.payloads,
-          onAttempt: (attempt) => io.stdout(`${formatAttempt(attempt)}\n`),
+          // One line each, whatever the report id or URL holds.
+          onAttempt: (attempt) => io.stdout(`${inline(formatAttempt(attempt))}\n`),
         });
       } catch (error) {
         const code = (error as { code?: unknown }).code;
