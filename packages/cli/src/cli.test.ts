@@ -677,7 +677,7 @@ describe("terminal escapes from other parties", () => {
     const webhook = {
       id: "9a7b4c2e-3f1d-4e5a-8b6c-0d9e8f7a6b5c",
       name: `evil${ATTACK}`,
-      uri: `https://x.example/${ATTACK}`,
+      uri: `https://u:p4ss@x.example/${ATTACK}`,
       secret: null,
       verification_code: "********",
       status: "1",
@@ -718,7 +718,10 @@ describe("terminal escapes from other parties", () => {
       expect(list.stdout.split("\n")).toHaveLength(4); // header, row, total, final newline
       expect(list.stdout).toContain(`evil${SHOWN}`);
       expect(show.stdout).toContain(`name          evil${SHOWN}\n`);
-      expect(show.stdout).toContain(`uri           https://x.example/${SHOWN}\n`);
+      // The URI's password stays off the screen too (point 4 of the same review).
+      expect(show.stdout).toContain(`uri           https://********@x.example/${SHOWN}\n`);
+      expect(list.stdout).toContain(`https://********@x.example/${SHOWN}`);
+      expect(list.stdout).not.toContain("p4ss");
       // Still JSON, with the same text: \u009b is a valid JSON escape of the character.
       expect(JSON.parse(json.stdout).name).toBe(`evil${ATTACK}`);
     } finally {

@@ -14,6 +14,7 @@ import { EventFeed, type SandboxEvent } from "./event-feed.js";
 import { FieldErrors } from "./field-errors.js";
 import { fail, type JsonReply } from "./laravel.js";
 import { type ApiRequest, managementRoute, notAllowed } from "./management-api.js";
+import { credentialsOf } from "./mask.js";
 import { createPusher, type PushAttempt, resolvePusherOptions } from "./pusher.js";
 import { readRequestBody } from "./read-request-body.js";
 import {
@@ -28,6 +29,7 @@ import {
   registerComposed,
   type SandboxState,
   sandboxRoute,
+  shownWebhook,
 } from "./sandbox-api.js";
 import { checkTimeZone } from "./wall-clock.js";
 import { WebhookStore } from "./webhook-store.js";
@@ -135,12 +137,13 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   }
 
   const feed = new EventFeed();
-  // Every token and secret a webhook ever had, kept after an edit or delete: the log still
-  // shows its old attempts, and must still mask them.
+  // Every credential a webhook ever had (token, secret, configured header values, URI
+  // userinfo), kept after an edit or delete: the log still shows its old attempts, and must
+  // still mask them.
   const secrets = new Map<string, Set<string>>();
   const store = new WebhookStore((webhook) => {
     const known = secrets.get(webhook.id) ?? new Set<string>();
-    for (const value of [webhook.token, webhook.secret]) if (value !== null) known.add(value);
+    for (const value of credentialsOf(webhook)) known.add(value);
     secrets.set(webhook.id, known);
     feed.emit({ type: "webhooks" });
   });
@@ -229,7 +232,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   function snapshot() {
     return {
       base_url: `http://${formatHost(host)}:${actualPort()}${BASE_PATH}`,
-      webhooks: store.list().map(composedResource),
+      webhooks: store.list().map(shownWebhook),
       attempts: pusher.attempts
         .slice(-SNAPSHOT_ATTEMPTS)
         .map((a) => pushAttemptJson(a, state.secretsOf(a.webhookId))),
@@ -238,7 +241,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
 
   function render(event: SandboxEvent) {
     if (event.type === "webhooks") {
-      return { name: "webhooks", data: store.list().map(composedResource) };
+      return { name: "webhooks", data: store.list().map(shownWebhook) };
     }
     const { attempt } = event;
     return { name: "attempt", data: pushAttemptJson(attempt, state.secretsOf(attempt.webhookId)) };

@@ -10,6 +10,7 @@ export {
 export type { CallInput, Dispatched, SmsInput } from "./dispatch.js";
 export { FieldErrors } from "./field-errors.js";
 export { formatAttempt } from "./format-attempt.js";
+export { maskUrl } from "./mask.js";
 export { documentedJson, type PushRequest, standardPush } from "./push-request.js";
 export {
   createPusher,
