@@ -113,6 +113,8 @@ const CALL_REPORT = {
 const delivered = (report: object = DLR_REPORT): Call => ({ handler: "onDelivery", report });
 
 /** A warning on `field` whose message matches. */
+/** `levels` arrays, one inside the other, as JSON text. */
+const nested = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
 const warning = (field: string, message: RegExp) => ({
   field,
   message: expect.stringMatching(message),
@@ -557,6 +559,25 @@ export const CASES: ConformanceCase[] = [
     },
   },
   {
+    // 32,000 nested arrays fit in 64 KB: JSON.parse reads them, JSON.stringify(report) (the
+    // handler here logs the report as JSON) ran out of stack. A field nested deeper than 64
+    // levels is dropped from raw with a warning; one of 64 levels is kept.
+    name: "a DLR with a field nested 32,000 deep: 200, the field dropped from raw with a warning",
+    requests: post(
+      `{${JSON.stringify(SAMPLE_DLR).slice(1, -1)}, "kept": ${nested(64)}, "deep": ${"[".repeat(32_000)}${"]".repeat(32_000)}}`,
+    ),
+    expect: {
+      status: 200,
+      calls: [
+        delivered({
+          ...DLR_REPORT,
+          warnings: [warning("deep", /^nested deeper than 64 levels; dropped from raw/)],
+          raw: { ...SAMPLE_DLR, kept: JSON.parse(nested(64)) },
+        }),
+      ],
+    },
+  },
+  {
     name: "a DLR without mobile: 200, mobile null",
     requests: post(JSON.stringify(without(SAMPLE_DLR as Record<string, string>, "mobile"))),
     expect: {
@@ -613,6 +634,19 @@ export const CASES: ConformanceCase[] = [
     name: "truncated JSON",
     requests: post('{"id": "x:1", "mobile": '),
     expect: { status: 400, code: "invalid_json", calls: [] },
+  },
+  {
+    // V8's own message quotes the body: an escape sequence and a newline reached replies and
+    // split log lines. The message says where, by line, column and code point only (printable
+    // ASCII throughout).
+    name: "JSON broken by control characters: the message names the position, not the bytes",
+    requests: post('{"id": "x\u001b]0;pwned\u0007\nFAKE LOG LINE'),
+    expect: {
+      status: 400,
+      code: "invalid_json",
+      message: /^[ -~]*: unexpected U\+001B at line 1, column 10 \(character 10\)\. [ -~]*$/,
+      calls: [],
+    },
   },
   {
     name: "an empty body",

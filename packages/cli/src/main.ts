@@ -7,9 +7,12 @@ import { sendCommand } from "./commands/send-command.js";
 import { triggerCommand } from "./commands/trigger-command.js";
 import { webhooksCommand } from "./commands/webhooks-command.js";
 import { CliError, type CliIo, processIo } from "./io.js";
+import { terminalSafeIo } from "./terminal-safe.js";
 
 /** The `reportkit` program, writing through `io`. */
-export function createProgram(io: CliIo): Command {
+export function createProgram(given: CliIo): Command {
+  // Everything printed passes here: text from other parties cannot drive the terminal.
+  const io = terminalSafeIo(given);
   const program = new Command("reportkit")
     .description(
       "Receive SMS delivery reports and call reports locally: run the provider sandbox, manage webhooks, push test reports.",
@@ -32,8 +35,9 @@ export function createProgram(io: CliIo): Command {
  * Runs the CLI and resolves with its exit code: 0 on success, non-zero with a one-line reason
  * on stderr otherwise.
  */
-export async function main(argv: readonly string[] = process.argv, io: CliIo = processIo()) {
-  const program = createProgram(io);
+export async function main(argv: readonly string[] = process.argv, given: CliIo = processIo()) {
+  const io = terminalSafeIo(given);
+  const program = createProgram(given);
   try {
     await program.parseAsync([...argv]);
     return 0;

@@ -1,10 +1,59 @@
 /**
- * A function that replaces every occurrence of `secret`, in any letter case, with "[token]":
- * a server may echo the token upper- or lower-cased (in a message, a field error, a body).
+ * A function that replaces every occurrence of the secrets with "[token]", as sent and in the
+ * forms a server may echo them in: any letter case (a message may upper- or lower-case it),
+ * URL-encoded (a query string or form echoed back), and base64, standard or URL-safe, alone
+ * or inside a longer base64 text (a Basic credential, a signed blob). Empty secrets are skipped.
  */
-export function redactor(secret: string): (text: string) => string {
-  const pattern = new RegExp(secret.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"), "giu");
-  return (text) => text.replace(pattern, "[token]");
+export function redactor(secrets: string | readonly string[]): (text: string) => string {
+  const list = (typeof secrets === "string" ? [secrets] : secrets).filter((s) => s !== "");
+  if (list.length === 0) return (text) => text;
+  const caseless = new Set<string>();
+  const exact = new Set<string>();
+  for (const secret of list) {
+    caseless.add(secret);
+    // Percent-escapes may come back in either case; the letters around them too.
+    caseless.add(encodeURIComponent(secret));
+    caseless.add(new URLSearchParams({ s: secret }).toString().slice(2));
+    for (const form of base64Forms(secret)) exact.add(form);
+  }
+  // Longest first: a longer form is never cut short by a shorter one it contains.
+  const alternation = (forms: Set<string>) =>
+    [...forms]
+      .filter((form) => form.length > 0)
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegExp)
+      .join("|");
+  const patterns = [new RegExp(alternation(caseless), "giu")];
+  if (exact.size > 0) patterns.push(new RegExp(alternation(exact), "gu"));
+  return (text) => patterns.reduce((out, pattern) => out.replace(pattern, "[token]"), text);
+}
+
+/**
+ * The base64 text the secret's bytes always encode to, whatever comes before or after them:
+ * for each of the three alignments, the characters that depend on the secret's bytes alone,
+ * in the standard and the URL-safe alphabet. Secrets under 4 bytes have no such run worth
+ * searching for (it would match ordinary text).
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = new TextEncoder().encode(secret);
+  if (bytes.length < 4) return [];
+  const forms: string[] = [];
+  for (let lead = 0; lead < 3; lead++) {
+    const padded = new Uint8Array(lead + bytes.length);
+    padded.set(bytes, lead);
+    const encoded = btoa(String.fromCharCode(...padded));
+    // Character i carries bits 6i..6i+5: it is the secret's alone from the first character
+    // past the lead bytes to the last one that ends inside the secret.
+    const from = Math.ceil((8 * lead) / 6);
+    const to = Math.floor((8 * (lead + bytes.length)) / 6);
+    const run = encoded.slice(from, to);
+    forms.push(run, run.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return forms;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   RequestFailedError,
   ResponseTooLargeError,
 } from "./errors.js";
+import { fetchWithinOrigin, RedirectRefused } from "./follow-redirects.js";
 import { ResponseTooLarge, readResponseText } from "./read-response.js";
 import { redactDeep, redactor } from "./redact.js";
 
@@ -67,12 +68,11 @@ export async function request(t: Transport, spec: RequestSpec): Promise<unknown>
     // the status is handled (and retried) as usual.
     let unread: ResponseTooLarge | undefined;
     try {
-      response = await t.fetch(url, {
+      response = await fetchWithinOrigin(t.fetch, url, {
         method: spec.method,
         headers,
         body: payload,
         signal: AbortSignal.timeout(t.timeoutMs),
-        redirect: "follow",
       });
       try {
         text = await readResponseText(response, t.maxResponseBytes);
@@ -87,6 +87,13 @@ export async function request(t: Transport, spec: RequestSpec): Promise<unknown>
           limitBytes: cause.limit,
           declaredBytes: cause.declared,
           status: cause.status,
+        });
+      }
+      if (cause instanceof RedirectRefused) {
+        throw new RequestFailedError(label, {
+          reason: cause.message,
+          timedOut: false,
+          attempts: attempt,
         });
       }
       if (canRetry) {
@@ -114,7 +121,7 @@ export async function request(t: Transport, spec: RequestSpec): Promise<unknown>
         continue;
       }
     }
-    throw apiError(t, label, response, body, retryAfterMs, envelope, unread);
+    throw apiError(t, label, response, body, retryAfterMs, envelope, unread, spec.body);
   }
 }
 
@@ -193,10 +200,11 @@ function apiError(
   retryAfterMs: number | undefined,
   envelope: EnvelopeFailure | undefined,
   unread: ResponseTooLarge | undefined,
+  sent: Record<string, unknown> | undefined,
 ): ApiError {
-  // The whole body is redacted first (any letter case: a server may echo the token upper- or
-  // lower-cased), so neither the message nor `body` nor `errors` can carry it.
-  const redact = redactor(t.token);
+  // The whole body is redacted first (any letter case, URL-encoded, base64: the forms a server
+  // may echo the token in), so neither the message nor `body` nor `errors` can carry it.
+  const redact = redactor([t.token, ...credentialsIn(sent)]);
   const body = redactDeep(served, redact);
   const record = isRecord(body) ? body : undefined;
   const envelopeCode = typeof record?.code === "string" ? record.code : undefined;
@@ -238,6 +246,14 @@ function apiError(
     errors,
     retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
   });
+}
+
+/** The webhook's token and secret a request body carries: redacted from errors like the API token. */
+function credentialsIn(sent: Record<string, unknown> | undefined): string[] {
+  if (sent === undefined) return [];
+  return [sent.token, sent.secret].filter(
+    (v): v is string => typeof v === "string" && v.length >= 4,
+  );
 }
 
 function fieldErrors(value: unknown): Record<string, string[]> | undefined {

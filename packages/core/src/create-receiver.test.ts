@@ -86,7 +86,15 @@ describe("createReceiver: the reply table", () => {
     ],
   ])("401 unauthorized for %s, before the body is read", async (_, headers, challenge) => {
     const { receiver, deliveries, errors } = setup();
-    const body = { getReader: vi.fn() } as unknown as ReadableStream<Uint8Array>;
+    // An endless body: it is never parsed, only drained up to 64 KiB, then the reply closes
+    // the connection.
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 16_384;
+        controller.enqueue(new Uint8Array(16_384));
+      },
+    });
     const res = await receiver.handle({
       method: "POST",
       url: "/",
@@ -95,8 +103,9 @@ describe("createReceiver: the reply table", () => {
     });
     expect(res.status).toBe(401);
     expect(res.headers["www-authenticate"]).toBe(challenge);
+    expect(res.headers.connection).toBe("close");
     expect(errorOf(res.body).code).toBe("unauthorized");
-    expect(body.getReader).not.toHaveBeenCalled();
+    expect(pulled).toBeLessThanOrEqual(65_536 + 3 * 16_384);
     expect(deliveries).toHaveLength(0);
     expect(errors.map((e) => e.code)).toEqual(["unauthorized"]);
   });
@@ -624,6 +633,8 @@ describe("createReceiver: options are checked at construction", () => {
     [{ token: "t", onDelivery: "nope" }, /`onDelivery` must be a function/],
     [{ token: "t", auth: false, onDelivery }, /either `token` or `auth: false`/],
     [{ token: "t", onDelivery, maxBodyBytes: 0 }, /maxBodyBytes/],
+    [{ token: "t", onDelivery, bodyTimeoutMs: 0 }, /`bodyTimeoutMs` must be a positive whole/],
+    [{ token: "t", onDelivery, bodyTimeoutMs: 1.5 }, /`bodyTimeoutMs` must be a positive whole/],
     [{ token: "t", onDelivery, timeZone: "India/Delhi" }, /India\/Delhi/],
     [{ token: "t", onDelivery, header: "bad header" }, /header name/],
   ])("%o throws %s", (options, message) => {

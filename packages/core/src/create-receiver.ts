@@ -2,17 +2,25 @@
 // process it), handlers attached after construction, and the object adapters call.
 import type { ComposedTemplate } from "@reportkit/wire";
 import { RequestContext } from "./context.js";
+import { drainBody } from "./drain-body.js";
 import type { ReportkitError } from "./errors.js";
 import { failureKeeper } from "./failure-journal.js";
+import { getHeader } from "./headers.js";
 import { type AttachedHandlers, reportProcessor } from "./process-report.js";
 import { ignore, isThenable, type MaybePromise } from "./promises.js";
 import { failedBody } from "./read-body.js";
-import { reportReader } from "./read-report.js";
+import { bodyReadBegun, reportReader } from "./read-report.js";
 import { readNodeStream } from "./read-stream.js";
 import { type ReceiverLifecycle, receiverLifecycle } from "./receiver-lifecycle.js";
 import { receiverLog, unhandledKindLog } from "./receiver-log.js";
 import { type Config, type ReceiverOptions, validateOptions } from "./receiver-options.js";
-import { asReportkitError, errorResponse, refusal, shuttingDown } from "./replies.js";
+import {
+  asReportkitError,
+  closingConnection,
+  errorResponse,
+  refusal,
+  shuttingDown,
+} from "./replies.js";
 import type { Report } from "./schemas.js";
 import type { Receiver, ReceiverRequest, ReceiverResponse, RefusalCode } from "./types.js";
 
@@ -57,7 +65,7 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
   handlers: AttachedHandlers,
   lifecycle: ReceiverLifecycle = receiverLifecycle(config),
 ): Receiver<T, S> {
-  const { template, limit, credentialHeader, queue, telemetry } = config;
+  const { template, limit, credentialHeader, queue, telemetry, bodyTimeoutMs } = config;
   const log = config.logger === false ? undefined : receiverLog(config.logger ?? console);
   const read = reportReader(config);
   const process = reportProcessor(
@@ -102,20 +110,40 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
    */
   function respond(request: ReceiverRequest): MaybePromise<ReceiverResponse> {
     const ctx = contextOf(request);
-    if (lifecycle.closing) return reply(shuttingDown(), ctx);
+    if (lifecycle.closing) return refused(request, shuttingDown(), ctx);
     let received: MaybePromise<Report>;
     try {
       received = read(request, ctx);
     } catch (error) {
-      return reply(asReportkitError(error), ctx);
+      return refused(request, asReportkitError(error), ctx);
     }
     if (!isThenable(received)) return lifecycle.track(process(received, ctx));
     return lifecycle.track(
       (received as Promise<Report>).then(
         (report) => process(report, ctx),
-        (error: unknown) => reply(asReportkitError(error), ctx),
+        (error: unknown) => refused(request, asReportkitError(error), ctx),
       ),
     );
+  }
+
+  /**
+   * A refusal's reply. Refused before its body was read (method, credential, type), what is
+   * left of the body is read and dropped up to DRAIN_BYTES and bodyTimeoutMs, then the reply
+   * is sent; a body that did not end by then gets `Connection: close` instead of being read on.
+   */
+  function refused(
+    request: ReceiverRequest,
+    error: ReportkitError,
+    ctx: RequestContext,
+  ): MaybePromise<ReceiverResponse> {
+    const response = reply(error, ctx);
+    if (bodyReadBegun.has(ctx) || typeof request !== "object" || request === null) return response;
+    const length = getHeader(request.headers ?? {}, "content-length");
+    const drained = drainBody(request.body, length, bodyTimeoutMs);
+    if (drained === true) return response;
+    const close = (ready: ReceiverResponse) => closingConnection(ready);
+    if (drained === false) return isThenable(response) ? response.then(close) : close(response);
+    return drained.then((ended) => (ended ? response : Promise.resolve(response).then(close)));
   }
 
   function handle(request: ReceiverRequest): Promise<ReceiverResponse> {
@@ -152,7 +180,7 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
     request: Omit<ReceiverRequest, "body">,
   ): Promise<ReceiverResponse> {
     // The refusal stands where core would have read the body, after method, auth and type.
-    return handle({ ...request, body: failedBody(refusal(code, limit)) });
+    return handle({ ...request, body: failedBody(refusal(code, limit, bodyTimeoutMs)) });
   }
 
   function attach(kind: keyof AttachedHandlers, handler: unknown): void {
@@ -186,7 +214,8 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
     fetch,
     health: lifecycle.health,
     close: lifecycle.close,
-    readStream: (stream, headers, done) => readNodeStream(stream, headers, limit, done),
+    readStream: (stream, headers, done) =>
+      readNodeStream(stream, headers, limit, done, bodyTimeoutMs),
     refuse,
     onDelivery(handler) {
       attach("onDelivery", handler);

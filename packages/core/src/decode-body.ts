@@ -1,4 +1,5 @@
 import { ReportkitError } from "./errors.js";
+import { describeJsonError } from "./json-error-position.js";
 import { parseLenientJson } from "./lenient-json.js";
 import { type BodyContent, type BodyFormat, charsetOf, isUtf8Charset } from "./media-type.js";
 import { parseMultipart } from "./parse-multipart.js";
@@ -42,11 +43,11 @@ export function decodeBody(
   }
   try {
     return parseLenientJson(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+  } catch {
+    // Not V8's message: it quotes the body, control characters and newlines included.
     throw new ReportkitError(
       "invalid_json",
-      `The body is not valid JSON (${reason.slice(0, 200)}). Send the report as a JSON object.`,
+      `The body is not valid JSON: ${describeJsonError(text)}. Send the report as a JSON object.`,
     );
   }
 }

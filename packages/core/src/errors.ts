@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   invalid_form: 400,
   body_read_failed: 400,
   method_not_allowed: 405,
+  request_timeout: 408,
   in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -1,5 +1,6 @@
 import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import { isRecord } from "@reportkit/wire/internal";
+import { boundedRaw } from "./bounded-raw.js";
 import {
   describe,
   quote,
@@ -141,7 +142,7 @@ function toDelivery(p: Payload, readWallClock: WallClockReader): ParseResult {
     cid: warn(readText(p.cid), "cid", warnings),
     custom: warn(readText(p.custom), "custom", warnings),
     warnings,
-    raw: p,
+    raw: boundedRaw(p, warnings),
   };
   return { ok: true, report };
 }
@@ -169,7 +170,7 @@ function toCall(p: Payload, readWallClock: WallClockReader): ParseResult {
     source: warn(readText(p.source), "source", warnings),
     recordingUrl: warn(readText(p.recording_url), "recording_url", warnings),
     warnings,
-    raw: p,
+    raw: boundedRaw(p, warnings),
   };
   return { ok: true, report };
 }

@@ -2,20 +2,22 @@ import { type CappedBody, readCapped } from "@reportkit/wire/internal";
 import { ReportkitError } from "./errors.js";
 import type { BodyContent } from "./media-type.js";
 import { readStream } from "./read-stream.js";
-import { readFailed, tooLarge } from "./replies.js";
+import { bodyTimedOut, readFailed, tooLarge } from "./replies.js";
 import type { NodeStyleStream, ReceiverBody, WebBody } from "./types.js";
 
 /**
  * Reads a body with the size limit applied while reading, so an oversized body is refused
  * after `limit` bytes, not after it was all buffered. For a body still to be read:
- * `contentLength` as the request declared it, and whether core reads the body as UTF-8 `text`.
- * @throws ReportkitError `payload_too_large` or `body_read_failed`
+ * `contentLength` as the request declared it, whether core reads the body as UTF-8 `text`, and
+ * how long it may take to arrive (`timeoutMs`).
+ * @throws ReportkitError `payload_too_large`, `body_read_failed` or `request_timeout`
  */
 export function readBody(
   body: ReceiverBody,
   limit: number,
   contentLength?: string,
   text = false,
+  timeoutMs?: number,
 ): BodyContent | Promise<BodyContent> {
   if (body === undefined || body === null) return undefined;
   // A scalar a framework parsed (a JSON 5 or true) is no stream: parsing will say it is no report.
@@ -31,28 +33,52 @@ export function readBody(
   if (body instanceof ArrayBuffer) return readBody(new Uint8Array(body), limit);
   if (isWebBody(body)) {
     if (contentLength === undefined)
-      return body.body === null ? undefined : readWebStream(body.body, limit);
+      return body.body === null ? undefined : within(readWebStream(body.body, limit), timeoutMs);
     const read = text ? body.text() : body.arrayBuffer();
-    return read.then(
-      (content) => readBody(content, limit) as BodyContent,
-      (error: unknown) => {
-        throw readFailed(error);
-      },
+    return within(
+      read.then(
+        (content) => readBody(content, limit) as BodyContent,
+        (error: unknown) => {
+          throw readFailed(error);
+        },
+      ),
+      timeoutMs,
     );
   }
   if (typeof (body as ReadableStream).getReader === "function") {
-    return readWebStream(body as ReadableStream<Uint8Array>, limit);
+    return within(readWebStream(body as ReadableStream<Uint8Array>, limit), timeoutMs);
   }
   if (isNodeStyleStream(body)) {
     return new Promise((resolve, reject) => {
-      readStream(body, limit, contentLength, text, (error, content) => {
+      const done = (error: ReportkitError | null, content?: string | Uint8Array) => {
         if (error === null) resolve(content);
         else reject(error);
-      });
+      };
+      readStream(body, limit, contentLength, text, done, timeoutMs);
     });
   }
-  if (Symbol.asyncIterator in body) return readIterable(body as AsyncIterable<Uint8Array>, limit);
+  if (Symbol.asyncIterator in body) {
+    return within(readIterable(body as AsyncIterable<Uint8Array>, limit), timeoutMs);
+  }
   return body as Record<string, unknown>;
+}
+
+/** `reading`, or a `request_timeout` rejection once `timeoutMs` passed first. */
+function within<T>(reading: Promise<T>, timeoutMs: number | undefined): Promise<T> {
+  if (timeoutMs === undefined) return reading;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(bodyTimedOut(timeoutMs)), timeoutMs);
+    reading.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }
 
 function isNodeStyleStream(body: object): body is NodeStyleStream {

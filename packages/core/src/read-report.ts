@@ -1,6 +1,7 @@
 // The first half of a receiver: from a request to a valid report, or a refusal. Checks the
 // method, then the credential, then reads the body under the size limit, decodes it by its
 // Content-Type and validates it (a composed template's own keys first mapped back).
+import { boundedRaw } from "./bounded-raw.js";
 import type { BearerResult } from "./check-bearer.js";
 import type { RequestContext } from "./context.js";
 import { decodeBody } from "./decode-body.js";
@@ -35,10 +36,10 @@ import type { ReceiverRequest } from "./types.js";
 export function reportReader(
   config: Pick<
     Config,
-    "template" | "check" | "credentialHeader" | "limit" | "timeZone" | "journal"
+    "template" | "check" | "credentialHeader" | "limit" | "timeZone" | "journal" | "bodyTimeoutMs"
   >,
 ): (request: ReceiverRequest, ctx: RequestContext) => MaybePromise<Report> {
-  const { template, check, credentialHeader, limit } = config;
+  const { template, check, credentialHeader, limit, bodyTimeoutMs } = config;
   // The failure journal keeps a refused or failed report's body: only then is it held on.
   const keepBody = config.journal !== undefined;
   const readWallClock = wallClockReader(config.timeZone);
@@ -89,7 +90,7 @@ export function reportReader(
     const fromContent = (content: unknown): Report => {
       const { payload, raw } = readComposed(compiled, request.url, content);
       const report = parsed(payload, compiled.type);
-      (report as { raw: Record<string, unknown> }).raw = raw;
+      (report as { raw: Record<string, unknown> }).raw = boundedRaw(raw, report.warnings);
       keepPromises(compiled, report as unknown as Record<string, unknown>);
       return report;
     };
@@ -110,6 +111,7 @@ export function reportReader(
     const format = type === "" ? fallback : formatOf(type);
     if (format === undefined) throw unsupportedMediaType(type);
     const { body } = request;
+    bodyReadBegun.add(ctx);
     let content: BodyContent | Promise<BodyContent>;
     if (typeof body === "string" || body instanceof Uint8Array) {
       // Text or bytes already in hand are measured exactly by readBody.
@@ -118,7 +120,7 @@ export function reportReader(
       // A body still to be read is refused on its declared size before a byte is read.
       const declared = getHeader(request.headers, "content-length");
       if (Number(declared) > limit) throw tooLarge(limit);
-      content = readBody(body, limit, declared, readsAsText(contentType));
+      content = readBody(body, limit, declared, readsAsText(contentType), bodyTimeoutMs);
     }
     // No closure on the usual path, where the body is already in hand.
     if (isThenable(content)) {
@@ -139,6 +141,12 @@ export function reportReader(
 
   return read;
 }
+
+/**
+ * The requests whose body reading began: a refusal of any other one leaves its body unread,
+ * for the receiver to drain (a little) or close the connection on.
+ */
+export const bodyReadBegun = new WeakSet<RequestContext>();
 
 function verifierFailed(cause: unknown): never {
   throw tokenCheckFailed(cause);

@@ -1,7 +1,7 @@
 import { concatBytes } from "@reportkit/wire/internal";
 import type { ReportkitError } from "./errors.js";
 import { readsAsText } from "./media-type.js";
-import { readFailed, tooLarge } from "./replies.js";
+import { bodyTimedOut, readFailed, tooLarge } from "./replies.js";
 import type { BodyDone, BodyHeaders, NodeStyleStream } from "./types.js";
 
 const utf8 = new TextDecoder();
@@ -21,17 +21,23 @@ export function readNodeStream(
   headers: BodyHeaders,
   limit: number,
   done: BodyDone,
+  timeoutMs?: number,
 ): void {
-  readStream(stream, limit, headers["content-length"], readsAsText(headers["content-type"]), done);
+  const text = readsAsText(headers["content-type"]);
+  readStream(stream, limit, headers["content-length"], text, done, timeoutMs);
 }
 
-/** readNodeStream with the Content-Type already read: `text` says whether to decode it. */
+/**
+ * readNodeStream with the Content-Type already read: `text` says whether to decode it. Past
+ * `timeoutMs` without the whole body, `request_timeout`.
+ */
 export function readStream(
   stream: NodeStyleStream,
   limit: number,
   contentLength: string | undefined,
   text: boolean,
   done: BodyDone,
+  timeoutMs?: number,
 ): void {
   const declared = Number(contentLength); // NaN when none was sent
   if (declared > limit) {
@@ -41,12 +47,20 @@ export function readStream(
   const chunks: Uint8Array[] = [];
   let received = 0;
   let settled = false;
-  // The listeners stay: once settled they ignore what follows, so the rest of a refused body
-  // drains (the socket stays up for the reply) and a later stream error has a listener.
+  // The listeners stay, so a later stream error has one; a refused body's flow is paused (its
+  // reply closes the connection), so the rest of it is not read.
   const settle = (error: ReportkitError | null, body?: string | Uint8Array) => {
     settled = true;
+    if (timer !== undefined) clearTimeout(timer);
+    if (error !== null) stream.pause?.();
     done(error, body);
   };
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          if (!settled) settle(bodyTimedOut(timeoutMs));
+        }, timeoutMs);
   stream.on("data", (chunk) => {
     if (settled) return;
     const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;

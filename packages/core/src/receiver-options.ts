@@ -111,6 +111,13 @@ export interface ReceiverOptions<
   timeZone?: string;
   /** Largest body accepted, in bytes. Default 65536. */
   maxBodyBytes?: number;
+  /**
+   * How long the body may take to arrive once the request is in, in ms: past it the request
+   * gets 408 `request_timeout` and its connection is closed, so a client sending a byte a second
+   * cannot hold a connection (Node's own limit, `requestTimeout`, is 300 s). Default 5000: a
+   * report is a few hundred bytes and arrives with its headers.
+   */
+  bodyTimeoutMs?: number;
 }
 
 export type ErrorHandler = (error: ReportkitError, ctx: ReportContext) => unknown;
@@ -119,6 +126,7 @@ type KeyOf = (report: Report) => string | undefined;
 /** The largest body a receiver takes unless `maxBodyBytes` says otherwise. */
 export const DEFAULT_MAX_BODY_BYTES = 65_536;
 const DEFAULT_DEADLINE_MS = 8000;
+const DEFAULT_BODY_TIMEOUT_MS = 5000;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 
 export type Template = CompiledTemplate & { readsBody: boolean; format: BodyFormat };
@@ -138,6 +146,7 @@ export interface Config {
   /** The `dedupeKey` option, or `defaultDedupeKey`. */
   dedupeKey: KeyOf;
   deadlineMs: number | undefined;
+  bodyTimeoutMs: number;
   queue: ReportQueue | undefined;
   journal: FailureJournal | undefined;
   telemetry: Telemetry | undefined;
@@ -256,6 +265,7 @@ export function validateOptions(
     dedupe,
     dedupeKey: (options.dedupeKey as KeyOf | undefined) ?? defaultDedupeKey,
     deadlineMs: deadline(options.deadlineMs),
+    bodyTimeoutMs: bodyTimeout(options.bodyTimeoutMs),
     queue,
     journal: failureJournal(options.journal, dedupe),
     telemetry: telemetryOf(options.telemetry),
@@ -274,6 +284,16 @@ function deadline(deadlineMs: number | false | undefined): number | undefined {
     );
   }
   return deadlineMs;
+}
+
+function bodyTimeout(bodyTimeoutMs: number | undefined): number {
+  if (bodyTimeoutMs === undefined) return DEFAULT_BODY_TIMEOUT_MS;
+  if (!Number.isSafeInteger(bodyTimeoutMs) || bodyTimeoutMs <= 0 || bodyTimeoutMs > 2_147_483_647) {
+    throw new TypeError(
+      `reportkit: \`bodyTimeoutMs\` must be a positive whole number of milliseconds (default ${DEFAULT_BODY_TIMEOUT_MS}), got ${String(bodyTimeoutMs)}.`,
+    );
+  }
+  return bodyTimeoutMs;
 }
 
 /**

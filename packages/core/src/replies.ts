@@ -15,6 +15,7 @@ export const QUEUED = fixedReply(202, '{"ok":true,"queued":true}');
 function fixedReply(status: number, body: string): ReceiverResponse {
   return Object.freeze({ status, headers: JSON_HEADERS, body });
 }
+const CLOSING_HEADERS = Object.freeze({ ...JSON_HEADERS, connection: "close" });
 const CHALLENGE = 'Bearer realm="reportkit"';
 const CHALLENGE_INVALID = 'Bearer realm="reportkit", error="invalid_token"';
 // Headers an error reply carries besides content-type (a challenge, an Allow list).
@@ -67,8 +68,9 @@ export function retryLater(
   return error;
 }
 
-export function refusal(code: RefusalCode, limit: number): ReportkitError {
+export function refusal(code: RefusalCode, limit: number, timeoutMs: number): ReportkitError {
   if (code === "payload_too_large") return tooLarge(limit);
+  if (code === "request_timeout") return bodyTimedOut(timeoutMs);
   if (code === "invalid_json") {
     return new ReportkitError(
       "invalid_json",
@@ -94,11 +96,36 @@ export function errorResponse(error: ReportkitError): ReceiverResponse {
   return { status: error.status, headers: replyHeaders.get(error) ?? JSON_HEADERS, body, error };
 }
 
+/**
+ * The rest of an oversized body is not read: the reply closes the connection (a keep-alive
+ * client opens a new one) rather than let the server read whatever the client sends on.
+ */
 export function tooLarge(limit: number): ReportkitError {
-  return new ReportkitError(
+  const error = new ReportkitError(
     "payload_too_large",
     `The body is larger than the receiver's limit of ${limit} bytes. Raise maxBodyBytes if reports this large are expected.`,
   );
+  replyHeaders.set(error, CLOSING_HEADERS);
+  return error;
+}
+
+/** The body did not arrive within `bodyTimeoutMs`: 408, and the connection is closed. */
+export function bodyTimedOut(timeoutMs: number): ReportkitError {
+  const error = new ReportkitError(
+    "request_timeout",
+    `The request body did not arrive within ${timeoutMs} ms (bodyTimeoutMs); send it with the request.`,
+  );
+  replyHeaders.set(error, CLOSING_HEADERS);
+  return error;
+}
+
+/**
+ * The reply with `Connection: close`: the server closes the connection once it is sent, so
+ * what is left of a refused body is not read. Adapters send it as it is; Node's server honours it.
+ */
+export function closingConnection(response: ReceiverResponse): ReceiverResponse {
+  if (response.headers.connection === "close") return response;
+  return { ...response, headers: { ...response.headers, connection: "close" } };
 }
 
 export function readFailed(cause: unknown): ReportkitError {

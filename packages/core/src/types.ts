@@ -68,6 +68,8 @@ export interface NodeStyleStream {
   on(event: "end", listener: () => void): unknown;
   on(event: "error", listener: (error: Error) => void): unknown;
   resume(): unknown;
+  /** Stops the flow of a refused body (Node's streams have it): its rest is not read. */
+  pause?(): unknown;
   /** The bytes a decoding stream took in before decoding them (Fastify's preParsing convention). */
   readonly receivedEncodedLength?: number;
 }
@@ -82,7 +84,11 @@ export interface BodyHeaders {
 export type BodyDone = (error: ReportkitError | null, body?: string | Uint8Array) => void;
 
 /** Refusals an adapter's framework can hit before core reads the body. */
-export type RefusalCode = "payload_too_large" | "body_read_failed" | "invalid_json";
+export type RefusalCode =
+  | "payload_too_large"
+  | "body_read_failed"
+  | "invalid_json"
+  | "request_timeout";
 
 /** What `health()` found: `ok` when every check is. */
 export interface HealthReport {
@@ -123,8 +129,9 @@ export interface Receiver<
    * an adapter whose framework hands its body parsers the stream and a callback: text when this
    * receiver reads the Content-Type as UTF-8, else bytes, with `maxBodyBytes` held against the
    * declared length and the bytes as they arrive, and the bytes received against the declared
-   * length. Pass what `done` gets to `respond` as the body; an error is a ReportkitError,
-   * `payload_too_large` or `body_read_failed`, for `refuse`.
+   * length, within `bodyTimeoutMs`. Pass what `done` gets to `respond` as the body; an error is
+   * a ReportkitError, `payload_too_large`, `body_read_failed` or `request_timeout`, for
+   * `refuse` (whose reply then says `Connection: close` where the rest of the body is unread).
    *
    * @example
    * fastify.addContentTypeParser("*", (request, payload, done) =>

@@ -23,9 +23,11 @@ export async function api(method, path, body) {
     headers: {
       [KEY_HEADER]: key ?? "",
       accept: "application/json",
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      // The sandbox takes a request that changes something only as application/json, body or
+      // not (a cross-site form cannot send that type): every non-GET declares it, with at least "{}".
+      ...(method === "GET" ? {} : { "content-type": "application/json" }),
     },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: method === "GET" ? undefined : JSON.stringify(body ?? {}),
   });
   let json = null;
   try {

@@ -13,6 +13,7 @@ import { FieldErrors } from "./field-errors.js";
 import { checkTimeZone } from "./format-wall-clock.js";
 import { fail, type JsonReply } from "./laravel.js";
 import { type ApiRequest, managementRoute, notAllowed } from "./management-api.js";
+import { credentialsOf } from "./mask.js";
 import { createPusher, type PushAttempt, resolvePusherOptions } from "./pusher.js";
 import { readRequestBody } from "./read-request-body.js";
 import type { ComposedTemplate } from "./render-composed.js";
@@ -23,11 +24,18 @@ import {
   type SandboxDeliveryPayload,
 } from "./reports.js";
 import {
+  dashboardWriteRefusal,
+  FailedAuthLimiter,
+  hostCheck,
+  hostRefused,
+} from "./request-guard.js";
+import {
   composedResource,
   pushAttemptJson,
   registerComposed,
   type SandboxState,
   sandboxRoute,
+  shownWebhook,
 } from "./sandbox-api.js";
 import {
   type CallInput,
@@ -44,6 +52,12 @@ export interface SandboxOptions {
   port?: number;
   /** Default "127.0.0.1". */
   host?: string;
+  /**
+   * Host names (or `name:port`) the sandbox answers besides localhost, 127.0.0.1 and [::1] at
+   * its port (and the address given as `host`). Any other Host gets 403: a page on a name
+   * rebound to 127.0.0.1 (DNS rebinding) cannot drive the sandbox. Default none.
+   */
+  allowedHosts?: readonly string[];
   /** Wait between push attempts, in ms. Default 1 800 000 (30 minutes), as the provider. */
   retryIntervalMs?: number;
   /** Retries after a failed push. Default 3, as the provider. */
@@ -129,6 +143,15 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   if (!Number.isSafeInteger(port) || port < 0 || port > 65_535) {
     throw new TypeError(`reportkit sandbox: \`port\` must be 0 to 65535, got ${String(port)}.`);
   }
+  const allowedHosts = options.allowedHosts ?? [];
+  if (
+    !Array.isArray(allowedHosts) ||
+    !allowedHosts.every((h) => typeof h === "string" && /^[^\s/?#@]+$/.test(h))
+  ) {
+    throw new TypeError(
+      'reportkit sandbox: `allowedHosts` must be a list of host names, such as ["sandbox.test"] or ["sandbox.test:4010"].',
+    );
+  }
   const timeZone = options.timeZone ?? PROVIDER_TIME_ZONE;
   checkTimeZone(timeZone);
   const pushing = resolvePusherOptions(options, "reportkit sandbox");
@@ -140,12 +163,13 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   }
 
   const feed = new EventFeed();
-  // Every token and secret a webhook ever had, kept after an edit or delete: the log still
-  // shows its old attempts, and must still mask them.
+  // Every credential a webhook ever had (token, secret, configured header values, URI
+  // userinfo), kept after an edit or delete: the log still shows its old attempts, and must
+  // still mask them.
   const secrets = new Map<string, Set<string>>();
   const store = new WebhookStore((webhook) => {
     const known = secrets.get(webhook.id) ?? new Set<string>();
-    for (const value of [webhook.token, webhook.secret]) if (value !== null) known.add(value);
+    for (const value of credentialsOf(webhook)) known.add(value);
     secrets.set(webhook.id, known);
     feed.emit({ type: "webhooks" });
   });
@@ -166,6 +190,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     secretsOf: (id) => (id === null ? [] : [...(secrets.get(id) ?? [])]),
   };
   const streams = new Set<() => void>();
+  const hostAllowed = hostCheck(host, actualPort, allowedHosts);
+  const limiter = new FailedAuthLimiter();
 
   const server = http.createServer((req, res) => {
     handle(req, res).then(
@@ -183,6 +209,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     req: http.IncomingMessage,
     res: http.ServerResponse,
   ): Promise<JsonReply | "streamed"> {
+    if (!hostAllowed(req.headers.host)) return hostRefused(req.headers.host ?? "");
     const url = new URL(req.url ?? "/", "http://sandbox");
     // Repeated slashes are one (as nginx's merge_slashes does): "$BASE/sandbox/sms" with a
     // base ending in "/" still reaches sandbox/sms.
@@ -202,13 +229,26 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       body: {},
       baseUrl: `http://${hostHeader}${basePath}`,
     };
-    const allowed = () =>
-      dashboardApi
-        ? dashboardAuthorized(req.headers["x-reportkit-dashboard-key"], url.searchParams)
+    const address = req.socket.remoteAddress ?? "";
+    // The credential, unless this address failed too often lately. The dashboard key comes in
+    // its header; in the query only for the event stream (EventSource cannot set headers).
+    const authenticate = (queryKey: boolean): JsonReply | undefined => {
+      const limited = limiter.check(address);
+      if (limited !== undefined) return limited;
+      const given = req.headers["x-reportkit-dashboard-key"];
+      const ok = dashboardApi
+        ? dashboardAuthorized(
+            typeof given === "string" ? given : queryKey ? url.searchParams.get("key") : null,
+          )
         : authorized(req.headers.authorization);
+      if (ok) return undefined;
+      limiter.failed(address);
+      return unauthenticated(dashboardApi);
+    };
     if (request.path === "sandbox/events") {
       if (method !== "GET") return notAllowed(method, request.path, "GET");
-      if (!allowed()) return unauthenticated(dashboardApi);
+      const refused = authenticate(true);
+      if (refused !== undefined) return refused;
       const end = openEventStream(req, res, feed, snapshot, render);
       streams.add(end);
       req.on("close", () => streams.delete(end));
@@ -217,7 +257,12 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     const route = managementRoute(store, request) ?? sandboxRoute(state, request);
     if (route === undefined) return fail(404, `The route ${request.path} could not be found.`);
     if (typeof route !== "function") return route;
-    if (!allowed()) return unauthenticated(dashboardApi);
+    const refused = authenticate(false);
+    if (refused !== undefined) return refused;
+    if (dashboardApi && method !== "GET" && method !== "HEAD") {
+      const forged = dashboardWriteRefusal(req);
+      if (forged !== undefined) return forged;
+    }
     const body = await readRequestBody(req);
     if (!body.ok) return body.reply;
     request.body = body.value;
@@ -234,7 +279,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   function snapshot() {
     return {
       base_url: `http://${formatHost(host)}:${actualPort()}${BASE_PATH}`,
-      webhooks: store.list().map(composedResource),
+      webhooks: store.list().map(shownWebhook),
       attempts: pusher.attempts
         .slice(-SNAPSHOT_ATTEMPTS)
         .map((a) => pushAttemptJson(a, state.secretsOf(a.webhookId))),
@@ -243,17 +288,14 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
 
   function render(event: SandboxEvent) {
     if (event.type === "webhooks") {
-      return { name: "webhooks", data: store.list().map(composedResource) };
+      return { name: "webhooks", data: store.list().map(shownWebhook) };
     }
     const { attempt } = event;
     return { name: "attempt", data: pushAttemptJson(attempt, state.secretsOf(attempt.webhookId)) };
   }
 
-  // The dashboard's key travels in a header, or in the query for EventSource (which cannot
-  // set headers).
-  function dashboardAuthorized(header: string | string[] | undefined, query: URLSearchParams) {
-    const given = typeof header === "string" ? header : query.get("key");
-    if (given === null || given === undefined) return false;
+  function dashboardAuthorized(given: string | null) {
+    if (given === null) return false;
     const bytes = Buffer.from(given);
     return bytes.length === dashboardKey.length && timingSafeEqual(bytes, dashboardKey);
   }

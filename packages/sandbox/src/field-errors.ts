@@ -38,3 +38,12 @@ export class FieldCheck {
     if (!this.ok) throw new FieldErrors(this.errors);
   }
 }
+
+// C0 (line breaks included), DEL and C1: what a terminal may act on.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Whether `text` holds a control character: refused in ids, names and URIs (422). */
+export function hasControlCharacter(text: string): boolean {
+  return CONTROL.test(text);
+}

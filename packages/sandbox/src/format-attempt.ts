@@ -1,12 +1,14 @@
+import { maskUrl } from "./mask.js";
 import type { PushAttempt } from "./pusher.js";
 
 /**
  * One readable line for a push attempt, e.g.
- * `10:04:05 delivery 3f2c…:1 → POST http://127.0.0.1:3000/reports  #1/4  500  retry at 10:04:07`.
+ * `10:04:05 delivery 3f2c…:1 → POST http://127.0.0.1:3000/reports  #1/4  500  retry at 10:04:07`,
+ * the URL's userinfo masked.
  */
 export function formatAttempt(a: PushAttempt): string {
   const time = (d: Date) => d.toTimeString().slice(0, 8);
-  const target = `${a.method} ${a.url}`;
+  const target = `${a.method} ${maskUrl(a.url)}`;
   const head = `${time(a.at)} ${a.reportType} ${a.reportId} → ${target}`;
   if (a.outcome === "skipped") return `${head}  skipped: ${a.error ?? "not pushed"}`;
   const result = a.statusCode !== null ? String(a.statusCode) : (a.error ?? "failed");

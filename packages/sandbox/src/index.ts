@@ -8,6 +8,7 @@ export {
 } from "./create-sandbox.js";
 export { FieldErrors } from "./field-errors.js";
 export { formatAttempt } from "./format-attempt.js";
+export { maskUrl } from "./mask.js";
 export { documentedJson, type PushRequest, standardPush } from "./push-request.js";
 export {
   createPusher,

@@ -1,5 +1,5 @@
 import { safeDecode } from "@reportkit/wire";
-import { FieldCheck, FieldErrors } from "./field-errors.js";
+import { FieldCheck, FieldErrors, hasControlCharacter } from "./field-errors.js";
 import { fail, type JsonReply, ok, paginate, webhookResource } from "./laravel.js";
 import { resolveTemplate, templateOf } from "./render-composed.js";
 import type { WebhookStore } from "./webhook-store.js";
@@ -137,8 +137,13 @@ export function webhookFields(
   const uriField = options.uriField ?? "uri";
   const name = requiredString(check, "name", body.name, 255);
   const uri = requiredString(check, uriField, body[uriField], 2048);
-  if (uri !== undefined && !isHttpUrl(uri)) {
+  // URL parsing drops a tab or line break silently; the stored text would keep it.
+  if (uri !== undefined && (!isHttpUrl(uri) || hasControlCharacter(uri))) {
     check.add(uriField, `The ${uriField} field must be a valid URL.`);
+  }
+  // A name is printed in terminals (the CLI's tables): no control characters.
+  if (name !== undefined && hasControlCharacter(name)) {
+    check.add("name", "The name field must not contain control characters.");
   }
   let status: 0 | 1 | undefined;
   const rawStatus = body.status;

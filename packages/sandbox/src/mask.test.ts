@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MASK, maskRequest, maskText } from "./mask.js";
 
 describe("maskRequest", () => {
-  it("masks the Authorization value after its scheme, credential-named headers and the secrets", () => {
+  it("masks the Authorization value after its scheme, every header but the transport's, and the secrets", () => {
     const shown = maskRequest(
       {
         method: "POST",
@@ -25,18 +25,20 @@ describe("maskRequest", () => {
         authorization: `Bearer ${MASK}`,
         "x-api-key": MASK,
         "x-signature": MASK,
-        "x-source": `sandbox ${MASK}`,
+        "x-source": MASK,
         "content-type": "application/json",
       },
       body: `{"note":"${MASK}"}`,
     });
   });
 
-  it("masks a scheme-less Authorization whole, and leaves short strings alone", () => {
+  it("masks a scheme-less Authorization whole, and a short secret only where it stands alone", () => {
     expect(
       maskRequest({ method: "GET", url: "http://x/", headers: { Authorization: "tok" } }),
     ).toEqual({ method: "GET", url: "http://x/", headers: { Authorization: MASK }, body: null });
-    // Three characters would mask ordinary text: only secrets of 4 or more are searched for.
-    expect(maskText("abc abcd", ["abc", "abcd"])).toBe(`abc ${MASK}`);
+    // Inside a word, three characters would mask ordinary text: alone, they are the secret.
+    expect(maskText("abc abcd xabc ?t=abc", ["abc", "abcd"])).toBe(
+      `${MASK} ${MASK} xabc ?t=${MASK}`,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from "node:crypto";
 import type { DocumentedCallPayload, DocumentedDeliveryPayload } from "@reportkit/wire";
-import { FieldCheck } from "./field-errors.js";
+import { FieldCheck, hasControlCharacter } from "./field-errors.js";
 import { formatWallClock, unixSeconds } from "./format-wall-clock.js";
 
 /**
@@ -245,10 +245,11 @@ function checkText(
   max: number,
 ): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "string" || value.length > max || /[\r\n]/.test(value)) {
+  // No control characters: ids and names end up in terminals (the CLI's attempt lines).
+  if (typeof value !== "string" || value.length > max || hasControlCharacter(value)) {
     check.add(
       field,
-      `The ${field} field must be a single-line string of at most ${max} characters.`,
+      `The ${field} field must be a single-line string of at most ${max} characters, without control characters.`,
     );
     return undefined;
   }

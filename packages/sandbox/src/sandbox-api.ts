@@ -2,7 +2,7 @@ import { safeDecode } from "@reportkit/wire";
 import { FieldErrors } from "./field-errors.js";
 import { fail, type JsonReply, ok, webhookResource } from "./laravel.js";
 import { type ApiRequest, notAllowed, webhookFields } from "./management-api.js";
-import { maskRequest, maskText } from "./mask.js";
+import { maskRequest, maskText, maskUrl } from "./mask.js";
 import type { PushAttempt, Pusher } from "./pusher.js";
 import { resolveTemplate } from "./render-composed.js";
 import { sentHeaders } from "./send-once.js";
@@ -159,14 +159,28 @@ export function composedResource(webhook: StoredWebhook) {
   };
 }
 
+/**
+ * A webhook as the dashboard shows it: the composed resource with the URI's userinfo masked
+ * (the management API itself serves the URI as stored, as the provider does).
+ */
+export function shownWebhook(webhook: StoredWebhook) {
+  const resource = composedResource(webhook);
+  const { composed } = resource;
+  return {
+    ...resource,
+    uri: maskUrl(resource.uri),
+    composed: composed === null ? null : { ...composed, url: maskUrl(composed.url) },
+  };
+}
+
 function createComposed(store: WebhookStore, { body }: ApiRequest): JsonReply {
   return ok("Created successfully", composedResource(registerComposed(store, body)));
 }
 
 /**
- * A push attempt on the wire, snake_case like the rest of the API, with the request sent (its
- * credentials masked: the Authorization value, credential-named headers, and `secrets`) and
- * the receiver's reply body.
+ * A push attempt on the wire, snake_case like the rest of the API, with the request as sent
+ * (its credentials masked: the Authorization value, a URL-made Basic one included, every header
+ * a template configured, the URL's userinfo, and `secrets`) and the receiver's reply body.
  */
 export function pushAttemptJson(a: PushAttempt, secrets: readonly string[] = []) {
   return {
@@ -174,7 +188,7 @@ export function pushAttemptJson(a: PushAttempt, secrets: readonly string[] = [])
     report_type: a.reportType,
     webhook_id: a.webhookId,
     method: a.method,
-    url: maskText(a.url, secrets),
+    url: maskUrl(a.url, secrets),
     attempt: a.attempt,
     max_attempts: a.maxAttempts,
     status_code: a.statusCode,

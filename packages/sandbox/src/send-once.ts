@@ -13,7 +13,8 @@ const USER_AGENT = "reportkit-sandbox/0.1 (provider simulator)";
 
 /**
  * The headers an attempt sends, as sent (Host aside): the request's own plus the transport's
- * User-Agent, Connection and Content-Length.
+ * User-Agent, Connection and Content-Length, and the Basic Authorization that Node's
+ * http.request makes of a URL's `user:password@` when the request sets none itself.
  */
 export function sentHeaders(request: PushRequest): Record<string, string> {
   const headers: Record<string, string> = {
@@ -21,12 +22,34 @@ export function sentHeaders(request: PushRequest): Record<string, string> {
     connection: "close",
     ...request.headers,
   };
+  const basic = basicFromUrl(request.url);
+  if (basic !== undefined && headers.authorization === undefined) headers.authorization = basic;
   if (request.body !== undefined) {
     const length =
       typeof request.body === "string" ? Buffer.byteLength(request.body) : request.body.byteLength;
     headers["content-length"] = String(length);
   }
   return headers;
+}
+
+/** `Basic <base64(user:password)>` as Node sends it for a URL with userinfo, else undefined. */
+function basicFromUrl(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  if (url.username === "" && url.password === "") return undefined;
+  let user: string;
+  let password: string;
+  try {
+    user = decodeURIComponent(url.username);
+    password = decodeURIComponent(url.password);
+  } catch {
+    return undefined; // Node would fail the request itself: nothing is sent
+  }
+  return `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
 }
 
 /**

@@ -4,6 +4,7 @@ import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import type { Command } from "commander";
 import { formatDuration, parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
+import { inline } from "../terminal-safe.js";
 
 interface SandboxFlags {
   port: string;
@@ -14,6 +15,7 @@ interface SandboxFlags {
   timeout: string;
   timeZone: string;
   payloads: string;
+  allowedHost: string[];
 }
 
 /** `reportkit sandbox`: the provider on localhost, printing every push attempt as it happens. */
@@ -22,6 +24,11 @@ export function sandboxCommand(command: Command, io: CliIo): Command {
     .description("run the provider on localhost: management API, message/call simulator, pusher")
     .option("--port <n>", "port to listen on", "4010")
     .option("--host <host>", "address to listen on", "127.0.0.1")
+    .option(
+      "--allowed-host <name...>",
+      "a Host name to answer besides localhost/127.0.0.1/[::1] (others get 403: DNS rebinding)",
+      [],
+    )
     .option(
       "--token <token>",
       "API token clients must send (env: REPORTKIT_API_TOKEN; default: a new one, printed)",
@@ -58,13 +65,15 @@ export function sandboxCommand(command: Command, io: CliIo): Command {
         sandbox = await createSandbox({
           port,
           host: flags.host,
+          allowedHosts: flags.allowedHost,
           token,
           retries: Number(flags.retries),
           retryIntervalMs,
           timeoutMs,
           timeZone: flags.timeZone,
           payloads: flags.payloads,
-          onAttempt: (attempt) => io.stdout(`${formatAttempt(attempt)}\n`),
+          // One line each, whatever the report id or URL holds.
+          onAttempt: (attempt) => io.stdout(`${inline(formatAttempt(attempt))}\n`),
         });
       } catch (error) {
         const code = (error as { code?: unknown }).code;

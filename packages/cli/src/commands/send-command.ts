@@ -14,6 +14,7 @@ import { Argument, type Command } from "commander";
 import { formatDuration, parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
 import { oneLine } from "../table.js";
+import { inline } from "../terminal-safe.js";
 
 interface SendFlags {
   to: string;
@@ -132,7 +133,7 @@ export function sendCommand(command: Command, io: CliIo): Command {
             attempt.outcome !== "delivered" && attempt.responseBody
               ? `\n  reply: ${oneLine(attempt.responseBody)}`
               : "";
-          io.stdout(`${formatAttempt(attempt)}${reply}\n`);
+          io.stdout(`${inline(formatAttempt(attempt))}${reply}\n`);
         },
       });
       if (!flags.json) {

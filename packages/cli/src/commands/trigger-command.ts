@@ -2,6 +2,7 @@ import { Argument, type Command } from "commander";
 import { parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
 import { oneLine } from "../table.js";
+import { inline } from "../terminal-safe.js";
 
 interface TriggerFlags {
   webhook: string;
@@ -102,7 +103,7 @@ export function triggerCommand(command: Command, io: CliIo): Command {
         return;
       }
       const attempts = await follow(sandbox, reportId, (a) => {
-        if (!flags.json) io.stdout(`${attemptLine(a)}\n`);
+        if (!flags.json) io.stdout(`${inline(attemptLine(a))}\n`);
       });
       if (flags.json) io.stdout(`${JSON.stringify({ ...sent.data, attempts }, null, 2)}\n`);
       const last = attempts.at(-1);

@@ -1,4 +1,5 @@
 import { type Client, createClient, type Webhook } from "@reportkit/client";
+import { maskUrl } from "@reportkit/sandbox";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
@@ -189,7 +190,13 @@ function webhookTable(list: readonly Webhook[]): string {
   if (list.length === 0) return "(no webhooks)";
   return formatTable(
     ["ID", "NAME", "STATUS", "CREATED", "URI"],
-    list.map((w) => [w.id, w.name, w.active ? "active" : "inactive", when(w.createdAt), w.uri]),
+    list.map((w) => [
+      w.id,
+      w.name,
+      w.active ? "active" : "inactive",
+      when(w.createdAt),
+      maskUrl(w.uri),
+    ]),
   );
 }
 
@@ -201,7 +208,8 @@ function printWebhook(io: CliIo, webhook: Webhook, json?: boolean, verb?: string
   const lines = formatRecord([
     ["id", webhook.id],
     ["name", webhook.name],
-    ["uri", webhook.uri],
+    // A password in the URI stays off the screen (--json prints the API's data as served).
+    ["uri", maskUrl(webhook.uri)],
     ["status", `${webhook.status} (${webhook.active ? "active" : "inactive"})`],
     ["secret", webhook.secret ?? "-"],
     ["verification", webhook.verificationCode ?? "-"],

@@ -1,0 +1,45 @@
+import type { ReportWarning } from "./schemas.js";
+
+/**
+ * How deep a value in `report.raw` may nest: an object or array inside a field is one level,
+ * each one inside it one more. The provider's fields are all scalars, so only what a sender
+ * added nests at all; 64 is far beyond any real payload and far below the depth at which
+ * JSON.stringify, structured clone or a queue's serialiser run out of stack (a 64 KB body
+ * holds 32,000 nested arrays, which JSON.parse reads and JSON.stringify cannot write back).
+ * Half serde_json's default recursion limit of 128.
+ */
+export const MAX_RAW_DEPTH = 64;
+
+/**
+ * `raw` with every field nested deeper than MAX_RAW_DEPTH dropped, and a warning for each, so
+ * every report a handler gets can be serialised. The same object when none is (the usual
+ * case: a report's fields are flat, so nothing is copied).
+ */
+export function boundedRaw(
+  raw: Record<string, unknown>,
+  warnings: ReportWarning[],
+): Record<string, unknown> {
+  let kept: Record<string, unknown> | undefined;
+  for (const key of Object.keys(raw)) {
+    const value = raw[key];
+    if (typeof value !== "object" || value === null || withinDepth(value, MAX_RAW_DEPTH)) continue;
+    // A spread copies a "__proto__" own key as an own data property, as JSON.parse made it.
+    kept ??= { ...raw };
+    delete kept[key];
+    warnings.push({
+      field: key,
+      message: `nested deeper than ${MAX_RAW_DEPTH} levels; dropped from raw so that the report can be serialised`,
+    });
+  }
+  return kept ?? raw;
+}
+
+/** Whether `value` (at the first level) nests at most `levels` levels. Recursion ≤ `levels`. */
+function withinDepth(value: object, levels: number): boolean {
+  if (levels <= 0) return false;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  for (const item of items) {
+    if (typeof item === "object" && item !== null && !withinDepth(item, levels - 1)) return false;
+  }
+  return true;
+}
