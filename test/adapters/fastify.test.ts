@@ -279,7 +279,9 @@ describe("@reportkit/fastify: logging and failures", () => {
     req.write(DLR.slice(0, 40));
     await new Promise((resolve) => setTimeout(resolve, 50));
     req.destroy();
-    await vi.waitFor(() => expect(errors.map((e) => e.code)).toEqual(["body_read_failed"]));
+    await vi.waitFor(() => expect(errors.map((e) => e.code)).toEqual(["body_read_failed"]), {
+      timeout: 15_000,
+    });
     expect(h.onDelivery).not.toHaveBeenCalled();
     const after = await fetch(`http://127.0.0.1:${port}/webhooks`, {
       method: "POST",
