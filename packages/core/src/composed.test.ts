@@ -45,6 +45,7 @@ describe("composed call webhooks (the field-notes example)", () => {
       headers: AUTH,
     });
     expect(res.status).toBe(200);
+    expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({
       type: "call",
       mid: "c-77",
@@ -70,6 +71,7 @@ describe("composed call webhooks (the field-notes example)", () => {
       body,
     });
     expect(res.status).toBe(200);
+    expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({ mid: "c-78", status: "BUSY", duration: 23 });
   });
 
@@ -187,6 +189,7 @@ describe("composed delivery webhooks in every method and body format", () => {
       headers: AUTH,
     });
     expect(res.status).toBe(200);
+    expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject(expected);
   });
 
@@ -204,6 +207,7 @@ describe("composed delivery webhooks in every method and body format", () => {
       body: new URLSearchParams(values).toString(),
     });
     expect(res.status).toBe(200);
+    expect(reports).toHaveLength(1);
     expect(reports[0]?.id).toBe("b34e35ad:1");
   });
 
@@ -220,6 +224,7 @@ describe("composed delivery webhooks in every method and body format", () => {
     });
     expect(res.status).toBe(200);
     // An empty text value is still the (empty) string the template promised.
+    expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({
       id: "abc:1",
       status: "UNDELIV",
@@ -248,6 +253,7 @@ describe("composed delivery webhooks in every method and body format", () => {
     });
     const res = await receiver.handle({ method: "PUT", url: "/hooks//a:1/DELIVRD", headers: AUTH });
     expect(res.status).toBe(200);
+    expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({ custom: "", id: "a:1", status: "DELIVRD" });
   });
 
@@ -279,6 +285,7 @@ describe("composed delivery webhooks in every method and body format", () => {
       headers: AUTH,
     });
     expect(res.status).toBe(200);
+    expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({ mid: "m-1", status: "ANSWER" });
   });
 
@@ -289,6 +296,7 @@ describe("composed delivery webhooks in every method and body format", () => {
       url: "/d?i={{id}}&s={{status}}",
     });
     await receiver.handle({ method: "GET", url: "/d?i=1&s=ACCEPTD&s=DELIVRD", headers: AUTH });
+    expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({ status: "DELIVRD" });
   });
 
@@ -304,6 +312,7 @@ describe("composed delivery webhooks in every method and body format", () => {
       headers: AUTH,
     });
     expect(res.status).toBe(200);
+    expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({
       id: "1",
       status: "UNDELIV",
@@ -332,6 +341,7 @@ describe("composed delivery webhooks in every method and body format", () => {
       headers: AUTH,
     });
     expect([unix.status, wallClock.status]).toEqual([200, 200]);
+    expect(reports).toHaveLength(2);
     for (const report of reports) {
       expect(report).toMatchObject({
         sentAt: new Date(1617965868_000),
@@ -472,6 +482,7 @@ describe("composed templates are checked at construction", () => {
         body: "n=2",
       });
       expect(res.status).toBe(200);
+      expect(reports).toHaveLength(1);
       expect(reports[0]).toMatchObject({ id: "a:1", status: "DELIVRD", units: 2 });
       const wrong = await status(receiver, {
         method: "PUT",
