@@ -152,7 +152,9 @@ describe("ERROR_STATUS", () => {
 
   it("answers only statuses the provider retries: 4xx for the sender's request, 5xx for failures", () => {
     const byStatus: Record<number, string[]> = {};
-    for (const code of codes) (byStatus[ERROR_STATUS[code]] ??= []).push(code);
+    for (const code of codes) {
+      byStatus[ERROR_STATUS[code]] = [...(byStatus[ERROR_STATUS[code]] ?? []), code];
+    }
     expect(byStatus).toEqual({
       400: [
         "invalid_json",
