@@ -4,8 +4,9 @@
 // Runs the tools from node_modules/.bin directly: no pnpm needed on PATH. Arguments go to
 // vitest: `pnpm test test/adapters` runs every step but only those test files.
 import { spawnSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { closingLine, countReportFile } from "./test-counts.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const bin = (name) => join(root, "node_modules/.bin", name);
@@ -31,20 +32,19 @@ parts.push(`lint ${lint ? "ok" : "FAILED"}`);
 
 console.log("\n# tests: vitest run");
 rmSync(REPORT, { force: true });
-const vitest = run(bin("vitest"), ["run", ...process.argv.slice(2)]);
-let counts = null;
-try {
-  counts = JSON.parse(readFileSync(REPORT, "utf8"));
-} catch {}
-parts.push(
-  counts === null
-    ? "tests FAILED (no report)"
-    : `tests ${counts.numPassedTests} passed, ${counts.numFailedTests} failed` +
-        (counts.numPendingTests + counts.numTodoTests > 0
-          ? `, ${counts.numPendingTests + counts.numTodoTests} skipped`
-          : "") +
-        (vitest || counts.numFailedTests > 0 ? "" : " (vitest FAILED)"),
-);
+const vitestRun = spawnSync(bin("vitest"), ["run", ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: "inherit",
+});
+if (vitestRun.error) console.error(`vitest: ${vitestRun.error.message}`);
+// A crashed file, a skipped test, a missing report: each is a failure (scripts/test-counts.mjs).
+const counts = countReportFile(REPORT, vitestRun.status, { root });
+const vitest = counts.failed === 0;
+if (!vitest) {
+  console.log("\n# what failed or did not run");
+  for (const problem of counts.problems) console.log(`  ${problem}`);
+}
+parts.push(`tests ${closingLine(counts)}`);
 
 let pack = false;
 if (built) {

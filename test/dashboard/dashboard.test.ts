@@ -60,7 +60,9 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
   it("creates a webhook, sends an SMS and shows the attempt delivered, live, by keyboard", async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(sandbox.dashboardUrl);
-    await expect.poll(() => page.locator("#connection").textContent()).toBe("Live");
+    await expect
+      .poll(() => page.locator("#connection").textContent(), { timeout: 15_000 })
+      .toBe("Live");
     // The key leaves the address bar once read.
     expect(page.url()).not.toContain("#key=");
     expect(await page.locator("#base-url").textContent()).toBe(sandbox.baseUrl);
@@ -96,7 +98,7 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     await page.keyboard.press("Enter");
 
     const hook = page.locator(".webhook", { hasText: "local express" });
-    await expect.poll(() => hook.count()).toBe(1);
+    await expect.poll(() => hook.count(), { timeout: 15_000 }).toBe(1);
     expect(await hook.locator(".badge").allTextContents()).toEqual(["active", "standard"]);
 
     // "Send SMS" on the webhook moves focus to the form; Tab order through the SMS fields.
@@ -141,7 +143,7 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     await page.getByLabel("Verification token (sent as Bearer)").fill("not-the-receivers-token");
     await page.getByRole("button", { name: "Create webhook" }).click();
     const hook = page.locator(".webhook", { hasText: "wrong token" });
-    await expect.poll(() => hook.count()).toBe(1);
+    await expect.poll(() => hook.count(), { timeout: 15_000 }).toBe(1);
 
     await hook.getByRole("button", { name: /^Send SMS/ }).click();
     await page.getByRole("button", { name: "Send SMS", exact: true }).click();
@@ -179,14 +181,16 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     );
     await page.getByLabel(/^Active/).uncheck();
     await page.getByRole("button", { name: "Save changes" }).click();
-    await expect.poll(() => hook.locator(".badge").first().textContent()).toBe("inactive");
+    await expect
+      .poll(() => hook.locator(".badge").first().textContent(), { timeout: 15_000 })
+      .toBe("inactive");
 
     // Delete asks once more on the same button.
     const remove = hook.locator('button[data-action="delete"]');
     await remove.click();
     expect(await remove.textContent()).toMatch(/^Confirm delete/);
     await remove.click();
-    await expect.poll(() => hook.count()).toBe(0);
+    await expect.poll(() => hook.count(), { timeout: 15_000 }).toBe(0);
   });
 
   it("renders names and replies as text, never as markup, and never shows a token", async () => {
@@ -194,7 +198,9 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     await page.getByLabel("Name", { exact: true }).fill(name);
     await page.getByLabel("URL that receives the reports").fill(receiverUrl);
     await page.getByRole("button", { name: "Create webhook" }).click();
-    await expect.poll(() => page.locator(".webhook .name", { hasText: "<img" }).count()).toBe(1);
+    await expect
+      .poll(() => page.locator(".webhook .name", { hasText: "<img" }).count(), { timeout: 15_000 })
+      .toBe(1);
     expect(await page.locator("#webhooks img").count()).toBe(0);
     expect(await page.evaluate(() => (window as { hacked?: number }).hacked)).toBeUndefined();
     // Everything the page holds, opened up: no API token, no webhook token.
@@ -216,7 +222,7 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
       token: HOOK_TOKEN,
     });
     const hook = page.locator(".webhook", { hasText: "composed calls" });
-    await expect.poll(() => hook.count()).toBe(1);
+    await expect.poll(() => hook.count(), { timeout: 15_000 }).toBe(1);
     expect(await hook.locator(".badge").allTextContents()).toEqual([
       "active",
       "composed, call reports",

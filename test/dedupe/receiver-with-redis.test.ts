@@ -54,7 +54,7 @@ describe.runIf(requireRedisServer("receiver-with-redis.test.ts"))(
           const retry = await receiver.fetch(post(id));
           expect(await retry.text()).toBe('{"ok":true}');
         },
-        { timeout: 5000, interval: 20 },
+        { timeout: 10_000, interval: 20 },
       );
       expect(await (await receiver.fetch(post(id))).text()).toBe('{"ok":true,"duplicate":true}');
       expect(calls).toBe(2);
@@ -63,6 +63,12 @@ describe.runIf(requireRedisServer("receiver-with-redis.test.ts"))(
     it("answers 503 at the deadline; the resend after the handler finished is a duplicate", async () => {
       let calls = 0;
       let finished = false;
+      // The handler runs until the test lets it finish: the resend below must find it running
+      // however slow the machine is.
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
       const receiver = createReceiver({
         token: TOKEN,
         dedupe: store(),
@@ -71,7 +77,7 @@ describe.runIf(requireRedisServer("receiver-with-redis.test.ts"))(
         onDelivery: async (_report, ctx) => {
           calls++;
           expect(ctx.dedupeKey).toMatch(/^delivery:.+:1:DELIVRD$/);
-          await new Promise((resolve) => setTimeout(resolve, 1000));
+          await released;
           finished = true;
         },
       });
@@ -84,13 +90,14 @@ describe.runIf(requireRedisServer("receiver-with-redis.test.ts"))(
       expect(first.headers.get("retry-after")).not.toBeNull();
       const early = await receiver.fetch(post(id));
       expect(early.status).toBe(409);
+      release();
       await vi.waitFor(() => expect(finished).toBe(true), { timeout: 10_000 });
       await vi.waitFor(
         async () =>
           expect(await (await receiver.fetch(post(id))).text()).toBe(
             '{"ok":true,"duplicate":true}',
           ),
-        { timeout: 5000 },
+        { timeout: 10_000 },
       );
       expect(calls).toBe(1);
     });

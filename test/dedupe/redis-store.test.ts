@@ -69,7 +69,7 @@ describe.runIf(requireRedisServer("redis-store.test.ts"))("redisDedupe on a real
     expect(await dedupe.claim(k, "a")).toBe("claimed");
     // a's lease runs out by itself; b claims; a's late release must not free b's claim.
     await vi.waitFor(async () => expect(await dedupe.claim(k, "b")).toBe("claimed"), {
-      timeout: 5000,
+      timeout: 10_000,
       interval: 50,
     });
     await dedupe.release(k, "a");
@@ -85,7 +85,7 @@ describe.runIf(requireRedisServer("redis-store.test.ts"))("redisDedupe on a real
     const k = key();
     await dedupe.claim(k, "a");
     await vi.waitFor(async () => expect(await dedupe.claim(k, "b")).toBe("claimed"), {
-      timeout: 5000,
+      timeout: 10_000,
       interval: 50,
     });
     await dedupe.complete(k, "a");
@@ -98,7 +98,7 @@ describe.runIf(requireRedisServer("redis-store.test.ts"))("redisDedupe on a real
     expect(await dedupe.claim(k, "killed")).toBe("claimed");
     expect(await dedupe.claim(k, "retry")).toBe("busy");
     await vi.waitFor(async () => expect(await inspect.exists(`reportkit:dedupe:${k}`)).toBe(0), {
-      timeout: 5000,
+      timeout: 10_000,
       interval: 25,
     });
     expect(await dedupe.claim(k, "retry")).toBe("claimed");

@@ -11,7 +11,7 @@ let sandbox: Sandbox;
 let recorder: Recorder;
 
 beforeEach(async () => {
-  sandbox = await createSandbox({ token: TOKEN, retryIntervalMs: 20, timeoutMs: 500 });
+  sandbox = await createSandbox({ token: TOKEN, retryIntervalMs: 20, timeoutMs: 10_000 });
   recorder = await startRecorder();
 });
 

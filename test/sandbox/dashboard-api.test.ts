@@ -75,7 +75,7 @@ describe("sandbox event stream", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     const { events, raw } = readEvents(response);
-    await expect.poll(() => events.map((e) => e.name)).toEqual(["snapshot"]);
+    await expect.poll(() => events.map((e) => e.name), { timeout: 15_000 }).toEqual(["snapshot"]);
     expect(events[0]?.data).toEqual({ base_url: sandbox.baseUrl, webhooks: [], attempts: [] });
 
     const hook = await api("POST", "developer/webhooks", {
@@ -83,13 +83,15 @@ describe("sandbox event stream", () => {
       uri: `${recorder.url}/hook?sig=${HOOK_TOKEN}`,
       token: HOOK_TOKEN,
     });
-    await expect.poll(() => events.map((e) => e.name)).toEqual(["snapshot", "webhooks"]);
+    await expect
+      .poll(() => events.map((e) => e.name), { timeout: 15_000 })
+      .toEqual(["snapshot", "webhooks"]);
     expect(events[1]?.data).toEqual([
       expect.objectContaining({ id: hook.json.data.id, name: "feed", status: "1", composed: null }),
     ]);
 
     const sms = await api("POST", "sandbox/sms", { webhook_id: hook.json.data.id });
-    await expect.poll(() => events.length).toBe(3);
+    await expect.poll(() => events.length, { timeout: 15_000 }).toBe(3);
     expect(events[2]).toEqual({
       name: "attempt",
       data: expect.objectContaining({
@@ -129,7 +131,7 @@ describe("sandbox event stream", () => {
     const after = await api("GET", "sandbox/push-attempts");
     expect(JSON.stringify(after.json)).not.toContain(HOOK_TOKEN);
     await sandbox.close();
-    await expect.poll(() => events.at(-1)?.name).toBe("webhooks");
+    await expect.poll(() => events.at(-1)?.name, { timeout: 15_000 }).toBe("webhooks");
   });
 
   it("refuses the stream without the bearer token", async () => {
@@ -282,7 +284,9 @@ describe("resend and retry now", () => {
     const hook = await api("POST", "developer/webhooks", { name: "r", uri: recorder.url });
     const sms = await api("POST", "sandbox/sms", { webhook_id: hook.json.data.id });
     const id = sms.json.data.report_id as string;
-    await expect.poll(() => sandbox.attempts().map((a) => a.outcome)).toEqual(["retrying"]);
+    await expect
+      .poll(() => sandbox.attempts().map((a) => a.outcome), { timeout: 15_000 })
+      .toEqual(["retrying"]);
     expect(sandbox.attempts()[0]?.responseBody).toBe("500");
 
     const retried = await api("POST", `sandbox/reports/${encodeURIComponent(id)}/retry-now`);
@@ -294,7 +298,7 @@ describe("resend and retry now", () => {
       }),
     });
     await expect
-      .poll(() => sandbox.attempts().map((a) => [a.attempt, a.outcome]))
+      .poll(() => sandbox.attempts().map((a) => [a.attempt, a.outcome]), { timeout: 15_000 })
       .toEqual([
         [1, "retrying"],
         [2, "delivered"],
@@ -333,7 +337,7 @@ describe("the receiver's reply in the log", () => {
     try {
       const hook = await api("POST", "developer/webhooks", { name: "long", uri: url });
       sandbox.sendSms({ webhookId: hook.json.data.id });
-      await expect.poll(() => sandbox.attempts().length).toBe(1);
+      await expect.poll(() => sandbox.attempts().length, { timeout: 15_000 }).toBe(1);
       const [attempt] = sandbox.attempts();
       expect(attempt).toMatchObject({ statusCode: 500, outcome: "retrying" });
       expect(attempt?.responseBody).toHaveLength(16_384);

@@ -12,8 +12,11 @@ export interface Recorded {
   text: string;
 }
 
-/** What the recorder does with the n-th request (0-based): answer a status, or never answer. */
-export type Behaviour = (n: number, request: Recorded) => number | "hang";
+/**
+ * What the recorder does with the n-th request (0-based): answer a status (at once, or once a
+ * promise of it settles), or never answer.
+ */
+export type Behaviour = (n: number, request: Recorded) => number | "hang" | Promise<number>;
 
 export interface Running {
   url: string;
@@ -51,7 +54,7 @@ export async function startRecorder(behaviour: Behaviour = () => 200): Promise<R
     };
     const n = requests.length;
     requests.push(recorded);
-    const answer = behaviour(n, recorded);
+    const answer = await behaviour(n, recorded);
     if (answer === "hang") return;
     res.writeHead(answer, { "content-type": "text/plain" }).end(String(answer));
   });

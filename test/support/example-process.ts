@@ -77,14 +77,17 @@ export function testExample(exampleDir: URL, script: string): void {
       });
       expect(res.status).toBe(200);
     }
-    await vi.waitFor(() => {
-      expect(example.output()).toContain(
-        "delivery b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1 to 919876543210: DELIVRD at 2021-04-09T10:57:51.000Z",
-      );
-      expect(example.output()).toContain(
-        "call 5f2b1a9c-3d4e-4f60-8a7b-9c0d1e2f3a4b 918068281235 -> 919876543210: ANSWER, 23s",
-      );
-    });
+    await vi.waitFor(
+      () => {
+        expect(example.output()).toContain(
+          "delivery b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1 to 919876543210: DELIVRD at 2021-04-09T10:57:51.000Z",
+        );
+        expect(example.output()).toContain(
+          "call 5f2b1a9c-3d4e-4f60-8a7b-9c0d1e2f3a4b 918068281235 -> 919876543210: ANSWER, 23s",
+        );
+      },
+      { timeout: 15_000 },
+    );
   });
 
   it("refuses a report without the token, and serves its other route", async () => {

@@ -112,7 +112,9 @@ describe.runIf(requireRedisServer("bullmq.test.ts"))("bullmqQueue and createWork
     expect(await counts()).toMatchObject({ waiting: 1 });
     let calls = 0;
     close(createWorker({ connection: redis.url, queueName, onDelivery: () => void calls++ }));
-    await vi.waitFor(async () => expect(await counts()).toMatchObject({ completed: 1 }));
+    await vi.waitFor(async () => expect(await counts()).toMatchObject({ completed: 1 }), {
+      timeout: 15_000,
+    });
     // A provider retry after it was processed: still nothing new (the completed job is kept).
     await queue.enqueue(DLR, key(DLR));
     expect(await counts()).toEqual({ waiting: 0, active: 0, completed: 1, failed: 0, delayed: 0 });
@@ -128,7 +130,7 @@ describe.runIf(requireRedisServer("bullmq.test.ts"))("bullmqQueue and createWork
     close(
       createWorker({ connection: redis.url, queueName, onCall: (_r, job) => void seen.push(job) }),
     );
-    await vi.waitFor(() => expect(seen).toHaveLength(2));
+    await vi.waitFor(() => expect(seen).toHaveLength(2), { timeout: 15_000 });
     expect(seen.map((j) => j.dedupeKey)).toEqual([null, null]);
   });
 
@@ -200,7 +202,9 @@ describe.runIf(requireRedisServer("bullmq.test.ts"))("bullmqQueue and createWork
     const queue = close(bullmqQueue({ connection: redis.url, queueName: fresh() }));
     close(createWorker({ connection: redis.url, queueName, onError: quiet, onDelivery: () => {} }));
     await queue.enqueue(CALL, key(CALL));
-    await vi.waitFor(async () => expect(await counts()).toMatchObject({ failed: 1 }));
+    await vi.waitFor(async () => expect(await counts()).toMatchObject({ failed: 1 }), {
+      timeout: 15_000,
+    });
     const job = await close(new Queue(queueName, { connection: { port: redis.port } })).getJob(
       reportJobId(key(CALL)),
     );
@@ -212,18 +216,30 @@ describe.runIf(requireRedisServer("bullmq.test.ts"))("bullmqQueue and createWork
     const queue = close(bullmqQueue({ connection: redis.url, queueName: fresh() }));
     let started = false;
     let finished = false;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const worker = createWorker({
       connection: redis.url,
       queueName,
       async onDelivery() {
         started = true;
-        await new Promise((r) => setTimeout(r, 300));
+        await released;
         finished = true;
       },
     });
     await queue.enqueue(DLR, key(DLR));
-    await vi.waitFor(() => expect(started).toBe(true));
-    await worker.close();
+    await vi.waitFor(() => expect(started).toBe(true), { timeout: 15_000 });
+    let closed = false;
+    const closing = worker.close().then(() => {
+      closed = true;
+    });
+    // close() must still be waiting while the handler is: give it every chance to finish early.
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(closed).toBe(false);
+    release();
+    await closing;
     expect(finished).toBe(true);
     expect(await counts()).toMatchObject({ completed: 1, active: 0 });
   });

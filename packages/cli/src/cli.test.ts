@@ -488,7 +488,7 @@ describe("reportkit trigger", () => {
       pushed: true,
       report: { status: "BUSY", to: 919800000001, duration: "0" },
     });
-    await expect.poll(() => receiver.requests.length).toBe(1);
+    await expect.poll(() => receiver.requests.length, { timeout: 15_000 }).toBe(1);
     expect(receiver.requests[0]?.body).toContain(`"mid": "${out.report_id}",`);
   });
 

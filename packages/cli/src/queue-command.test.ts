@@ -180,7 +180,9 @@ describe.runIf(requireRedisServer("queue-command.test.ts"))(
         QUEUE,
       ]);
       expect(one).toMatchObject({ code: 0, stdout: `Put back job ${dlrJob}\n` });
-      await vi.waitFor(() => expect(processed).toEqual([DLR.type === "delivery" ? DLR.id : ""]));
+      await vi.waitFor(() => expect(processed).toEqual([DLR.type === "delivery" ? DLR.id : ""]), {
+        timeout: 15_000,
+      });
       const again = await reportkit([
         "queue",
         "retry",
@@ -201,7 +203,7 @@ describe.runIf(requireRedisServer("queue-command.test.ts"))(
         QUEUE,
       ]);
       expect(all).toMatchObject({ code: 0, stdout: "Put back 1 failed job\n" });
-      await vi.waitFor(() => expect(processed).toHaveLength(2));
+      await vi.waitFor(() => expect(processed).toHaveLength(2), { timeout: 15_000 });
       expect((await jobs.failed()).length).toBe(0);
       const none = await reportkit(["queue", "failed", "--redis", redis.url, "--queue", QUEUE]);
       expect(none.stdout).toBe("(no failed jobs)\n0 failed jobs\n");

@@ -142,6 +142,6 @@ describe("README sandbox and CLI commands", () => {
       }
     }
     // The curl and trigger commands really made the sandbox push to the receiver.
-    await expect.poll(() => received).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => received, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
   });
 });

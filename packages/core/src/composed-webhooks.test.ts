@@ -46,6 +46,7 @@ describe("composed call webhooks (the field-notes example)", () => {
       headers: AUTH,
     });
     expect(res.status).toBe(200);
+    expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({
       type: "call",
       mid: "c-77",
@@ -71,6 +72,7 @@ describe("composed call webhooks (the field-notes example)", () => {
       body,
     });
     expect(res.status).toBe(200);
+    expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({ mid: "c-78", status: "BUSY", duration: 23 });
   });
 
@@ -188,6 +190,7 @@ describe("composed delivery webhooks in every method and body format", () => {
       headers: AUTH,
     });
     expect(res.status).toBe(200);
+    expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject(expected);
   });
 
@@ -205,6 +208,7 @@ describe("composed delivery webhooks in every method and body format", () => {
       body: new URLSearchParams(values).toString(),
     });
     expect(res.status).toBe(200);
+    expect(reports).toHaveLength(1);
     expect(reports[0]?.id).toBe("b34e35ad:1");
   });
 
@@ -221,6 +225,7 @@ describe("composed delivery webhooks in every method and body format", () => {
     });
     expect(res.status).toBe(200);
     // An empty text value is still the (empty) string the template promised.
+    expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({
       id: "abc:1",
       status: "UNDELIV",
@@ -249,6 +254,7 @@ describe("composed delivery webhooks in every method and body format", () => {
     });
     const res = await receiver.handle({ method: "PUT", url: "/hooks//a:1/DELIVRD", headers: AUTH });
     expect(res.status).toBe(200);
+    expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({ custom: "", id: "a:1", status: "DELIVRD" });
   });
 
@@ -280,6 +286,7 @@ describe("composed delivery webhooks in every method and body format", () => {
       headers: AUTH,
     });
     expect(res.status).toBe(200);
+    expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({ mid: "m-1", status: "ANSWER" });
   });
 
@@ -290,6 +297,7 @@ describe("composed delivery webhooks in every method and body format", () => {
       url: "/d?i={{id}}&s={{status}}",
     });
     await receiver.handle({ method: "GET", url: "/d?i=1&s=ACCEPTD&s=DELIVRD", headers: AUTH });
+    expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({ status: "DELIVRD" });
   });
 
@@ -305,6 +313,7 @@ describe("composed delivery webhooks in every method and body format", () => {
       headers: AUTH,
     });
     expect(res.status).toBe(200);
+    expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({
       id: "1",
       status: "UNDELIV",
@@ -333,6 +342,7 @@ describe("composed delivery webhooks in every method and body format", () => {
       headers: AUTH,
     });
     expect([unix.status, wallClock.status]).toEqual([200, 200]);
+    expect(reports).toHaveLength(2);
     for (const report of reports) {
       expect(report).toMatchObject({
         sentAt: new Date(1617965868_000),
@@ -473,6 +483,7 @@ describe("composed templates are checked at construction", () => {
         body: "n=2",
       });
       expect(res.status).toBe(200);
+      expect(reports).toHaveLength(1);
       expect(reports[0]).toMatchObject({ id: "a:1", status: "DELIVRD", units: 2 });
       const wrong = await status(receiver, {
         method: "PUT",

@@ -27,6 +27,19 @@ describe("REPORT_MEDIA_TYPES", () => {
       "text/json",
       "text/plain",
     ]);
-    for (const type of REPORT_MEDIA_TYPES) expect(formatOf(type)).toBeDefined();
+    expect(Object.fromEntries(REPORT_MEDIA_TYPES.map((type) => [type, formatOf(type)]))).toEqual({
+      "application/json": "json",
+      "text/json": "json",
+      "text/plain": "json",
+      "application/x-www-form-urlencoded": "urlencoded",
+      "multipart/form-data": "multipart",
+    });
+  });
+
+  it("reads any +json type as JSON and knows no other", () => {
+    expect(formatOf("application/vnd.api+json")).toBe("json");
+    expect(formatOf("")).toBe("json");
+    expect(formatOf("application/xml")).toBeUndefined();
+    expect(formatOf("text/html")).toBeUndefined();
   });
 });

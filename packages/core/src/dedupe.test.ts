@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { SAMPLE_DLR, TOKEN } from "../../../test/fixtures/samples.js";
 import type { ReportContext } from "./context.js";
 import { createReceiver } from "./create-receiver.js";
@@ -104,8 +104,7 @@ describe("dedupe: the default memory store", () => {
       }),
     );
     // Every copy but the first is answered while the handler still runs: none of them 2xx.
-    await new Promise((r) => setTimeout(r, 50));
-    expect(early).toHaveLength(49);
+    await vi.waitFor(() => expect(early).toHaveLength(49), { timeout: 10_000 });
     expect(early.every((status) => status === 409)).toBe(true);
     gate.resolve();
     const statuses = (await Promise.all(replies)).map((r) => r.status);
@@ -192,10 +191,12 @@ describe("deadlineMs", () => {
   it("answers 503 handler_timeout before a slow handler finished; the resend after it gets 200 duplicate", async () => {
     let calls = 0;
     let finished = false;
+    // The handler runs until the test lets it finish, past the deadline however slow the machine.
+    const gate = deferred();
     const { receiver, errors } = receiverWith(
       async () => {
         calls++;
-        await new Promise((r) => setTimeout(r, 1000));
+        await gate.promise;
         finished = true;
       },
       { deadlineMs: 200 },
@@ -209,27 +210,38 @@ describe("deadlineMs", () => {
     expect(errors.map((e) => e.code)).toEqual(["handler_timeout"]);
     // A retry while it still runs: not 2xx, not run again.
     expect((await receiver.handle(request)).status).toBe(409);
-    await new Promise((r) => setTimeout(r, 1100));
-    expect(finished).toBe(true);
-    expect(bodyOf(await receiver.handle(request))).toEqual({ ok: true, duplicate: true });
+    gate.resolve();
+    await vi.waitFor(() => expect(finished).toBe(true), { timeout: 10_000 });
+    // The key is marked done just after the handler returned.
+    await vi.waitFor(
+      async () =>
+        expect(bodyOf(await receiver.handle(request))).toEqual({ ok: true, duplicate: true }),
+      { timeout: 10_000 },
+    );
     expect(calls).toBe(1);
   });
 
   it("frees the key when the late handler fails, so the retry runs it again", async () => {
     let calls = 0;
+    const gate = deferred();
     const { receiver } = receiverWith(
       async () => {
         calls++;
         if (calls > 1) return;
-        await new Promise((r) => setTimeout(r, 100));
+        await gate.promise;
         throw new Error("late failure");
       },
       { deadlineMs: 20 },
     );
     const request = dlr();
     expect((await receiver.handle(request)).status).toBe(503);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(bodyOf(await receiver.handle(request))).toEqual({ ok: true });
+    expect((await receiver.handle(request)).status).toBe(409);
+    gate.resolve();
+    // Until the release lands, a retry is answered 409 without running the handler.
+    await vi.waitFor(
+      async () => expect(bodyOf(await receiver.handle(request))).toEqual({ ok: true }),
+      { timeout: 10_000 },
+    );
     expect(calls).toBe(2);
   });
 
@@ -242,6 +254,10 @@ describe("deadlineMs", () => {
 });
 
 describe("memoryDedupe", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("claims once, says busy while held, done after complete; release frees only its own claim", () => {
     const store = memoryDedupe();
     expect(store.claim("k", "a")).toBe("claimed");
@@ -257,13 +273,19 @@ describe("memoryDedupe", () => {
   });
 
   it("lets a lease and a done key run out", async () => {
+    // The store reads Date.now(): a fake clock moves it exactly, on any machine.
+    vi.useFakeTimers({ toFake: ["Date"] });
     const store = memoryDedupe({ leaseMs: 20, ttlMs: 40 });
     expect(store.claim("k", "a")).toBe("claimed");
-    await new Promise((r) => setTimeout(r, 30));
+    vi.setSystemTime(Date.now() + 19);
+    expect(store.claim("k", "b")).toBe("busy");
+    vi.setSystemTime(Date.now() + 11);
     expect(store.claim("k", "b")).toBe("claimed");
     store.complete("k", "b");
     expect(store.claim("k", "c")).toBe("done");
-    await new Promise((r) => setTimeout(r, 50));
+    vi.setSystemTime(Date.now() + 39);
+    expect(store.claim("k", "c")).toBe("done");
+    vi.setSystemTime(Date.now() + 11);
     expect(store.claim("k", "c")).toBe("claimed");
   });
 

@@ -58,14 +58,25 @@ describe("resolveTemplate", () => {
   });
 
   it("rejects a body value that is not exactly one variable, a GET with a body, a placeholder in the host", () => {
+    expect(errorsOf({ type: "call", url: "https://x.example/", body: { a: "id={{id}}" } })).toEqual(
+      {
+        "body.a": [
+          'Body key "a" must be exactly one {{variable}} and nothing else, e.g. "{{status}}"; got "id={{id}}".',
+        ],
+      },
+    );
     expect(
-      errorsOf({ type: "call", url: "https://x.example/", body: { a: "id={{id}}" } })["body.a"],
-    ).toBeDefined();
-    expect(
-      errorsOf({ type: "call", method: "GET", url: "https://x.example/", body: { a: "{{id}}" } })
-        .body,
-    ).toBeDefined();
-    expect(errorsOf({ type: "call", url: "https://{{id}}.example/" }).url).toBeDefined();
+      errorsOf({ type: "call", method: "GET", url: "https://x.example/", body: { a: "{{id}}" } }),
+    ).toEqual({
+      body: [
+        'A GET webhook has no body: move its values into the url\'s query string ("?state={{status}}"), or use POST or PUT.',
+      ],
+    });
+    expect(errorsOf({ type: "call", url: "https://{{id}}.example/" })).toEqual({
+      url: [
+        'The url has a {{variable}} in its host ("https://{{id}}.example"): variables stand in the path and the query only.',
+      ],
+    });
   });
 
   it("rejects a template without identity: the receiver would refuse every report", () => {

@@ -1,0 +1,114 @@
+// The wire's tables as users import them from @reportkit/wire: the payload fields of
+// provider-interface.md 2.4 and 2.5 and the composed {{variables}} of 2.6, checked against each
+// other and against the documentation's samples.
+import { describe, expect, it } from "vitest";
+import {
+  CALL_FIELDS,
+  CALL_VARIABLES,
+  DELIVERY_FIELDS,
+  DELIVERY_VARIABLES,
+  DOCUMENTED_CALL_SAMPLE,
+  DOCUMENTED_DELIVERY_SAMPLE,
+  IDENTITY_VARIABLES,
+  UNIX_READINGS,
+  variablesOf,
+} from "./index.js";
+
+describe("DELIVERY_FIELDS and CALL_FIELDS", () => {
+  it("are the fields of 2.4 and 2.5, in the documentation's order", () => {
+    expect(DELIVERY_FIELDS).toEqual([
+      "id",
+      "mobile",
+      "status",
+      "credits",
+      "units",
+      "deliv_at",
+      "sent_at",
+      "submit_at",
+      "deliv_time",
+      "sent_time",
+      "submit_time",
+      "cid",
+      "custom",
+    ]);
+    expect(CALL_FIELDS).toEqual([
+      "webhook_id",
+      "bridge",
+      "from",
+      "to",
+      "start_at",
+      "end_at",
+      "duration",
+      "mid",
+      "flow_id",
+      "status",
+      "source",
+      "recording_url",
+    ]);
+  });
+
+  it("hold every field of the documented samples; the samples leave out only what field-notes says", () => {
+    const missing = (fields: readonly string[], sample: object) =>
+      fields.filter((f) => !Object.hasOwn(sample, f));
+    const unknown = (fields: readonly string[], sample: object) =>
+      Object.keys(sample).filter((k) => !fields.includes(k));
+    // The DLR sample has no unix fields; the call sample no webhook_id.
+    expect(missing(DELIVERY_FIELDS, DOCUMENTED_DELIVERY_SAMPLE)).toEqual([
+      "deliv_at",
+      "sent_at",
+      "submit_at",
+    ]);
+    expect(missing(CALL_FIELDS, DOCUMENTED_CALL_SAMPLE)).toEqual(["webhook_id"]);
+    expect(unknown(DELIVERY_FIELDS, DOCUMENTED_DELIVERY_SAMPLE)).toEqual([]);
+    expect(unknown(CALL_FIELDS, DOCUMENTED_CALL_SAMPLE)).toEqual([]);
+  });
+});
+
+describe("variablesOf and the variable tables", () => {
+  it("gives each report type its own table", () => {
+    expect(variablesOf("delivery")).toBe(DELIVERY_VARIABLES);
+    expect(variablesOf("call")).toBe(CALL_VARIABLES);
+  });
+
+  it("maps every delivery variable of 2.6 to its payload field; cid has no variable", () => {
+    const delivery = variablesOf("delivery");
+    expect(Object.keys(delivery)).toEqual([
+      "id",
+      "mobile",
+      "status",
+      "credits",
+      "units",
+      "deliv_time",
+      "sent_time",
+      "submit_time",
+      "deliv_at",
+      "sent_at",
+      "submit_at",
+      "custom",
+    ]);
+    for (const [variable, field] of Object.entries(delivery)) expect(field).toBe(variable);
+    expect(DELIVERY_FIELDS.filter((f) => !Object.values(delivery).includes(f))).toEqual(["cid"]);
+  });
+
+  it("offers every call field as a variable, and {{id}} for the call's mid", () => {
+    const call = variablesOf("call");
+    expect(call.id).toBe("mid");
+    const { id: _id, ...rest } = call;
+    expect(Object.entries(rest).sort()).toEqual(CALL_FIELDS.map((f) => [f, f]).sort());
+  });
+
+  it("names only known variables and fields in IDENTITY_VARIABLES and UNIX_READINGS", () => {
+    for (const type of ["delivery", "call"] as const) {
+      const { all, anyOf } = IDENTITY_VARIABLES[type];
+      const known = Object.keys(variablesOf(type));
+      expect(
+        [...all, ...anyOf].filter((v) => !known.includes(v)),
+        type,
+      ).toEqual([]);
+    }
+    expect(Object.entries(UNIX_READINGS)).toEqual([
+      ["sent_time", "sent_at"],
+      ["submit_time", "submit_at"],
+    ]);
+  });
+});
