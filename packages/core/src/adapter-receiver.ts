@@ -25,6 +25,11 @@ export interface AdapterReceiverSettings {
    * construction, where the app's author sees it.
    */
   tokenFromRequestEnv?: boolean;
+  /**
+   * With `tokenFromRequestEnv`: how to set the token where this adapter runs, for the 500's
+   * message when a request finds none. Default: the Workers way (`wrangler secret put`).
+   */
+  setTokenHint?: string;
 }
 
 export interface AdapterReceiver<
@@ -72,6 +77,7 @@ export function adapterReceiver<
     return { receiver, forEnv: () => receiver };
   }
   // Every other option is checked now, not at the first request.
+  const noTokenYet = noToken(settings.setTokenHint ?? WORKERS_HINT);
   const config = validateOptions({ ...given, token: noTokenYet });
   const handlers = handlersOf(config);
   const receiver = receiverFrom<T, S>(config, handlers);
@@ -83,7 +89,10 @@ export function adapterReceiver<
       const key = typeof token === "string" ? token : "";
       let found = byToken.get(key);
       if (found === undefined) {
-        found = receiverFrom<T, S>({ ...config, check: checkFor(key, config) }, handlers);
+        found = receiverFrom<T, S>(
+          { ...config, check: checkFor(key, config, noTokenYet) },
+          handlers,
+        );
         // A Worker has one environment; tests may pass a few. Never grows without bound.
         if (byToken.size >= 16) byToken.clear();
         byToken.set(key, found);
@@ -94,7 +103,7 @@ export function adapterReceiver<
 }
 
 /** The credential check for a token read from a request's environment. */
-function checkFor(token: string, config: Config): Config["check"] {
+function checkFor(token: string, config: Config, noTokenYet: Config["check"]): Config["check"] {
   if (token === "") return noTokenYet;
   try {
     return tokenCheck(token, config.bearer, config.credentialHeader);
@@ -104,8 +113,10 @@ function checkFor(token: string, config: Config): Config["check"] {
   }
 }
 
-const NO_TOKEN = `no token: ${TOKEN_ENV} is neither in the receiver's options nor in this Worker's environment. Set it with \`wrangler secret put ${TOKEN_ENV}\`, or pass \`token\`.`;
+const WORKERS_HINT = `in this Worker's environment. Set it with \`wrangler secret put ${TOKEN_ENV}\``;
 
-function noTokenYet(): Promise<never> {
-  return Promise.reject(new Error(NO_TOKEN));
+/** The check that fails every request, saying where the token was looked for. */
+function noToken(hint: string): () => Promise<never> {
+  const message = `no token: ${TOKEN_ENV} is neither in the receiver's options nor ${hint}, or pass \`token\`.`;
+  return () => Promise.reject(new Error(message));
 }

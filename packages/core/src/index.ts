@@ -31,9 +31,9 @@ export { type ParseOptions, type ParseResult, parseReport } from "./parse-report
 export type { ReceiverLogger } from "./receiver-log.js";
 export {
   type CallReportFor,
+  type ContextWith,
   DEFAULT_MAX_BODY_BYTES,
   type DeliveryReportFor,
-  type ContextWith,
   type ErrorHandler,
   type Handler,
   type ReceiverOptions,

@@ -1,0 +1,115 @@
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnModuleInit,
+} from "@nestjs/common";
+import { DiscoveryService, HttpAdapterHost } from "@nestjs/core";
+import { webhookReceiver as expressReceiver } from "@reportkit/express";
+import { type FastifyReportkit, webhookReceiver as fastifyReceiver } from "@reportkit/fastify";
+import { discoverHandlers } from "./discover-handlers.js";
+import { REPORTKIT_MODULE_OPTIONS, type ReportkitModuleOptions } from "./module-options.js";
+
+/** What the mount attaches handlers to and closes: the Express handler or `fastify.reportkit`. */
+interface Target {
+  onDelivery(handler: never): unknown;
+  onCall(handler: never): unknown;
+  close(): Promise<void>;
+}
+
+/** The parts of Nest's HTTP adapter the mount uses, on either platform. */
+interface PlatformAdapter {
+  getType(): string;
+  getInstance(): unknown;
+}
+
+interface FastifyLike {
+  register(plugin: unknown, options?: unknown): unknown;
+  reportkit: FastifyReportkit;
+}
+
+/**
+ * Puts the receiver on the platform's own router (the Express app, the Fastify instance) as
+ * soon as Nest has the HTTP adapter: before Nest's body parsers, so the body reaches core
+ * unread, and outside Nest's controllers, so no guard, pipe, interceptor or exception filter
+ * of the app changes a reply. Then attaches the `@OnDelivery` / `@OnCall` methods Nest's
+ * DiscoveryService finds; until then reports get 503 `no_handler`.
+ */
+@Injectable()
+export class ReceiverMount implements OnModuleInit, BeforeApplicationShutdown {
+  private target: Target | undefined;
+  private failure: unknown;
+  private handlers: ReturnType<typeof discoverHandlers> | undefined;
+
+  constructor(
+    @Inject(REPORTKIT_MODULE_OPTIONS) private readonly options: ReportkitModuleOptions,
+    @Inject(HttpAdapterHost) adapterHost: HttpAdapterHost,
+    @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
+  ) {
+    // Now (Nest's factory) or once the testing module's createNestApplication() sets it: in both
+    // cases before app.init() adds the body parsers.
+    adapterHost.init$.subscribe(() => {
+      try {
+        this.mount(adapterHost.httpAdapter as unknown as PlatformAdapter);
+      } catch (error) {
+        this.failure = error; // thrown by onModuleInit, where app.init() reports it
+      }
+    });
+  }
+
+  private mount(adapter: PlatformAdapter): void {
+    const { path = "/webhooks", name: _name, ...rest } = this.options;
+    if (typeof path !== "string" || !path.startsWith("/")) {
+      throw new TypeError(
+        `reportkit: \`path\` must be a path starting with "/", such as "/webhooks", got ${JSON.stringify(path)}.`,
+      );
+    }
+    const options = { logger: new Logger("Reportkit"), ...rest };
+    const below = path.endsWith("/*");
+    const type = adapter.getType();
+    if (type === "express") {
+      const app = adapter.getInstance() as { use(...args: unknown[]): unknown };
+      if (below) {
+        const handler = expressReceiver(options);
+        app.use(path.slice(0, -2) || "/", handler);
+        this.target = handler;
+      } else {
+        const handler = expressReceiver({ ...options, path });
+        app.use(handler);
+        this.target = handler;
+      }
+    } else if (type === "fastify") {
+      // A scope of its own: one `reportkit` decoration per receiver, and its body parsers.
+      (adapter.getInstance() as FastifyLike).register(async (scope: FastifyLike) => {
+        await scope.register(fastifyReceiver, { ...options, path });
+        this.target = scope.reportkit;
+        this.attach();
+      });
+    } else {
+      throw new Error(
+        `reportkit: ReportkitModule runs on @nestjs/platform-express and @nestjs/platform-fastify; this app's HTTP adapter is "${type}".`,
+      );
+    }
+  }
+
+  onModuleInit(): void {
+    if (this.failure !== undefined) throw this.failure;
+    this.handlers = discoverHandlers(this.discovery, this.options.name ?? "default");
+    this.attach();
+  }
+
+  /** Once both the route (Fastify: when its plugin loads) and the handlers are known. */
+  private attach(): void {
+    const { target, handlers } = this;
+    if (target === undefined || handlers === undefined) return;
+    this.handlers = undefined;
+    if (handlers.onDelivery) target.onDelivery(handlers.onDelivery.handler as never);
+    if (handlers.onCall) target.onCall(handlers.onCall.handler as never);
+  }
+
+  /** New reports get 503 `shutting_down`; those in flight finish first. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.target?.close();
+  }
+}
