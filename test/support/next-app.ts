@@ -2,11 +2,11 @@
 // run it: the workspace packages are built first (Next reads their dist/, as published), no
 // telemetry, and nothing downloaded (the SWC binary is the @next/swc-* npm package).
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 
 const root = join(import.meta.dirname, "../..");
-const next = join(root, "test/node_modules/.bin/next");
 
 export interface RunningNextApp {
   origin: string;
@@ -46,6 +46,11 @@ export async function buildAndStartNext(
   const base = { ...buildEnv, ...env };
   await run(join(root, "node_modules/.bin/tsc"), ["-b"], root, buildEnv);
   const started = performance.now();
+  // The app's own next when it has one (examples/next), else the one test/ depends on.
+  const next = [
+    join(dir, "node_modules/.bin/next"),
+    join(root, "test/node_modules/.bin/next"),
+  ].find((bin) => existsSync(bin)) as string;
   await run(next, ["build"], dir, buildEnv);
   const buildSeconds = Math.round((performance.now() - started) / 100) / 10;
   const port = await freePort();

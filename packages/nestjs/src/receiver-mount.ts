@@ -36,16 +36,15 @@ interface FastifyLike {
  * of the app changes a reply. Then attaches the `@OnDelivery` / `@OnCall` methods Nest's
  * DiscoveryService finds; until then reports get 503 `no_handler`.
  */
-@Injectable()
 export class ReceiverMount implements OnModuleInit, BeforeApplicationShutdown {
   private target: Target | undefined;
   private failure: unknown;
   private handlers: ReturnType<typeof discoverHandlers> | undefined;
 
   constructor(
-    @Inject(REPORTKIT_MODULE_OPTIONS) private readonly options: ReportkitModuleOptions,
-    @Inject(HttpAdapterHost) adapterHost: HttpAdapterHost,
-    @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
+    private readonly options: ReportkitModuleOptions,
+    adapterHost: HttpAdapterHost,
+    private readonly discovery: DiscoveryService,
   ) {
     // Now (Nest's factory) or once the testing module's createNestApplication() sets it: in both
     // cases before app.init() adds the body parsers.
@@ -112,4 +111,15 @@ export class ReceiverMount implements OnModuleInit, BeforeApplicationShutdown {
   async beforeApplicationShutdown(): Promise<void> {
     await this.target?.close();
   }
+}
+
+// Decorated by calls rather than by syntax, so that this source compiles the same whatever the
+// app's decorator settings (tsx and vitest compile it from source in this repository).
+Injectable()(ReceiverMount);
+for (const [index, token] of [
+  REPORTKIT_MODULE_OPTIONS,
+  HttpAdapterHost,
+  DiscoveryService,
+].entries()) {
+  Inject(token)(ReceiverMount, undefined, index);
 }

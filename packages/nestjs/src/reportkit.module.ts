@@ -23,7 +23,6 @@ import { ReceiverMount } from "./receiver-mount.js";
  *   useFactory: (config: ConfigService) => ({ token: config.getOrThrow("DLR_TOKEN") }),
  * });
  */
-@Module({ imports: [DiscoveryModule], providers: [ReceiverMount] })
 export class ReportkitModule extends ReportkitConfigurableModule {
   /** One receiver, options given here (all optional). */
   static override forRoot(options: typeof REPORTKIT_OPTIONS_TYPE = {}) {
@@ -37,3 +36,6 @@ export class ReportkitModule extends ReportkitConfigurableModule {
     return super.forRootAsync(options);
   }
 }
+
+// Decorated by a call, as ReceiverMount is: the same whatever the app's decorator settings.
+Module({ imports: [DiscoveryModule], providers: [ReceiverMount] })(ReportkitModule);
