@@ -6,7 +6,7 @@ import {
   memoryQueue,
   type QueueFault,
   type StoreFault,
-} from "../support/faulty-stores.js";
+} from "../support/faulty-stores.ts";
 
 /** How the app's handlers behave and which receiver options differ from the defaults. */
 export interface Setup {

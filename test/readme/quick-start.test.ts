@@ -67,6 +67,11 @@ async function start(snippet: Snippet, port: number) {
   symlinkSync(join(root, "test/node_modules"), join(dir, "node_modules"), "dir");
   // What the README says to start from: npm init -y && npm pkg set type=module.
   writeFileSync(join(dir, "package.json"), `{ "type": "module" }\n`);
+  // What the NestJS quick start asks for (and every Nest project has); no other one uses it.
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    `{ "compilerOptions": { "experimentalDecorators": true, "emitDecoratorMetadata": true } }\n`,
+  );
   writeFileSync(join(dir, "server.ts"), snippet.code.replace(/\b3000\b/g, String(port)));
   const child = spawn(join(root, "node_modules/.bin/tsx"), ["--conditions=source", "server.ts"], {
     cwd: dir,
@@ -111,7 +116,7 @@ function runCurl(command: string, port: number): Promise<string> {
 
 describe.runIf(hasCurl())("README.md's quick starts, run as written", () => {
   it("has the servers, the curl command and the printed line it promises", () => {
-    expect(servers.map((s) => s.code.split("\n")[0])).toHaveLength(4);
+    expect(servers.map((s) => s.code.split("\n")[0])).toHaveLength(5);
     expect(curl).toContain("http://localhost:3000/webhooks");
     expect(printed).toMatch(
       /^delivery b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1 919876543210 DELIVRD /,

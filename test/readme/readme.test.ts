@@ -42,6 +42,9 @@ const COMPILER_OPTIONS: ts.CompilerOptions = {
   skipLibCheck: true,
   isolatedModules: true,
   verbatimModuleSyntax: false,
+  // NestJS's decorators (docs/nestjs.md), as every Nest project's tsconfig has them.
+  experimentalDecorators: true,
+  emitDecoratorMetadata: true,
   // No "source" condition: @reportkit/* resolve to their dist types, as published.
 };
 

@@ -26,6 +26,11 @@ export interface AdapterReceiverSettings {
    * construction, where the app's author sees it.
    */
   tokenFromRequestEnv?: boolean;
+  /**
+   * With `tokenFromRequestEnv`: how to set the token where this adapter runs, for the 500's
+   * message when a request finds none. Default: the Workers way (`wrangler secret put`).
+   */
+  setTokenHint?: string;
 }
 
 export interface AdapterReceiver<
@@ -80,6 +85,7 @@ export function adapterReceiver<
     return { receiver, forEnv: () => receiver, takesSubPaths: config.template !== undefined };
   }
   // Every other option is checked now, not at the first request.
+  const noTokenYet = noToken(settings.setTokenHint ?? WORKERS_HINT);
   const config = validateOptions({ ...given, token: noTokenYet });
   const handlers = handlersOf(config);
   // One lifecycle for all: `close()` on the app's receiver stops every token's receiver, and
@@ -96,7 +102,7 @@ export function adapterReceiver<
       let found = byToken.get(key);
       if (found === undefined) {
         found = receiverFrom<T, S>(
-          { ...config, check: checkFor(key, config) },
+          { ...config, check: checkFor(key, config, noTokenYet) },
           handlers,
           lifecycle,
         );
@@ -110,7 +116,7 @@ export function adapterReceiver<
 }
 
 /** The credential check for a token read from a request's environment. */
-function checkFor(token: string, config: Config): Config["check"] {
+function checkFor(token: string, config: Config, noTokenYet: Config["check"]): Config["check"] {
   if (token === "") return noTokenYet;
   try {
     return tokenCheck(token, config.bearer, config.credentialHeader);
@@ -120,11 +126,15 @@ function checkFor(token: string, config: Config): Config["check"] {
   }
 }
 
-const NO_TOKEN = `no token: ${TOKEN_ENV} is neither in the receiver's options nor in this Worker's environment. Set it with \`wrangler secret put ${TOKEN_ENV}\`, or pass \`token\`.`;
+const WORKERS_HINT = `in this Worker's environment. Set it with \`wrangler secret put ${TOKEN_ENV}\``;
 
-function noTokenYet(): Promise<never> {
+/** The check that fails every request, saying where the token was looked for. */
+function noToken(hint: string): () => Promise<never> {
+  const message = `no token: ${TOKEN_ENV} is neither in the receiver's options nor ${hint}, or pass \`token\`.`;
   // A configuration problem, the same for every request: its stack would say nothing.
-  const error = new Error(NO_TOKEN);
-  error.stack = `Error: ${NO_TOKEN}`;
-  return Promise.reject(error);
+  return () => {
+    const error = new Error(message);
+    error.stack = `Error: ${message}`;
+    return Promise.reject(error);
+  };
 }

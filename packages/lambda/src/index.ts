@@ -1,0 +1,21 @@
+export {
+  type CallReport,
+  type DeliveryReport,
+  type ErrorCode,
+  type Report,
+  type ReportContext,
+  ReportkitError,
+} from "@reportkit/core";
+export type {
+  LambdaEventV1,
+  LambdaEventV2,
+  LambdaHttpEvent,
+  LambdaHttpResult,
+} from "./lambda-events.js";
+export {
+  type LambdaHandler,
+  type LambdaReceiver,
+  toReceiverRequest,
+  toResult,
+  webhookReceiver,
+} from "./webhook-receiver.js";

@@ -1,0 +1,57 @@
+import type { DiscoveryService } from "@nestjs/core";
+import { HANDLER_METADATA, type HandlerKind } from "./decorators.js";
+
+/** A decorated method, bound to its provider instance. */
+export interface FoundHandler {
+  where: string;
+  handler: (report: never, ctx: never) => unknown;
+}
+
+/**
+ * The `@OnDelivery(name)` and `@OnCall(name)` methods among the app's providers, for the
+ * receiver `name`. Two of one kind are an error naming both, at start-up.
+ */
+export function discoverHandlers(
+  discovery: DiscoveryService,
+  name: string,
+): Partial<Record<HandlerKind, FoundHandler>> {
+  const found: Partial<Record<HandlerKind, FoundHandler>> = {};
+  const seen = new Set<object>();
+  for (const wrapper of discovery.getProviders()) {
+    const instance: unknown = wrapper.instance;
+    // A provider exported to several modules is listed once per module.
+    if (typeof instance !== "object" || instance === null || seen.has(instance)) continue;
+    seen.add(instance);
+    for (const [key, method] of methodsOf(instance)) {
+      for (const kind of ["onDelivery", "onCall"] as const) {
+        if ((method as unknown as Record<symbol, unknown>)[HANDLER_METADATA[kind]] !== name)
+          continue;
+        const where = `${instance.constructor.name}.${key}`;
+        const before = found[kind];
+        if (before !== undefined) {
+          const decorator = kind === "onDelivery" ? "@OnDelivery" : "@OnCall";
+          throw new Error(
+            `reportkit: two ${decorator}(${JSON.stringify(name)}) methods, ${before.where} and ${where}; a receiver takes one handler per kind. Remove one, or give each its own receiver: ${decorator}("other") with ReportkitModule.forRoot({ name: "other", path: "/other" }).`,
+          );
+        }
+        found[kind] = { where, handler: method.bind(instance) };
+      }
+    }
+  }
+  return found;
+}
+
+/** The instance's methods, its class's and those it inherits (not Object's); no getter is run. */
+function methodsOf(instance: object): Map<string, (...args: never[]) => unknown> {
+  const methods = new Map<string, (...args: never[]) => unknown>();
+  for (let proto = Object.getPrototypeOf(instance); proto && proto !== Object.prototype; ) {
+    for (const key of Object.getOwnPropertyNames(proto)) {
+      const value = Object.getOwnPropertyDescriptor(proto, key)?.value;
+      if (key !== "constructor" && !methods.has(key) && typeof value === "function") {
+        methods.set(key, value);
+      }
+    }
+    proto = Object.getPrototypeOf(proto);
+  }
+  return methods;
+}

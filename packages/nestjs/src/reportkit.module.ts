@@ -1,0 +1,45 @@
+import { Module } from "@nestjs/common";
+import { DiscoveryModule } from "@nestjs/core";
+import {
+  type REPORTKIT_ASYNC_OPTIONS_TYPE,
+  type REPORTKIT_OPTIONS_TYPE,
+  ReportkitConfigurableModule,
+} from "./module-options.js";
+import { ReceiverMount } from "./receiver-mount.js";
+
+/**
+ * The reportkit receiver in a NestJS app, on the Express or the Fastify platform. Each
+ * `forRoot` / `forRootAsync` is one receiver on its own path (default /webhooks), with its
+ * token (default REPORTKIT_TOKEN); its handlers are the `@OnDelivery()` / `@OnCall()` methods of
+ * the app's providers.
+ *
+ * @example
+ * @Module({ imports: [ReportkitModule.forRoot({ path: "/webhooks" })], providers: [Reports] })
+ * export class AppModule {}
+ *
+ * ReportkitModule.forRootAsync({
+ *   imports: [ConfigModule],
+ *   inject: [ConfigService],
+ *   useFactory: (config: ConfigService) => ({ token: config.getOrThrow("DLR_TOKEN") }),
+ * });
+ */
+export class ReportkitModule extends ReportkitConfigurableModule {
+  /** One receiver, options given here (all optional). */
+  static override forRoot(options: typeof REPORTKIT_OPTIONS_TYPE = {}) {
+    // biome-ignore lint/complexity/noThisInStatic: the definition's module must be this class
+    return super.forRoot(options);
+  }
+
+  /** One receiver, options from a factory with injected dependencies (ConfigService, say). */
+  static override forRootAsync(options: typeof REPORTKIT_ASYNC_OPTIONS_TYPE) {
+    // biome-ignore lint/complexity/noThisInStatic: the definition's module must be this class
+    return super.forRootAsync(options);
+  }
+}
+
+// Decorated by a call, as ReceiverMount is: the same whatever the app's decorator settings.
+Module({
+  imports: [DiscoveryModule],
+  providers: [ReceiverMount],
+  exports: [ReceiverMount],
+})(ReportkitModule);

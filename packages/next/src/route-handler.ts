@@ -1,0 +1,47 @@
+import type { ComposedTemplate, ReceiverOptions } from "@reportkit/core";
+import { type Attachable, adapterReceiver, attachable, TOKEN_ENV } from "@reportkit/core/adapter";
+
+/** A Next.js App Router route handler: `export const POST = webhookReceiver(...)`. */
+export type NextRouteHandler = (request: Request) => Promise<Response>;
+
+/** The route handler, with `onDelivery` / `onCall` / `onError` to attach handlers. */
+export type NextReceiver<
+  T extends ComposedTemplate | undefined = undefined,
+  S extends object = object,
+> = Attachable<NextRouteHandler, T, S>;
+
+/**
+ * The environment as a route sees it. `process.env.REPORTKIT_TOKEN` is named in full: Next.js
+ * gives an Edge route only the variables its code names that way.
+ */
+function routeEnv(): Record<string, string | undefined> {
+  if (typeof process === "undefined") return {};
+  return { [TOKEN_ENV]: process.env.REPORTKIT_TOKEN };
+}
+
+declare const process: { env: Record<string, string | undefined> };
+
+/**
+ * The reportkit receiver as a Next.js App Router route handler, on the Node.js and the Edge
+ * runtime (no `node:` imports). The token is REPORTKIT_TOKEN unless given, read when a request
+ * comes rather than when the module loads, so `next build` (which loads every route) needs no
+ * secret; a request that finds none gets 500 `token_check_failed`, which the provider retries.
+ * Every other option is checked when the module loads. Every reply is core's.
+ *
+ * @example
+ * // app/webhooks/route.ts
+ * export const POST = webhookReceiver().onDelivery((report) => console.log(report.id));
+ */
+export function webhookReceiver<
+  const T extends ComposedTemplate | undefined = undefined,
+  S extends object = object,
+>(options?: ReceiverOptions<T, S>): NextReceiver<T, S> {
+  const { receiver, forEnv } = adapterReceiver<T, S>(options, {
+    env: routeEnv(),
+    tokenFromRequestEnv: true,
+    setTokenHint: `in process.env. Set it in the deployment's environment variables (locally: \`${TOKEN_ENV}=… next start\`, or .env.local)`,
+  });
+  // A web Request in, a web Response out: core's own `fetch`, for the token of this process.
+  const handler: NextRouteHandler = (request) => forEnv(routeEnv()).fetch(request);
+  return attachable(handler, receiver);
+}
