@@ -1,8 +1,9 @@
 // The receiver: its configuration, the pipeline's two halves joined (read a report, then
 // process it), handlers attached after construction, and the object adapters call.
+import { challengeStep } from "./challenge.js";
 import type { ComposedTemplate } from "./composed.js";
 import { RequestContext } from "./context.js";
-import type { ReportkitError } from "./errors.js";
+import { ReportkitError } from "./errors.js";
 import { failureKeeper } from "./failure-journal.js";
 import { type AttachedHandlers, reportProcessor } from "./process-report.js";
 import { ignore, isThenable, type MaybePromise } from "./promises.js";
@@ -63,6 +64,13 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
       ? undefined
       : failureKeeper(config.journal, (error) => log?.(error));
   const lifecycle = receiverLifecycle(config);
+  const answerChallenge = challengeStep(
+    config.challenge,
+    config.check,
+    config.bearer,
+    template?.method === "GET" &&
+      template.sources.some((s) => s.from === "query" && s.key === "challenge"),
+  );
 
   /**
    * The error reply, once onError (an observer) and the log were told, and once the failure
@@ -94,6 +102,33 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
   function respond(request: ReceiverRequest): MaybePromise<ReceiverResponse> {
     const ctx = contextOf(request);
     if (lifecycle.closing) return reply(shuttingDown(), ctx);
+    if (answerChallenge !== undefined) {
+      let answered: ReturnType<typeof answerChallenge>;
+      try {
+        answered = answerChallenge(ctx.method, ctx.url, ctx.rawHeaders);
+      } catch (error) {
+        return reply(asReportkitError(error), ctx);
+      }
+      if (answered !== undefined) return challengeReply(answered, request, ctx);
+    }
+    return receive(request, ctx);
+  }
+
+  /** A challenge's answer; a custom responder's promise of undefined lets the report through. */
+  function challengeReply(
+    answered: MaybePromise<ReceiverResponse | ReportkitError | undefined>,
+    request: ReceiverRequest,
+    ctx: RequestContext,
+  ): MaybePromise<ReceiverResponse> {
+    const settle = (a: ReceiverResponse | ReportkitError | undefined) =>
+      a === undefined ? receive(request, ctx) : a instanceof ReportkitError ? reply(a, ctx) : a;
+    if (!isThenable(answered)) return settle(answered);
+    return (answered as Promise<ReceiverResponse | ReportkitError | undefined>).then(settle, (e) =>
+      reply(asReportkitError(e), ctx),
+    );
+  }
+
+  function receive(request: ReceiverRequest, ctx: RequestContext): MaybePromise<ReceiverResponse> {
     let received: MaybePromise<Report>;
     try {
       received = read(request, ctx);

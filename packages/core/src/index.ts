@@ -5,6 +5,12 @@
 // checked against them (wire-payloads.test-d.ts).
 export type { CallPayload, DeliveryPayload } from "@reportkit/wire";
 export { PROVIDER_TIME_ZONE } from "@reportkit/wire";
+export type {
+  ChallengeOption,
+  ChallengeReply,
+  ChallengeRequest,
+  ChallengeResponder,
+} from "./challenge.js";
 export type { TokenOption } from "./check-bearer.js";
 export {
   CALL_VARIABLES,
@@ -31,9 +37,9 @@ export { type ParseOptions, type ParseResult, parseReport } from "./parse-report
 export type { ReceiverLogger } from "./receiver-log.js";
 export {
   type CallReportFor,
+  type ContextWith,
   DEFAULT_MAX_BODY_BYTES,
   type DeliveryReportFor,
-  type ContextWith,
   type ErrorHandler,
   type Handler,
   type ReceiverOptions,

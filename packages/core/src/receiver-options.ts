@@ -1,4 +1,5 @@
 import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
+import { type ChallengeOption, checkChallengeOption } from "./challenge.js";
 import { type BearerCheck, checkBearer, type TokenOption } from "./check-bearer.js";
 import {
   type CompiledTemplate,
@@ -116,6 +117,14 @@ export interface ReceiverOptions<
   timeZone?: string;
   /** Largest body accepted, in bytes. Default 65536. */
   maxBodyBytes?: number;
+  /**
+   * The webhook's verification challenge, answered before any report is authenticated (and
+   * never marking anything processed). Default: a GET to the receiver's path with a
+   * `challenge` query parameter and `token` equal to the receiver's token gets 200 text/plain
+   * with the challenge's value (401 for a wrong or missing token). `false` turns it off; a
+   * function answers whatever the provider turns out to send (return undefined for a report).
+   */
+  challenge?: ChallengeOption;
 }
 
 export type ErrorHandler = (error: ReportkitError, ctx: ReportContext) => unknown;
@@ -148,6 +157,8 @@ export interface Config {
   telemetry: Telemetry | undefined;
   timeZone: string;
   limit: number;
+  /** The `challenge` option, checked: undefined for the default responder. */
+  challenge: ChallengeOption | undefined;
 }
 
 /**
@@ -266,6 +277,7 @@ export function validateOptions(
     telemetry: telemetryOf(options.telemetry),
     timeZone: options.timeZone ?? PROVIDER_TIME_ZONE,
     limit,
+    challenge: checkChallengeOption(options.challenge),
   };
 }
 
