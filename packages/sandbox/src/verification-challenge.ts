@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { maskText } from "./mask.js";
 import { sendOnce } from "./send-once.js";
-import type { BearerSource } from "./webhook-store.js";
 
 /**
  * What came of a verification challenge the sandbox sent a webhook. The provider's steps are
@@ -29,7 +28,7 @@ const REPLY_SHOWN = 200;
  */
 export async function sendChallenge(
   uri: string,
-  bearer: { token: string; from: BearerSource } | null,
+  bearer: { token: string } | null,
   timeoutMs: number,
 ): Promise<ChallengeOutcome> {
   const at = new Date();
