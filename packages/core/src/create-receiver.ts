@@ -102,7 +102,8 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
   function respond(request: ReceiverRequest): MaybePromise<ReceiverResponse> {
     const ctx = contextOf(request);
     if (lifecycle.closing) return reply(shuttingDown(), ctx);
-    if (answerChallenge !== undefined) {
+    // The default responder answers only GETs: a POST report pays this one comparison.
+    if (answerChallenge !== undefined && (ctx.method === "GET" || config.challenge !== undefined)) {
       let answered: ReturnType<typeof answerChallenge>;
       try {
         answered = answerChallenge(ctx.method, ctx.url, ctx.rawHeaders);
