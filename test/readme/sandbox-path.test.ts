@@ -164,6 +164,16 @@ describe("README.md: Through the sandbox, followed as written with REPORTKIT_TOK
     expect(blocks[1]).toMatch(/trigger delivery --webhook <id>/);
   });
 
+  it("the sandbox says whose token its pushes carry, and its hint creates the webhook with --token", () => {
+    expect(sandboxOutput).toContain(
+      "  push bearer  a webhook's --token, else REPORTKIT_TOKEN of this environment\n",
+    );
+    expect(sandboxOutput).toContain(
+      '  reportkit webhooks create --name local --uri http://127.0.0.1:3000/webhooks --token "$REPORTKIT_TOKEN" --challenge\n',
+    );
+    expect(sandboxOutput).not.toMatch(/\bsecret\b/);
+  });
+
   it("the webhook carries the receiver's token, passes the challenge, and the first push gets 200", async () => {
     const lines = withPorts(blocks[1] ?? "")
       .split("\n")
