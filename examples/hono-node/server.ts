@@ -4,7 +4,8 @@ import { Hono } from "hono";
 
 const app = new Hono();
 
-app.post(
+// all: POST for the reports, GET for the webhook's verification challenge.
+app.all(
   "/webhooks",
   webhookReceiver({
     // No `token` here: it is read from REPORTKIT_TOKEN.

@@ -5,7 +5,8 @@ import { Hono } from "hono";
 // it from c.env at the first request.
 const app = new Hono<{ Bindings: { REPORTKIT_TOKEN: string } }>();
 
-app.post(
+// all: POST for the reports, GET for the webhook's verification challenge.
+app.all(
   "/webhooks",
   webhookReceiver({
     onDelivery(report) {

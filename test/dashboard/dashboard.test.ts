@@ -30,6 +30,21 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     app.get("/ack", (_req, res) => {
       res.type("text/plain").send("ack");
     });
+    // Refuses its first push as reportkit would a wrong token, then takes the retry.
+    let flakyCalls = 0;
+    app.post("/flaky", (_req, res) => {
+      flakyCalls++;
+      if (flakyCalls === 1) {
+        res.status(401).json({
+          ok: false,
+          error: {
+            code: "unauthorized",
+            message:
+              "The token in an Authorization: Bearer <token> header is not one this receiver accepts.",
+          },
+        });
+      } else res.json({ ok: true });
+    });
     app.use(
       webhookReceiver({
         path: "/webhooks",
@@ -100,11 +115,10 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     const hook = page.locator(".webhook", { hasText: "local express" });
     await expect.poll(() => hook.count(), { timeout: 15_000 }).toBe(1);
     expect(await hook.locator(".badge").allTextContents()).toEqual(["active", "standard"]);
+    expect(await hook.locator(".bearer").textContent()).toBe("Bearer: set, from its token");
 
-    // "Send SMS" on the webhook moves focus to the form; Tab order through the SMS fields.
-    await hook.getByRole("button", { name: /^Send SMS/ }).focus();
-    await page.keyboard.press("Enter");
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("send-status");
+    // The send form has the new webhook picked; Tab order through the SMS fields.
+    await page.locator("#send-status").focus();
     const outline = await page.evaluate(
       () => getComputedStyle(document.activeElement as Element).outlineStyle,
     );
@@ -140,26 +154,38 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     const hookUrl = `${receiverUrl}?from=dashboard`;
     await page.getByLabel("Name", { exact: true }).fill("wrong token");
     await page.getByLabel("URL that receives the reports").fill(hookUrl);
-    await page.getByLabel("Verification token (sent as Bearer)").fill("not-the-receivers-token");
+    await page.locator("#webhook-token").fill("not-the-receivers-token");
     await page.getByRole("button", { name: "Create webhook" }).click();
     const hook = page.locator(".webhook", { hasText: "wrong token" });
     await expect.poll(() => hook.count(), { timeout: 15_000 }).toBe(1);
 
+    // The card's "Send SMS" sends at once, and says so on the card.
     await hook.getByRole("button", { name: /^Send SMS/ }).click();
-    await page.getByRole("button", { name: "Send SMS", exact: true }).click();
+    await expect
+      .poll(() => hook.locator(".card-result").textContent(), { timeout: 10_000 })
+      .toMatch(/^Queued: report \S+:1$/);
     const retrying = page.locator('#attempts li[data-outcome="retrying"]');
     await expect.poll(() => retrying.count(), { timeout: 10_000 }).toBe(1);
     expect(await retrying.locator(".result").textContent()).toBe("HTTP 401");
     expect(await retrying.locator(".next").textContent()).toMatch(/next retry at \d\d:\d\d/);
+    // Why, without opening the card.
+    expect(await retrying.locator(".reason").isVisible()).toBe(true);
+    expect(await retrying.locator(".reason").textContent()).toBe(
+      "Receiver said: The token in an Authorization: Bearer <token> header is not one this receiver accepts.",
+    );
     const reply = await retrying.locator(".reply").textContent();
     expect(reply).not.toBe("(empty)");
     const reportId = await retrying.getAttribute("data-report");
 
     await retrying.getByRole("button", { name: /^Retry now/ }).click();
-    await expect.poll(() => retrying.count(), { timeout: 10_000 }).toBe(2);
-    // Only the newest attempt of the report offers "Retry now".
-    const newest = page.locator(`#attempts li[data-report="${reportId}"]`).first();
-    expect(await newest.locator(".tries").textContent()).toBe("attempt 2/4");
+    const cards = page.locator(`#attempts li.attempt[data-report="${reportId}"]`);
+    await expect.poll(() => cards.count(), { timeout: 10_000 }).toBe(2);
+    // One timeline for the report, in order; only its newest attempt offers "Retry now", and
+    // the first one, settled, no longer waits for a retry.
+    expect(await page.locator(`#attempts li.report[data-report-id="${reportId}"]`).count()).toBe(1);
+    expect(await cards.locator(".tries").allTextContents()).toEqual(["attempt 1/4", "attempt 2/4"]);
+    expect(await cards.first().getAttribute("data-outcome")).toBe("retried");
+    expect(await cards.first().locator(".next").count()).toBe(0);
     expect(await page.locator("#attempts .retry-now").count()).toBe(1);
 
     // Resend the delivered report: the same report again, as a provider retry. The receiver
@@ -228,16 +254,20 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
       "composed, call reports",
     ]);
     expect(await hook.locator("button").allTextContents()).toEqual([
-      "Make call to composed calls",
+      "Make call to composed calls now",
       "Edit composed calls",
       "Delete composed calls",
     ]);
-    await hook.getByRole("button", { name: /^Make call/ }).click();
+    // A call with chosen fields: the form.
+    await page.locator("#send-webhook").selectOption({ label: "composed calls" });
+    await page.locator("#kind-call").check();
     expect(await page.locator("#send-status").getAttribute("list")).toBe("call-statuses");
     await page.getByLabel("Status").fill("BUSY");
     await page.getByLabel("Duration (seconds)").fill("0");
     await page.getByRole("button", { name: "Make call", exact: true }).click();
-    const row = page.locator('#attempts li[data-outcome="delivered"]', { hasText: "Call report" });
+    const row = page
+      .locator("#attempts li.report", { hasText: "Call report" })
+      .locator('li.attempt[data-outcome="delivered"]');
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
     expect(await row.locator(".target").textContent()).toMatch(
       new RegExp(`^GET ${ack.replaceAll(".", "\\.")}\\?call_id=[0-9a-f-]+&message_status=BUSY$`),
@@ -261,6 +291,81 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     await page.locator("#attempts-heading").scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${ARTIFACTS}dashboard-400-attempts.png` });
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it("one timeline per report: a delivered report's earlier attempt no longer waits; the 401's reason shows", async () => {
+    const flaky = receiverUrl.replace(/\/webhooks$/, "/flaky");
+    await page.getByLabel("Name", { exact: true }).fill("flaky");
+    await page.getByLabel("URL that receives the reports").fill(flaky);
+    await page.getByRole("button", { name: "Create webhook" }).click();
+    const hook = page.locator(".webhook", { hasText: "flaky" });
+    await expect.poll(() => hook.count()).toBe(1);
+    expect(await hook.locator(".bearer").textContent()).toBe(
+      "Bearer: none (pushes carry no Authorization; give it a token)",
+    );
+    await hook.getByRole("button", { name: /^Send SMS/ }).click();
+    const group = page.locator("#attempts li.report").first();
+    await expect.poll(() => group.getAttribute("data-state"), { timeout: 10_000 }).toBe("retrying");
+    const first = group.locator("li.attempt").first();
+    expect(await first.locator(".reason").textContent()).toMatch(/^Receiver said: The token in/);
+    expect(await first.locator(".next").count()).toBe(1);
+    await first.getByRole("button", { name: /^Retry now/ }).click();
+    await expect
+      .poll(() => group.getAttribute("data-state"), { timeout: 10_000 })
+      .toBe("delivered");
+    expect(await group.locator(".state").textContent()).toBe("delivered");
+    expect(await group.locator("li.attempt .outcome").allTextContents()).toEqual([
+      "failed",
+      "delivered",
+    ]);
+    // Settled: no "next retry at", no "Retry now", no "Retrying now" left on the first attempt.
+    expect(await first.locator(".next").count()).toBe(0);
+    expect(await first.locator(".retry-now").count()).toBe(0);
+    const text = await group.textContent();
+    expect(text).not.toMatch(/next retry at|Retrying now|Retry now/);
+  });
+
+  it("sends the verification challenge from the form and the card, and says how it went", async () => {
+    await page.getByLabel("Name", { exact: true }).fill("challenged");
+    await page.getByLabel("URL that receives the reports").fill(receiverUrl);
+    await page.locator("#webhook-token").fill(HOOK_TOKEN);
+    await page.getByLabel(/^Send the verification challenge/).check();
+    await page.getByRole("button", { name: "Create webhook" }).click();
+    await expect
+      .poll(() => page.locator("#webhook-result").textContent(), { timeout: 10_000 })
+      .toBe("challenged: Verification challenge: passed");
+    const hook = page.locator(".webhook", { hasText: "challenged" });
+    await expect
+      .poll(() => hook.locator(".challenge").textContent())
+      .toBe("Verification challenge: passed");
+    expect(await hook.locator(".bearer").textContent()).toBe("Bearer: set, from its token");
+
+    // Edit its token to a wrong one, then the card's button: the receiver's 401, in words.
+    await hook.getByRole("button", { name: /^Edit/ }).click();
+    await page.locator("#webhook-token").fill("not-the-receivers");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await hook.getByRole("button", { name: /^Send challenge/ }).click();
+    await expect
+      .poll(() => hook.locator(".card-result").textContent(), { timeout: 10_000 })
+      .toMatch(
+        /^Verification challenge: failed: answered 401 \(the receiver's token is not this webhook's\)/,
+      );
+    expect(await page.content()).not.toContain("not-the-receivers");
+  });
+
+  it("asks for no favicon (no 404 in the sandbox's log)", async () => {
+    const statuses: string[] = [];
+    await page.goto("about:blank");
+    page.on("response", (response) => statuses.push(`${response.status()} ${response.url()}`));
+    await page.goto(sandbox.dashboardUrl);
+    await expect.poll(() => page.locator("#connection").textContent()).toBe("Live");
+    // Chromium asks for an icon once the page has loaded, if the page names none.
+    await page.waitForLoadState("load");
+    expect(statuses.filter((s) => s.startsWith("404") || s.includes("favicon"))).toEqual([]);
+    expect(statuses.length).toBeGreaterThan(5);
+    // A browser that asks anyway (a bookmark, a tab strip) gets no 404 either.
+    const asked = await page.evaluate(async () => (await fetch("/favicon.ico")).status);
+    expect(asked).toBe(204);
   });
 
   it("says so when the sandbox goes away", async () => {

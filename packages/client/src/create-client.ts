@@ -45,7 +45,11 @@ export interface CreateWebhookInput {
   /** 1 active (the default), 0 inactive. */
   status?: 0 | 1;
   secret?: string;
-  /** Verification token for the provider's initial verification challenge. */
+  /**
+   * The webhook's token: the provider's verification token for its initial verification
+   * challenge, and what the receiver's `token` (REPORTKIT_TOKEN) must equal. The sandbox sends
+   * it as the bearer of every push.
+   */
   token?: string;
 }
 
@@ -54,6 +58,8 @@ export interface UpdateWebhookInput {
   uri: string;
   status?: 0 | 1;
   secret?: string;
+  /** A new token. The sandbox takes it; the provider's documented edit lists no such field. */
+  token?: string;
 }
 
 export interface WebhooksApi {
@@ -176,7 +182,7 @@ export function createClientWith(t: Transport): Client {
     const body = await request(t, {
       method: "PUT",
       path,
-      body: pick(input, ["name", "uri", "status", "secret"]),
+      body: pick(input, ["name", "uri", "status", "secret", "token"]),
     });
     return validate(t, WebhookResponseSchema, `PUT ${path}`, body).data;
   }

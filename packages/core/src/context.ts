@@ -55,6 +55,11 @@ export class RequestContext implements ReportContext {
     return this.#receivedAtDate;
   }
 
+  /** @internal The request's headers as the adapter gave them: for a challenge responder. */
+  get rawHeaders(): ReceiverHeaders {
+    return this.#raw;
+  }
+
   /** @internal A request header as it came (the credential header included): for the journal. */
   rawHeader(name: string): string | undefined {
     return getHeader(this.#raw, name);

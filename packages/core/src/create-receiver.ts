@@ -1,9 +1,10 @@
 // The receiver: its configuration, the pipeline's two halves joined (read a report, then
 // process it), handlers attached after construction, and the object adapters call.
 import type { ComposedTemplate } from "@reportkit/wire";
+import { challengeStep } from "./challenge.js";
 import { RequestContext } from "./context.js";
 import { drainBody } from "./drain-body.js";
-import type { ReportkitError } from "./errors.js";
+import { ReportkitError } from "./errors.js";
 import { failureKeeper } from "./failure-journal.js";
 import { getHeader } from "./headers.js";
 import { type AttachedHandlers, reportProcessor } from "./process-report.js";
@@ -78,6 +79,13 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
     config.journal === undefined
       ? undefined
       : failureKeeper(config.journal, (error) => log?.(error));
+  const answerChallenge = challengeStep(
+    config.challenge,
+    config.check,
+    config.bearer,
+    template?.method === "GET" &&
+      template.sources.some((s) => s.from === "query" && s.key === "challenge"),
+  );
 
   /**
    * The error reply, once onError (an observer) and the log were told, and once the failure
@@ -111,6 +119,34 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
   function respond(request: ReceiverRequest): MaybePromise<ReceiverResponse> {
     const ctx = contextOf(request);
     if (lifecycle.closing) return refused(request, shuttingDown(), ctx);
+    // The default responder answers only GETs: a POST report pays this one comparison.
+    if (answerChallenge !== undefined && (ctx.method === "GET" || config.challenge !== undefined)) {
+      let answered: ReturnType<typeof answerChallenge>;
+      try {
+        answered = answerChallenge(ctx.method, ctx.url, ctx.rawHeaders);
+      } catch (error) {
+        return reply(asReportkitError(error), ctx);
+      }
+      if (answered !== undefined) return challengeReply(answered, request, ctx);
+    }
+    return receive(request, ctx);
+  }
+
+  /** A challenge's answer; a custom responder's promise of undefined lets the report through. */
+  function challengeReply(
+    answered: MaybePromise<ReceiverResponse | ReportkitError | undefined>,
+    request: ReceiverRequest,
+    ctx: RequestContext,
+  ): MaybePromise<ReceiverResponse> {
+    const settle = (a: ReceiverResponse | ReportkitError | undefined) =>
+      a === undefined ? receive(request, ctx) : a instanceof ReportkitError ? reply(a, ctx) : a;
+    if (!isThenable(answered)) return settle(answered);
+    return (answered as Promise<ReceiverResponse | ReportkitError | undefined>).then(settle, (e) =>
+      reply(asReportkitError(e), ctx),
+    );
+  }
+
+  function receive(request: ReceiverRequest, ctx: RequestContext): MaybePromise<ReceiverResponse> {
     let received: MaybePromise<Report>;
     try {
       received = read(request, ctx);

@@ -1,10 +1,6 @@
 // @reportkit/core: the user API. Adapter, store and queue authors import from
 // "@reportkit/core/adapter" (adapter.ts).
 
-// The wire payloads are @reportkit/wire's, shared with the sandbox; the zod schemas in schemas.ts are
-// checked against them (wire-payloads.test-d.ts).
-// The composed-webhook grammar and variable tables are wire's too (composed-types.ts types a
-// handler by a template, compile-template.ts and read-composed.ts read requests by it).
 export {
   CALL_VARIABLES,
   type CallPayload,
@@ -15,6 +11,16 @@ export {
   type TemplateProblem,
   type TemplateVariables,
 } from "@reportkit/wire";
+// The wire payloads are @reportkit/wire's, shared with the sandbox; the zod schemas in schemas.ts are
+// checked against them (wire-payloads.test-d.ts).
+// The composed-webhook grammar and variable tables are wire's too (composed-types.ts types a
+// handler by a template, compile-template.ts and read-composed.ts read requests by it).
+export type {
+  ChallengeOption,
+  ChallengeReply,
+  ChallengeRequest,
+  ChallengeResponder,
+} from "./challenge.js";
 export type { TokenOption } from "./check-bearer.js";
 export { ComposedTemplateError } from "./compile-template.js";
 export type { ComposedCallReport, ComposedDeliveryReport } from "./composed-types.js";

@@ -1,4 +1,5 @@
 import { type ComposedTemplate, PROVIDER_TIME_ZONE } from "@reportkit/wire";
+import { type ChallengeOption, checkChallengeOption } from "./challenge.js";
 import { type BearerCheck, checkBearer, type TokenOption } from "./check-bearer.js";
 import { type CompiledTemplate, compileTemplate } from "./compile-template.js";
 import type { ComposedCallReport, ComposedDeliveryReport } from "./composed-types.js";
@@ -118,6 +119,14 @@ export interface ReceiverOptions<
    * report is a few hundred bytes and arrives with its headers.
    */
   bodyTimeoutMs?: number;
+  /**
+   * The webhook's verification challenge, answered before any report is authenticated (and
+   * never marking anything processed). Default: a GET to the receiver's path with a
+   * `challenge` query parameter and `token` equal to the receiver's token gets 200 text/plain
+   * with the challenge's value (401 for a wrong or missing token). `false` turns it off; a
+   * function answers whatever the provider turns out to send (return undefined for a report).
+   */
+  challenge?: ChallengeOption;
 }
 
 export type ErrorHandler = (error: ReportkitError, ctx: ReportContext) => unknown;
@@ -152,6 +161,8 @@ export interface Config {
   telemetry: Telemetry | undefined;
   timeZone: string;
   limit: number;
+  /** The `challenge` option, checked: undefined for the default responder. */
+  challenge: ChallengeOption | undefined;
 }
 
 /**
@@ -271,6 +282,7 @@ export function validateOptions(
     telemetry: telemetryOf(options.telemetry),
     timeZone: options.timeZone ?? PROVIDER_TIME_ZONE,
     limit,
+    challenge: checkChallengeOption(options.challenge),
   };
 }
 

@@ -10,7 +10,7 @@ import {
 import type { Context, Env } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-/** A Hono handler: `app.post("/webhooks", handler)`. */
+/** A Hono handler: `app.all("/webhooks", handler)` (GET too, for the verification challenge). */
 export type HonoHandler<E extends Env = Env> = (c: Context<E>) => Promise<Response>;
 
 /** The Hono handler, with `onDelivery` / `onCall` / `onError` to attach handlers. */
@@ -28,7 +28,7 @@ export type HonoReceiver<
  * lost while the app starts.
  *
  * @example
- * app.post("/webhooks", webhookReceiver().onDelivery((report) => console.log(report.id)));
+ * app.all("/webhooks", webhookReceiver().onDelivery((report) => console.log(report.id)));
  */
 export function webhookReceiver<
   const T extends ComposedTemplate | undefined = undefined,

@@ -2,7 +2,8 @@
 // dependencies. Each module has one job:
 //   api.js          the dashboard API, with the per-run key
 //   live-feed.js    the server-sent event stream and the connection line
-//   webhook-list.js the webhook list (webhook-form.js creates and edits one)
+//   webhook-list.js the webhook list (webhook-form.js creates and edits one; webhook-facts.js
+//                   says in words whether a bearer is sent and how the challenge went)
 //   send-form.js    the "send a test report" form
 //   attempt-log.js  the push attempts
 //   dom.js          element helpers (textContent only, never innerHTML)

@@ -17,14 +17,6 @@ export function showKind() {
   $("send-submit").textContent = kind === "call" ? "Make call" : "Send SMS";
 }
 
-/** A webhook's "Send SMS" or "Make call": fills in the form and moves focus to it. */
-export function prepareSend(webhookId, kind) {
-  $("send-webhook").value = webhookId;
-  $(kind === "call" ? "kind-call" : "kind-sms").checked = true;
-  showKind();
-  $("send-status").focus();
-}
-
 export async function submitSend(event) {
   event.preventDefault();
   const fields = $("send-form").elements;

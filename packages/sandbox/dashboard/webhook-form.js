@@ -1,6 +1,7 @@
 // The webhook form: creates a webhook, or edits the one picked in the list.
 import { api } from "./api.js";
 import { $ } from "./dom.js";
+import { challengeText } from "./webhook-facts.js";
 
 /** The id of the webhook being edited; null while the form creates one. */
 let editing = null;
@@ -16,6 +17,10 @@ export function editWebhook(webhook) {
   form.elements.uri.value = webhook.uri;
   form.elements.secret.value = "";
   form.elements.secret.placeholder = webhook.secret ? "unchanged unless typed" : "";
+  form.elements.token.value = "";
+  form.elements.token.placeholder =
+    webhook.bearer?.from === "token" ? "unchanged unless typed" : "";
+  form.elements.challenge.checked = false;
   form.elements.active.checked = webhook.status === "1";
   for (const node of form.querySelectorAll(".create-only")) node.hidden = true;
   $("webhook-form-title").textContent = `Edit webhook ${webhook.name}`;
@@ -30,6 +35,7 @@ export function resetWebhookForm() {
   editing = null;
   form.reset();
   form.elements.secret.placeholder = "";
+  form.elements.token.placeholder = "";
   for (const node of form.querySelectorAll(".create-only")) node.hidden = false;
   $("webhook-form-title").textContent = "New webhook";
   $("webhook-submit").textContent = "Create webhook";
@@ -46,17 +52,24 @@ export async function submitWebhook(event) {
     status: fields.active.checked ? 1 : 0,
   };
   if (fields.secret.value !== "") body.secret = fields.secret.value;
-  if (editing === null && fields.token.value !== "") body.token = fields.token.value;
+  if (fields.token.value !== "") body.token = fields.token.value;
+  const challenge = fields.challenge.checked;
   $("webhook-error").textContent = "";
+  $("webhook-result").textContent = "";
   try {
+    let saved;
     if (editing === null) {
-      const created = await api("POST", "developer/webhooks", body);
-      resetWebhookForm();
-      $("send-webhook").value = created.data.id;
-      $("send-result").textContent = `Created ${created.data.name}: pick a report and send it.`;
+      saved = (await api("POST", "developer/webhooks", body)).data;
+      $("send-webhook").value = saved.id;
+      $("send-result").textContent = `Created ${saved.name}: pick a report and send it.`;
     } else {
-      await api("PUT", `developer/webhooks/${encodeURIComponent(editing)}`, body);
-      resetWebhookForm();
+      saved = (await api("PUT", `developer/webhooks/${encodeURIComponent(editing)}`, body)).data;
+    }
+    resetWebhookForm();
+    if (challenge) {
+      $("webhook-result").textContent = "Sending the verification challenge…";
+      const reply = await api("POST", `sandbox/webhooks/${encodeURIComponent(saved.id)}/challenge`);
+      $("webhook-result").textContent = `${saved.name}: ${challengeText(reply.data)}`;
     }
   } catch (error) {
     $("webhook-error").textContent = `Not saved: ${error.message}`;

@@ -1,7 +1,7 @@
 // The webhook list, and the webhook picker of the send form that follows it.
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
-import { prepareSend } from "./send-form.js";
+import { bearerText, challengeText } from "./webhook-facts.js";
 import { editingWebhookId, editWebhook, resetWebhookForm } from "./webhook-form.js";
 
 function webhookKind(webhook) {
@@ -35,6 +35,44 @@ export function showWebhooks(webhooks) {
   if (editing && !webhooks.some((w) => w.id === editing)) resetWebhookForm();
 }
 
+/**
+ * What each card's last action said, by webhook id: the list is drawn anew on every change (the
+ * challenge's own outcome is one), and the line must survive it.
+ */
+const cardSaid = new Map();
+
+function say(event, webhook, text) {
+  cardSaid.set(webhook.id, text);
+  const item = [...$("webhooks").children].find((li) => li.dataset.id === webhook.id);
+  const out =
+    item?.querySelector(".card-result") ??
+    event.currentTarget?.closest?.(".webhook")?.querySelector(".card-result");
+  if (out) out.textContent = text;
+}
+
+/** Sends a report to the webhook now (the form below sends one with chosen fields). */
+async function sendNow(event, webhook, kind) {
+  say(event, webhook, "Sending…");
+  try {
+    const sent = await api("POST", kind === "call" ? "sandbox/calls" : "sandbox/sms", {
+      webhook_id: webhook.id,
+    });
+    say(event, webhook, `${sent.message}: report ${sent.data.report_id}`);
+  } catch (error) {
+    say(event, webhook, `Not sent: ${error.message}`);
+  }
+}
+
+async function challengeNow(event, webhook) {
+  say(event, webhook, "Sending the verification challenge…");
+  try {
+    const reply = await api("POST", `sandbox/webhooks/${encodeURIComponent(webhook.id)}/challenge`);
+    say(event, webhook, challengeText(reply.data));
+  } catch (error) {
+    say(event, webhook, `Not sent: ${error.message}`);
+  }
+}
+
 function webhookItem(webhook) {
   const active = webhook.status === "1";
   const type = webhook.composed?.type;
@@ -55,24 +93,38 @@ function webhookItem(webhook) {
     ),
     el("div", { className: "meta" }, "id ", el("code", {}, webhook.id)),
     el(
+      "p",
+      { className: "bearer", "data-set": String(Boolean(webhook.bearer?.set)) },
+      bearerText(webhook),
+    ),
+    webhook.challenge && el("p", { className: "challenge" }, challengeText(webhook.challenge)),
+    el(
       "div",
       { className: "actions" },
       type !== "call" &&
         el(
           "button",
-          { type: "button", "data-action": "sms", onclick: () => prepareSend(webhook.id, "sms") },
+          { type: "button", "data-action": "sms", onclick: (e) => sendNow(e, webhook, "sms") },
           "Send SMS",
-          el("span", { className: "sr-only" }, ` to ${webhook.name}`),
+          el("span", { className: "sr-only" }, ` to ${webhook.name} now`),
         ),
       type !== "delivery" &&
         el(
           "button",
+          { type: "button", "data-action": "call", onclick: (e) => sendNow(e, webhook, "call") },
+          "Make call",
+          el("span", { className: "sr-only" }, ` to ${webhook.name} now`),
+        ),
+      !webhook.composed &&
+        el(
+          "button",
           {
             type: "button",
-            "data-action": "call",
-            onclick: () => prepareSend(webhook.id, "call"),
+            className: "secondary",
+            "data-action": "challenge",
+            onclick: (e) => challengeNow(e, webhook),
           },
-          "Make call",
+          "Send challenge",
           el("span", { className: "sr-only" }, ` to ${webhook.name}`),
         ),
       el(
@@ -88,6 +140,7 @@ function webhookItem(webhook) {
       ),
       deleteButton(webhook),
     ),
+    el("p", { className: "card-result", role: "status" }, cardSaid.get(webhook.id) ?? ""),
   );
 }
 

@@ -43,7 +43,8 @@ import {
   Dispatcher,
   type SmsInput,
 } from "./simulate-sms-and-calls.js";
-import { WebhookStore } from "./webhook-store.js";
+import { sendChallenge } from "./verification-challenge.js";
+import { bearerOf, WebhookStore } from "./webhook-store.js";
 
 export interface SandboxOptions {
   /** The management API's access token: requests must send `Authorization: Bearer <token>`. */
@@ -78,6 +79,12 @@ export interface SandboxOptions {
    * "complete": every documented field, as strict JSON.
    */
   payloads?: PayloadStyle;
+  /**
+   * The bearer for pushes to a webhook created with neither `token` nor `secret`. Default none
+   * (such pushes carry no Authorization). `reportkit sandbox` passes the `REPORTKIT_TOKEN` of
+   * its environment, the variable the receivers read, so one token works end to end.
+   */
+  webhookToken?: string;
 }
 
 export interface ComposedWebhookInput extends ComposedTemplate {
@@ -180,14 +187,41 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       options.onAttempt?.(attempt);
     },
   });
-  const dispatcher = new Dispatcher(store, pusher, timeZone, payloads);
+  const { webhookToken } = options;
+  if (webhookToken !== undefined && (typeof webhookToken !== "string" || /\s/.test(webhookToken))) {
+    throw new TypeError(
+      "reportkit sandbox: `webhookToken` must be a token (one word, no spaces): the bearer of webhooks created without token or secret, as the receiver's REPORTKIT_TOKEN.",
+    );
+  }
+  const fallbackToken = webhookToken === "" ? undefined : webhookToken;
+  const dispatcher = new Dispatcher(store, pusher, timeZone, payloads, fallbackToken);
   const expected = Buffer.from(`Bearer ${token}`);
   const dashboardKey = Buffer.from(randomBytes(18).toString("base64url"));
   const state: SandboxState = {
     store,
     dispatcher,
     pusher,
-    secretsOf: (id) => (id === null ? [] : [...(secrets.get(id) ?? [])]),
+    secretsOf: (id) => [
+      ...(id === null ? [] : (secrets.get(id) ?? [])),
+      ...(fallbackToken === undefined ? [] : [fallbackToken]),
+    ],
+    fallbackToken,
+    async challenge(webhook) {
+      const outcome =
+        webhook.composed === null
+          ? await sendChallenge(webhook.uri, bearerOf(webhook, fallbackToken), pushing.timeoutMs)
+          : {
+              sent: false,
+              passed: false,
+              url: null,
+              statusCode: null,
+              reason:
+                "not sent: a composed webhook's URL is a template (the challenge goes to standard webhooks)",
+              at: new Date(),
+            };
+      store.challenged(webhook.id, outcome);
+      return outcome;
+    },
   };
   const streams = new Set<() => void>();
   const hostAllowed = hostCheck(host, actualPort, allowedHosts);
@@ -254,7 +288,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       req.on("close", () => streams.delete(end));
       return "streamed";
     }
-    const route = managementRoute(store, request) ?? sandboxRoute(state, request);
+    const route = managementRoute(store, request, state.challenge) ?? sandboxRoute(state, request);
     if (route === undefined) return fail(404, `The route ${request.path} could not be found.`);
     if (typeof route !== "function") return route;
     const refused = authenticate(false);
@@ -267,7 +301,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     if (!body.ok) return body.reply;
     request.body = body.value;
     try {
-      return route(request);
+      return await route(request);
     } catch (error) {
       if (error instanceof FieldErrors) {
         return fail(422, error.message, error.errors);
@@ -279,7 +313,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   function snapshot() {
     return {
       base_url: `http://${formatHost(host)}:${actualPort()}${BASE_PATH}`,
-      webhooks: store.list().map(shownWebhook),
+      webhooks: store.list().map((w) => shownWebhook(w, fallbackToken)),
       attempts: pusher.attempts
         .slice(-SNAPSHOT_ATTEMPTS)
         .map((a) => pushAttemptJson(a, state.secretsOf(a.webhookId))),
@@ -288,7 +322,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
 
   function render(event: SandboxEvent) {
     if (event.type === "webhooks") {
-      return { name: "webhooks", data: store.list().map(shownWebhook) };
+      return { name: "webhooks", data: store.list().map((w) => shownWebhook(w, fallbackToken)) };
     }
     const { attempt } = event;
     return { name: "attempt", data: pushAttemptJson(attempt, state.secretsOf(attempt.webhookId)) };
@@ -341,7 +375,10 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     sendSms: (input) => dispatcher.sendSms(input),
     makeCall: (input) => dispatcher.makeCall(input),
     createComposedWebhook: (input) =>
-      composedResource(registerComposed(store, input as unknown as Record<string, unknown>)),
+      composedResource(
+        registerComposed(store, input as unknown as Record<string, unknown>),
+        fallbackToken,
+      ),
     attempts: () => [...pusher.attempts],
     settled: () => dispatcher.settled(),
     close() {

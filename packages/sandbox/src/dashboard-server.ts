@@ -18,6 +18,7 @@ const DASHBOARD_FILES = [
   "dom.js",
   "live-feed.js",
   "send-form.js",
+  "webhook-facts.js",
   "webhook-form.js",
   "webhook-list.js",
 ];
@@ -56,6 +57,11 @@ export async function serveDashboardAsset(
 ): Promise<boolean> {
   if (pathname === "/" || pathname === "/dashboard") {
     res.writeHead(302, { location: DASHBOARD_PATH }).end();
+    return true;
+  }
+  // Browsers ask every origin for an icon: no content, rather than a 404 in the log.
+  if (pathname === "/favicon.ico") {
+    res.writeHead(204, { "cache-control": "max-age=86400" }).end();
     return true;
   }
   if (!pathname.startsWith(DASHBOARD_PATH)) return false;

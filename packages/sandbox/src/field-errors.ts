@@ -22,7 +22,8 @@ export function summarize(errors: Record<string, readonly string[]>): string {
 
 /** Collects field errors; `done()` throws them if there are any. */
 export class FieldCheck {
-  private readonly errors: Record<string, string[]> = {};
+  // No prototype: a field named "__proto__" or "constructor" is a field like any other here.
+  private readonly errors: Record<string, string[]> = Object.create(null);
 
   add(field: string, message: string): void {
     const list = this.errors[field];

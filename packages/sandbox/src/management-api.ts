@@ -2,7 +2,8 @@ import { safeDecode } from "@reportkit/wire";
 import { FieldCheck, FieldErrors, hasControlCharacter } from "./field-errors.js";
 import { fail, type JsonReply, ok, paginate, webhookResource } from "./laravel.js";
 import { resolveTemplate, templateOf } from "./render-composed.js";
-import type { WebhookStore } from "./webhook-store.js";
+import { type ChallengeOutcome, challengeJson } from "./verification-challenge.js";
+import type { StoredWebhook, WebhookStore } from "./webhook-store.js";
 
 export interface ApiRequest {
   method: string;
@@ -21,15 +22,16 @@ export interface ApiRequest {
 export function managementRoute(
   store: WebhookStore,
   request: ApiRequest,
-): ((request: ApiRequest) => JsonReply) | JsonReply | undefined {
+  challenge: Challenger,
+): ((request: ApiRequest) => JsonReply | Promise<JsonReply>) | JsonReply | undefined {
   const { method, path } = request;
   if (path === "developer/webhooks") {
     if (method === "GET" || method === "HEAD") return () => list(store, request);
-    if (method === "POST") return () => create(store, request);
+    if (method === "POST") return () => create(store, request, challenge);
     return notAllowed(method, path, "GET, HEAD, POST");
   }
   if (path === "developer/webhook/create") {
-    if (method === "POST") return () => create(store, request);
+    if (method === "POST") return () => create(store, request, challenge);
     return notAllowed(method, path, "POST");
   }
   const item = /^developer\/webhooks\/([^/]+)$/.exec(path);
@@ -70,10 +72,34 @@ function list(store: WebhookStore, request: ApiRequest): JsonReply {
   return ok("Created successfully", data, { links, meta });
 }
 
-function create(store: WebhookStore, request: ApiRequest): JsonReply {
+/** Sends a webhook the verification challenge and keeps the outcome. */
+export type Challenger = (webhook: StoredWebhook) => Promise<ChallengeOutcome>;
+
+/**
+ * Creates the webhook. With `challenge: true` (a sandbox-only field) the sandbox then sends it
+ * the verification challenge, and the reply's envelope carries the outcome as `challenge`.
+ */
+async function create(
+  store: WebhookStore,
+  request: ApiRequest,
+  challenge: Challenger,
+): Promise<JsonReply> {
   const fields = webhookFields(request.body, { token: true });
+  const asked = challengeAsked(request.body.challenge);
   const webhook = store.create(fields);
-  return ok("Created successfully", webhookResource(webhook, "string"));
+  const resource = webhookResource(webhook, "string");
+  if (!asked) return ok("Created successfully", resource);
+  const outcome = await challenge(webhook);
+  return ok("Created successfully", resource, { challenge: challengeJson(outcome) });
+}
+
+/** @throws FieldErrors for a `challenge` that is neither a boolean nor "1"/"0"/"true"/"false". */
+function challengeAsked(value: unknown): boolean {
+  if (value === undefined || value === null || value === "") return false;
+  if (value === true || value === 1 || value === "1" || value === "true" || value === "on")
+    return true;
+  if (value === false || value === 0 || value === "0" || value === "false") return false;
+  throw new FieldErrors({ challenge: ["The challenge field must be true or false."] });
 }
 
 function show(store: WebhookStore, id: string): JsonReply {
@@ -85,7 +111,8 @@ function show(store: WebhookStore, id: string): JsonReply {
 function update(store: WebhookStore, id: string, request: ApiRequest): JsonReply {
   const existing = store.get(id);
   if (existing === undefined) return notFound(id);
-  const fields = webhookFields(request.body, { token: false });
+  // `token` on an edit is the sandbox's addition (the documented edit has none).
+  const fields = webhookFields(request.body, { token: true });
   // A composed webhook's uri is its callback template: it must stay a valid one.
   const template = existing.composed;
   const composed =

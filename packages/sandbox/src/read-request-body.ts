@@ -61,11 +61,21 @@ function parseBody(text: string, contentType: string | undefined): BodyResult {
   if (text.trim() === "") return { ok: true, value: {} };
   const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase();
   if (type === "application/x-www-form-urlencoded") {
-    return { ok: true, value: Object.fromEntries(new URLSearchParams(text)) };
+    const fields = [...new URLSearchParams(text)];
+    const refused = refusedKey(
+      fields.map(([key]) => key),
+      false,
+    );
+    if (refused !== undefined) return refused;
+    return { ok: true, value: Object.assign(Object.create(null), Object.fromEntries(fields)) };
   }
   let parsed: unknown;
+  let nestedProto = false;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(text, (key, value) => {
+      if (key === "__proto__") nestedProto = true;
+      return value;
+    });
   } catch {
     return {
       ok: false,
@@ -75,6 +85,25 @@ function parseBody(text: string, contentType: string | undefined): BodyResult {
   if (!isRecord(parsed)) {
     return { ok: false, reply: fail(400, "The request body must be a JSON object.") };
   }
-  // JSON.parse makes "__proto__" an own key; copying to a null-prototype object keeps it inert.
+  const refused = refusedKey(Object.keys(parsed), nestedProto);
+  if (refused !== undefined) return refused;
   return { ok: true, value: Object.assign(Object.create(null), parsed) };
+}
+
+/** Keys that name an object's prototype machinery: no field of the API has such a name. */
+const PROTOTYPE_KEYS = ["__proto__", "constructor", "prototype"];
+
+/**
+ * A 422 for a body with a "__proto__" key (at any depth) or a top-level "constructor" or
+ * "prototype" key: no field is called so, and such a key must never reach an object's
+ * prototype on its way through the sandbox (a template's keys, a field-error table).
+ */
+function refusedKey(topLevel: readonly string[], nestedProto: boolean): BodyResult | undefined {
+  const key =
+    topLevel.find((k) => PROTOTYPE_KEYS.includes(k)) ?? (nestedProto ? "__proto__" : undefined);
+  if (key === undefined) return undefined;
+  const message = `The request body has a "${key}" key, which no field of this API has and which could reach an object's prototype; leave it out.`;
+  const errors: Record<string, string[]> = Object.create(null);
+  errors[key] = [message];
+  return { ok: false, reply: fail(422, message, errors) };
 }

@@ -1,13 +1,20 @@
 import { safeDecode } from "@reportkit/wire";
 import { FieldErrors } from "./field-errors.js";
 import { fail, type JsonReply, ok, webhookResource } from "./laravel.js";
-import { type ApiRequest, notAllowed, webhookFields } from "./management-api.js";
+import {
+  type ApiRequest,
+  type Challenger,
+  notAllowed,
+  notFound,
+  webhookFields,
+} from "./management-api.js";
 import { maskRequest, maskText, maskUrl } from "./mask.js";
 import type { PushAttempt, Pusher } from "./pusher.js";
 import { resolveTemplate } from "./render-composed.js";
 import { sentHeaders } from "./send-once.js";
 import type { Dispatcher } from "./simulate-sms-and-calls.js";
-import type { StoredWebhook, WebhookStore } from "./webhook-store.js";
+import { challengeJson } from "./verification-challenge.js";
+import { bearerOf, type StoredWebhook, type WebhookStore } from "./webhook-store.js";
 
 /**
  * Sandbox-only endpoints, which the provider does not have (its send-message and make-call
@@ -20,14 +27,17 @@ export interface SandboxState {
   pusher: Pusher;
   /** The webhook's token and secrets, past ones included: masked wherever an attempt is shown. */
   secretsOf: (webhookId: string | null) => readonly string[];
+  /** The bearer of webhooks with neither token nor secret: REPORTKIT_TOKEN, from the CLI. */
+  fallbackToken: string | undefined;
+  challenge: Challenger;
 }
 
 export function sandboxRoute(
   state: SandboxState,
   request: ApiRequest,
-): ((request: ApiRequest) => JsonReply) | JsonReply | undefined {
+): ((request: ApiRequest) => JsonReply | Promise<JsonReply>) | JsonReply | undefined {
   const { method, path } = request;
-  const only = (allowed: string, handler: (r: ApiRequest) => JsonReply) =>
+  const only = (allowed: string, handler: (r: ApiRequest) => JsonReply | Promise<JsonReply>) =>
     method === allowed || (allowed === "GET" && method === "HEAD")
       ? handler
       : notAllowed(method, path, allowed === "GET" ? "GET, HEAD" : allowed);
@@ -37,9 +47,15 @@ export function sandboxRoute(
     case "sandbox/calls":
       return only("POST", (r) => makeCall(state.dispatcher, r));
     case "sandbox/composed-webhooks":
-      return only("POST", (r) => createComposed(state.store, r));
+      return only("POST", (r) => createComposed(state, r));
     case "sandbox/push-attempts":
       return only("GET", (r) => listAttempts(state, r));
+  }
+  const webhook = /^sandbox\/webhooks\/([^/]+)(\/challenge)?$/.exec(path);
+  if (webhook !== null) {
+    const id = safeDecode(webhook[1] as string);
+    if (webhook[2] === undefined) return only("GET", () => showWebhook(state, id));
+    return only("POST", () => challengeWebhook(state, id));
   }
   const action = /^sandbox\/reports\/([^/]+)\/(resend|retry-now)$/.exec(path);
   if (action !== null) {
@@ -139,11 +155,18 @@ export function registerComposed(store: WebhookStore, body: Record<string, unkno
   return store.create({ ...fields, uri: template.url, composed: template });
 }
 
-/** The composed webhook as the sandbox serves it: the resource plus its template. */
-export function composedResource(webhook: StoredWebhook) {
+/**
+ * A webhook as the sandbox's own endpoints and the dashboard show it: the resource, whether a
+ * bearer is sent and which field it comes from (never its value), the last verification
+ * challenge, and a composed webhook's template.
+ */
+export function composedResource(webhook: StoredWebhook, fallbackToken?: string) {
   const composed = webhook.composed;
+  const bearer = bearerOf(webhook, fallbackToken);
   return {
     ...webhookResource(webhook, "string"),
+    bearer: { set: bearer !== null, from: bearer?.from ?? null },
+    challenge: webhook.challenge === null ? null : challengeJson(webhook.challenge),
     composed:
       composed === null
         ? null
@@ -163,8 +186,8 @@ export function composedResource(webhook: StoredWebhook) {
  * A webhook as the dashboard shows it: the composed resource with the URI's userinfo masked
  * (the management API itself serves the URI as stored, as the provider does).
  */
-export function shownWebhook(webhook: StoredWebhook) {
-  const resource = composedResource(webhook);
+export function shownWebhook(webhook: StoredWebhook, fallbackToken: string | undefined) {
+  const resource = composedResource(webhook, fallbackToken);
   const { composed } = resource;
   return {
     ...resource,
@@ -173,8 +196,24 @@ export function shownWebhook(webhook: StoredWebhook) {
   };
 }
 
-function createComposed(store: WebhookStore, { body }: ApiRequest): JsonReply {
-  return ok("Created successfully", composedResource(registerComposed(store, body)));
+function createComposed(state: SandboxState, { body }: ApiRequest): JsonReply {
+  return ok(
+    "Created successfully",
+    composedResource(registerComposed(state.store, body), state.fallbackToken),
+  );
+}
+
+function showWebhook(state: SandboxState, id: string): JsonReply {
+  const webhook = state.store.get(id);
+  if (webhook === undefined) return notFound(id);
+  return ok("OK", composedResource(webhook, state.fallbackToken));
+}
+
+async function challengeWebhook(state: SandboxState, id: string): Promise<JsonReply> {
+  const webhook = state.store.get(id);
+  if (webhook === undefined) return notFound(id);
+  const outcome = await state.challenge(webhook);
+  return ok(outcome.passed ? "Challenge passed" : "Challenge failed", challengeJson(outcome));
 }
 
 /**

@@ -15,7 +15,7 @@ import {
   type SandboxDeliveryPayload,
   withoutDeliveryTime,
 } from "./reports.js";
-import type { StoredWebhook, WebhookStore } from "./webhook-store.js";
+import { bearerOf, type StoredWebhook, type WebhookStore } from "./webhook-store.js";
 
 export interface SmsInput extends DeliveryOverrides {
   /** The webhook that receives the delivery report. */
@@ -64,6 +64,8 @@ export class Dispatcher {
     private readonly pusher: Pusher,
     private readonly timeZone: string,
     private readonly payloads: PayloadStyle = "documented",
+    /** The bearer for a webhook with neither token nor secret (REPORTKIT_TOKEN, from the CLI). */
+    private readonly fallbackToken: string | undefined = undefined,
   ) {}
 
   sendSms(input: SmsInput): Dispatched<SandboxDeliveryPayload> {
@@ -164,8 +166,8 @@ export class Dispatcher {
     if (this.sent.size > MAX_REMEMBERED_REPORTS) {
       this.sent.delete(this.sent.keys().next().value as string);
     }
-    // The provider sends the webhook's verification token as the bearer, else its secret.
-    const bearer = webhook.token ?? webhook.secret;
+    // The webhook's token as the bearer, else its secret, else the sandbox's REPORTKIT_TOKEN.
+    const bearer = bearerOf(webhook, this.fallbackToken)?.token ?? null;
     const render = (): Promise<PushRequest> =>
       webhook.composed === null
         ? Promise.resolve(standardPush(webhook.uri, report, bearer, this.payloads))

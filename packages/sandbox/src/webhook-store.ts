@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { ResolvedTemplate } from "./render-composed.js";
+import type { ChallengeOutcome } from "./verification-challenge.js";
 
 export interface StoredWebhook {
   id: string;
@@ -7,13 +8,34 @@ export interface StoredWebhook {
   uri: string;
   status: 0 | 1;
   secret: string | null;
-  /** The verification token given at creation; sent as the bearer when there is one. */
+  /** The webhook's token (create or edit `token`); sent as the bearer when there is one. */
   token: string | null;
   verificationCode: string;
   createdAt: Date;
   updatedAt: Date;
   /** Set for a composed webhook; `uri` then holds its callback URL template. */
   composed: ResolvedTemplate | null;
+  /** The last verification challenge the sandbox sent it, if any. */
+  challenge: ChallengeOutcome | null;
+}
+
+/** Where the bearer a webhook's pushes carry comes from. */
+export type BearerSource = "token" | "secret" | "REPORTKIT_TOKEN";
+
+/**
+ * The bearer the sandbox sends with a webhook's pushes: its `token`, else its `secret` (the
+ * provider's documentation shows a bearer but not which value it is: the sandbox's reading),
+ * else `fallback` (the `REPORTKIT_TOKEN` of the sandbox's environment, when the CLI runs it),
+ * else none.
+ */
+export function bearerOf(
+  webhook: Pick<StoredWebhook, "token" | "secret">,
+  fallback: string | undefined,
+): { token: string; from: BearerSource } | null {
+  if (webhook.token !== null) return { token: webhook.token, from: "token" };
+  if (webhook.secret !== null) return { token: webhook.secret, from: "secret" };
+  if (fallback !== undefined) return { token: fallback, from: "REPORTKIT_TOKEN" };
+  return null;
 }
 
 export interface WebhookFields {
@@ -45,6 +67,7 @@ export class WebhookStore {
       createdAt: now,
       updatedAt: now,
       composed: fields.composed ?? null,
+      challenge: null,
     };
     this.byId.set(webhook.id, webhook);
     this.onChange(webhook);
@@ -55,17 +78,26 @@ export class WebhookStore {
     return this.byId.get(id);
   }
 
-  update(id: string, fields: Omit<WebhookFields, "token">): StoredWebhook | undefined {
+  update(id: string, fields: WebhookFields): StoredWebhook | undefined {
     const webhook = this.byId.get(id);
     if (webhook === undefined) return undefined;
     webhook.name = fields.name;
     webhook.uri = fields.uri;
     if (fields.status !== undefined) webhook.status = fields.status;
     if (fields.secret !== undefined) webhook.secret = fields.secret;
+    if (fields.token !== undefined) webhook.token = fields.token;
     if (fields.composed !== undefined) webhook.composed = fields.composed;
     webhook.updatedAt = wholeSecond(new Date());
     this.onChange(webhook);
     return webhook;
+  }
+
+  /** Keeps the outcome of a verification challenge sent to the webhook (the dashboard shows it). */
+  challenged(id: string, outcome: ChallengeOutcome): void {
+    const webhook = this.byId.get(id);
+    if (webhook === undefined) return;
+    webhook.challenge = outcome;
+    this.onChange(webhook);
   }
 
   delete(id: string): boolean {

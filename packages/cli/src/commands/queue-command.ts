@@ -24,9 +24,13 @@ export function queueCommand(queue: Command, io: CliIo): Command {
           io.stdout(`${JSON.stringify({ data: jobs }, null, 2)}\n`);
           return;
         }
-        io.stdout(
-          `${failedTable(jobs)}\n${jobs.length} failed job${jobs.length === 1 ? "" : "s"}\n`,
-        );
+        // An empty table and "0 failed jobs" would say the same thing twice.
+        if (jobs.length === 0) io.stdout("no failed jobs\n");
+        else {
+          io.stdout(
+            `${failedTable(jobs)}\n${jobs.length} failed job${jobs.length === 1 ? "" : "s"}\n`,
+          );
+        }
       });
     });
 
@@ -98,7 +102,6 @@ function when(date: Date | null): string {
 }
 
 function failedTable(jobs: readonly FailedReportJob[]): string {
-  if (jobs.length === 0) return "(no failed jobs)";
   return formatTable(
     ["JOB ID", "TYPE", "REPORT", "ATTEMPTS", "FAILED AT", "LAST ERROR"],
     jobs.map((job) => [

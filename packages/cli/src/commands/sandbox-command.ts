@@ -72,6 +72,9 @@ export function sandboxCommand(command: Command, io: CliIo): Command {
           timeoutMs,
           timeZone: flags.timeZone,
           payloads: flags.payloads,
+          // One token end to end: the receivers' variable is the bearer of webhooks created
+          // without a token of their own.
+          webhookToken: io.env.REPORTKIT_TOKEN,
           // One line each, whatever the report id or URL holds.
           onAttempt: (attempt) => io.stdout(`${inline(formatAttempt(attempt))}\n`),
         });
@@ -86,17 +89,24 @@ export function sandboxCommand(command: Command, io: CliIo): Command {
       const shownToken = generated ? token : "(the one you gave)";
       // A token the user chose is not echoed back; one made up here must be, to be usable.
       const exportToken = generated ? token : "<the token you gave>";
+      const receiverToken = io.env.REPORTKIT_TOKEN;
+      const webhookBearer =
+        receiverToken === undefined || receiverToken === ""
+          ? "a webhook's --token (REPORTKIT_TOKEN is not set here: a webhook without --token is pushed without Authorization)"
+          : "a webhook's --token, else REPORTKIT_TOKEN of this environment";
       io.stdout(
         [
           `reportkit sandbox listening on ${sandbox.baseUrl}`,
           `  dashboard    ${sandbox.dashboardUrl}`,
           `  API token    ${shownToken}`,
+          `  push bearer  ${webhookBearer}`,
           `  pushes       1 + ${flags.retries} attempts, ${formatDuration(retryIntervalMs)} apart, ${formatDuration(timeoutMs)} timeout`,
           "  management   GET|POST developer/webhooks, GET|PUT|DELETE developer/webhooks/{id}",
           "  sandbox-only POST sandbox/sms, POST sandbox/calls, POST sandbox/composed-webhooks, GET sandbox/push-attempts, GET sandbox/events",
           "In another terminal:",
           `  export REPORTKIT_BASE_URL=${sandbox.baseUrl} REPORTKIT_API_TOKEN=${exportToken}`,
-          "  reportkit webhooks create --name local --uri http://127.0.0.1:3000/webhooks",
+          "  # --token: your receiver's token (its REPORTKIT_TOKEN), sent as the bearer of every push",
+          '  reportkit webhooks create --name local --uri http://127.0.0.1:3000/webhooks --token "$REPORTKIT_TOKEN" --challenge',
           "  reportkit trigger delivery --webhook <id>",
           "Push attempts are printed below. Ctrl-C stops.",
           "",

@@ -13,6 +13,7 @@ import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import { Argument, type Command } from "commander";
 import { formatDuration, parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
+import { redactToken } from "../redact-token.js";
 import { oneLine } from "../table.js";
 import { inline } from "../terminal-safe.js";
 
@@ -63,6 +64,10 @@ export function sendCommand(command: Command, io: CliIo): Command {
     .option("--time-zone <zone>", "zone of the wall-clock times", PROVIDER_TIME_ZONE)
     .option("--json", "print the report and the attempts as JSON")
     .action(async (kind: "delivery" | "call", flags: SendFlags) => {
+      // Everything printed goes through `hide`: a receiver that echoes the Authorization
+      // header (or the token) in its reply must not make the CLI print the token.
+      const hide = redactToken(flags.token ?? io.env.REPORTKIT_TOKEN);
+      const stdout = (text: string) => io.stdout(hide(text));
       let url: URL;
       try {
         url = new URL(flags.to);
@@ -133,11 +138,11 @@ export function sendCommand(command: Command, io: CliIo): Command {
             attempt.outcome !== "delivered" && attempt.responseBody
               ? `\n  reply: ${oneLine(attempt.responseBody)}`
               : "";
-          io.stdout(`${inline(formatAttempt(attempt))}${reply}\n`);
+          stdout(`${inline(formatAttempt(attempt))}${reply}\n`);
         },
       });
       if (!flags.json) {
-        io.stdout(
+        stdout(
           `${kind} report ${reportId} → ${url.href} (1 + ${retries} attempts, ${formatDuration(retryIntervalMs)} apart)\n${JSON.stringify(report, null, 2)}\n`,
         );
       }
@@ -148,7 +153,7 @@ export function sendCommand(command: Command, io: CliIo): Command {
         request: standardPush(url.href, report, token === undefined || token === "" ? null : token),
       });
       if (flags.json) {
-        io.stdout(
+        stdout(
           `${JSON.stringify({ outcome, report, attempts: attempts.map((a) => pushAttemptJson(a)) }, null, 2)}\n`,
         );
       }
@@ -158,7 +163,9 @@ export function sendCommand(command: Command, io: CliIo): Command {
         const why =
           last?.statusCode != null ? `status ${last.statusCode}${reply}` : (last?.error ?? "");
         throw new CliError(
-          `the receiver did not accept the report: dropped after ${attempts.length} attempt${attempts.length === 1 ? "" : "s"} (last: ${why}).`,
+          hide(
+            `the receiver did not accept the report: dropped after ${attempts.length} attempt${attempts.length === 1 ? "" : "s"} (last: ${why}).`,
+          ),
         );
       }
     });

@@ -3,6 +3,13 @@ import { maskUrl } from "@reportkit/sandbox";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
+import {
+  bearerLine,
+  challengeLine,
+  type SandboxWebhookFacts,
+  sandboxFacts,
+  sendChallenge,
+} from "../sandbox-webhook.js";
 import { formatRecord, formatTable } from "../table.js";
 
 interface ConnectionOptions {
@@ -51,33 +58,28 @@ export function webhooksCommand(webhooks: Command, io: CliIo): Command {
     .requiredOption("--uri <url>", "URL that receives the pushed reports")
     .addOption(statusOption())
     .option("--secret <secret>", "secret of the webhook")
-    .option("--verification-token <token>", "token for the provider's verification challenge")
-    .action(
-      async (
-        options: ConnectionOptions & {
-          name: string;
-          uri: string;
-          status?: 0 | 1;
-          secret?: string;
-          verificationToken?: string;
-        },
-      ) => {
-        const webhook = await connect(options, io).webhooks.create({
-          name: options.name,
-          uri: options.uri,
-          status: options.status,
-          secret: options.secret,
-          token: options.verificationToken,
-        });
-        printWebhook(io, webhook, options.json, "Created");
-      },
-    );
+    .option("--token <token>", TOKEN_HELP)
+    .addOption(new Option("--verification-token <token>", "alias of --token").hideHelp())
+    .option(
+      "--challenge",
+      "sandbox: then send the webhook the verification challenge (GET <uri>?challenge=…&token=…)",
+    )
+    .action(async (options: ConnectionOptions & WebhookFlags & { name: string; uri: string }) => {
+      const webhook = await connect(options, io).webhooks.create({
+        name: options.name,
+        uri: options.uri,
+        status: options.status,
+        secret: options.secret,
+        token: tokenOf(options),
+      });
+      await printWebhook(io, webhook, options, "Created");
+    });
 
   withConnection(webhooks.command("show"))
     .description("show one webhook")
     .argument("<id>", "webhook id")
     .action(async (id: string, options: ConnectionOptions) => {
-      printWebhook(io, await connect(options, io).webhooks.get(id), options.json);
+      await printWebhook(io, await connect(options, io).webhooks.get(id), options);
     });
 
   withConnection(webhooks.command("edit"))
@@ -87,15 +89,13 @@ export function webhooksCommand(webhooks: Command, io: CliIo): Command {
     .option("--uri <url>", "new receiving URL")
     .addOption(statusOption())
     .option("--secret <secret>", "new secret")
+    .option("--token <token>", `new token: ${TOKEN_HELP}`)
+    .addOption(new Option("--verification-token <token>", "alias of --token").hideHelp())
+    .option("--challenge", "sandbox: then send the webhook the verification challenge")
     .action(
       async (
         id: string,
-        options: ConnectionOptions & {
-          name?: string;
-          uri?: string;
-          status?: 0 | 1;
-          secret?: string;
-        },
+        options: ConnectionOptions & WebhookFlags & { name?: string; uri?: string },
       ) => {
         const client = connect(options, io);
         let { name, uri } = options;
@@ -110,8 +110,9 @@ export function webhooksCommand(webhooks: Command, io: CliIo): Command {
           uri,
           status: options.status,
           secret: options.secret,
+          token: tokenOf(options),
         });
-        printWebhook(io, webhook, options.json, "Updated");
+        await printWebhook(io, webhook, options, "Updated");
       },
     );
 
@@ -125,6 +126,24 @@ export function webhooksCommand(webhooks: Command, io: CliIo): Command {
     });
 
   return webhooks;
+}
+
+const TOKEN_HELP =
+  "the webhook's token: the provider's verification token, and what your receiver's token (REPORTKIT_TOKEN) must equal; the sandbox sends it as the bearer";
+
+interface WebhookFlags {
+  status?: 0 | 1;
+  secret?: string;
+  token?: string;
+  verificationToken?: string;
+  challenge?: boolean;
+}
+
+function tokenOf(flags: WebhookFlags): string | undefined {
+  if (flags.token !== undefined && flags.verificationToken !== undefined) {
+    throw new CliError("give --token or its alias --verification-token, not both.");
+  }
+  return flags.token ?? flags.verificationToken;
 }
 
 function withConnection(command: Command): Command {
@@ -145,6 +164,15 @@ function statusOption(): Option {
 }
 
 function connect(options: ConnectionOptions, io: CliIo): Client {
+  const { baseUrl, token, timeoutMs } = connection(options, io);
+  try {
+    return createClient({ baseUrl, token, timeoutMs });
+  } catch (error) {
+    throw new CliError((error as Error).message.replace(/^reportkit client: /, ""));
+  }
+}
+
+function connection(options: ConnectionOptions, io: CliIo) {
   const baseUrl = options.baseUrl ?? io.env.REPORTKIT_BASE_URL;
   const token = options.apiToken ?? io.env.REPORTKIT_API_TOKEN;
   if (baseUrl === undefined || baseUrl === "") {
@@ -158,11 +186,7 @@ function connect(options: ConnectionOptions, io: CliIo): Client {
   const timeoutMs = parseDuration(options.timeout, "--timeout");
   if (timeoutMs < 1)
     throw new CliError(`--timeout must be at least 1ms; got "${options.timeout}".`);
-  try {
-    return createClient({ baseUrl, token, timeoutMs });
-  } catch (error) {
-    throw new CliError((error as Error).message.replace(/^reportkit client: /, ""));
-  }
+  return { baseUrl, token, timeoutMs };
 }
 
 function wholeNumber(text: string, option: string, min: number): number {
@@ -200,21 +224,51 @@ function webhookTable(list: readonly Webhook[]): string {
   );
 }
 
-function printWebhook(io: CliIo, webhook: Webhook, json?: boolean, verb?: string): void {
-  if (json) {
-    printJson(io, plain(webhook));
-    return;
+/**
+ * The webhook, with what only the sandbox tells (whether a bearer is sent and from which field,
+ * never its value) and, with --challenge, the verification challenge's outcome.
+ */
+async function printWebhook(
+  io: CliIo,
+  webhook: Webhook,
+  options: ConnectionOptions & { challenge?: boolean },
+  verb?: string,
+): Promise<void> {
+  const sandbox = connection(options, io);
+  const challenge = options.challenge ? await sendChallenge(sandbox, webhook.id) : undefined;
+  const facts: SandboxWebhookFacts | undefined = await sandboxFacts(sandbox, webhook.id);
+  if (options.json) {
+    printJson(io, {
+      ...plain(webhook),
+      ...(facts === undefined ? {} : { bearer: facts.bearer }),
+      ...(options.challenge ? { challenge: challenge ?? null } : {}),
+    });
+  } else {
+    const lines = formatRecord([
+      ["id", webhook.id],
+      ["name", webhook.name],
+      // A password in the URI stays off the screen (--json prints the API's data as served).
+      ["uri", maskUrl(webhook.uri)],
+      ["status", `${webhook.status} (${webhook.active ? "active" : "inactive"})`],
+      ["bearer", bearerLine(facts)],
+      ["secret", webhook.secret ?? "-"],
+      ["verification", `${webhook.verificationCode ?? "-"} (the API's masked verification_code)`],
+      ["created", when(webhook.createdAt)],
+      ["updated", when(webhook.updatedAt)],
+      ...(options.challenge
+        ? [
+            [
+              "challenge",
+              challenge === undefined
+                ? "not sent: only the sandbox sends one (the provider's steps are not published)"
+                : challengeLine(challenge),
+            ] as [string, string],
+          ]
+        : []),
+    ]);
+    io.stdout(`${verb === undefined ? "" : `${verb} webhook ${webhook.id}\n`}${lines}\n`);
   }
-  const lines = formatRecord([
-    ["id", webhook.id],
-    ["name", webhook.name],
-    // A password in the URI stays off the screen (--json prints the API's data as served).
-    ["uri", maskUrl(webhook.uri)],
-    ["status", `${webhook.status} (${webhook.active ? "active" : "inactive"})`],
-    ["secret", webhook.secret ?? "-"],
-    ["verification", webhook.verificationCode ?? "-"],
-    ["created", when(webhook.createdAt)],
-    ["updated", when(webhook.updatedAt)],
-  ]);
-  io.stdout(`${verb === undefined ? "" : `${verb} webhook ${webhook.id}\n`}${lines}\n`);
+  if (challenge !== undefined && !challenge.passed) {
+    throw new CliError(`the verification challenge ${challengeLine(challenge)}`);
+  }
 }
