@@ -143,7 +143,7 @@ describe("ERROR_STATUS", () => {
   const codes = Object.keys(ERROR_STATUS) as ErrorCode[];
 
   it("gives each code the status its ReportkitError carries", () => {
-    expect(codes).toHaveLength(18);
+    expect(codes).toHaveLength(19);
     for (const code of codes) {
       const error = new ReportkitError(code, "m");
       expect([code, error.status, error.code]).toEqual([code, ERROR_STATUS[code], code]);
@@ -165,6 +165,7 @@ describe("ERROR_STATUS", () => {
       ],
       401: ["unauthorized"],
       405: ["method_not_allowed"],
+      408: ["request_timeout"],
       409: ["in_progress"],
       413: ["payload_too_large"],
       415: ["unsupported_media_type"],
