@@ -38,6 +38,8 @@ export interface RedisCluster {
   /** The same as `redis://127.0.0.1:<port>` URLs. */
   readonly urls: readonly string[];
   readonly dir: string;
+  /** Stops one node (SIGTERM, waits for its exit): the cluster then lacks its slots. */
+  stopNode(port: number): Promise<void>;
   /** Stops every node and removes the directory. */
   close(): Promise<void>;
 }
@@ -104,6 +106,11 @@ export async function startRedisCluster(size = 3): Promise<RedisCluster> {
     nodes: ports.map((port) => ({ host: HOST, port })),
     urls: ports.map((port) => `redis://${HOST}:${port}`),
     dir,
+    async stopNode(port) {
+      const child = children[ports.indexOf(port)];
+      if (child === undefined) throw new Error(`no node of this cluster on port ${port}`);
+      await stopAll([child]);
+    },
     async close() {
       await stopAll(children);
       rmSync(dir, { recursive: true, force: true });

@@ -1,13 +1,14 @@
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { Cluster, Redis } from "ioredis";
 
 /**
  * A Lua script run with EVALSHA, falling back to EVAL when the server does not know it yet
  * (first use, or after a restart or SCRIPT FLUSH): one round trip in the steady state, and
- * nothing added to the client (no `defineCommand` on a client the caller may share).
+ * nothing added to the client (no `defineCommand` on a client the caller may share). Each script
+ * touches only its one key, so on a Redis Cluster it runs on the node of that key's slot.
  */
 export interface LuaScript {
-  run(client: Redis, key: string, args: readonly string[]): Promise<unknown>;
+  run(client: Redis | Cluster, key: string, args: readonly string[]): Promise<unknown>;
 }
 
 export function luaScript(source: string): LuaScript {
