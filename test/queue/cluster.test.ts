@@ -1,0 +1,114 @@
+// Queue mode on a real 3-master Redis Cluster (test/support/redis-cluster.ts): receivers
+// (Express and Fastify) with bullmqQueue and two workers given the cluster's nodes; every report,
+// sent twice to each receiver at once, is queued once and handled once, and every key of the
+// queue is on the one slot of its hash-tagged prefix. health() reaches the cluster.
+import { bullmqQueue, createWorker, queueAdmin } from "@reportkit/bullmq";
+import { createReceiver } from "@reportkit/core";
+import { Cluster } from "ioredis";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { SAMPLE_DLR, TOKEN } from "../fixtures/samples.js";
+import {
+  type RedisCluster,
+  requireRedisCluster,
+  startRedisCluster,
+} from "../support/redis-cluster.js";
+import { push, startQueueApp } from "./servers.js";
+
+const quiet = () => {};
+
+describe.runIf(requireRedisCluster("test/queue/cluster.test.ts"))(
+  "queue mode on a Redis Cluster",
+  { timeout: 60_000 },
+  () => {
+    let cluster: RedisCluster;
+    const open: { close(): Promise<unknown> }[] = [];
+    const closeLater = <T extends { close(): Promise<unknown> }>(thing: T): T => {
+      open.push(thing);
+      return thing;
+    };
+
+    beforeAll(async () => {
+      cluster = await startRedisCluster();
+    });
+    afterEach(async () => {
+      for (const thing of open.splice(0).reverse()) await thing.close();
+    });
+    afterAll(async () => {
+      await cluster?.close();
+    });
+
+    it("queues each of 50 reports, sent twice to each of two receivers at once, once; two workers handle each once", async () => {
+      const connection = { cluster: cluster.urls };
+      const queue = closeLater(bullmqQueue({ connection, onError: quiet }));
+      const apps = [
+        closeLater(await startQueueApp("express", queue)),
+        closeLater(await startQueueApp("fastify", queue)),
+      ];
+      const ids = Array.from({ length: 50 }, (_, i) => `cluster-${i}-${Date.now()}`);
+      const replies = await Promise.all(
+        ids.flatMap((id) => [...apps, ...apps].map((app) => push(app.url, { ...SAMPLE_DLR, id }))),
+      );
+      for (const reply of replies) {
+        expect(reply).toEqual({ status: 202, body: { ok: true, queued: true } });
+      }
+
+      const handled = new Map<string, number>();
+      for (let i = 0; i < 2; i++) {
+        closeLater(
+          createWorker({
+            connection: { cluster: [...cluster.nodes] },
+            concurrency: 4,
+            onDelivery: (report) => void handled.set(report.id, (handled.get(report.id) ?? 0) + 1),
+          }),
+        );
+      }
+      await vi.waitFor(() => expect(handled.size).toBe(50), { timeout: 20_000, interval: 100 });
+      for (const id of ids) expect(handled.get(id), id).toBe(1);
+      const admin = closeLater(queueAdmin({ connection }));
+      expect(await admin.failed()).toEqual([]);
+
+      // Every key of the queue under the "{reportkit}" hash tag: one slot, so one master.
+      const client = new Cluster([...cluster.nodes]);
+      try {
+        await vi.waitFor(() => expect(client.status).toBe("ready"), { timeout: 10_000 });
+        const slot = await client.cluster("KEYSLOT", "{reportkit}");
+        const perMaster = await Promise.all(
+          client.nodes("master").map((node) => node.keys("*reportkit*")),
+        );
+        const holding = perMaster.filter((keys) => keys.length > 0);
+        expect(holding).toHaveLength(1);
+        for (const key of holding[0] ?? []) {
+          expect(key.startsWith("{reportkit}:reportkit:")).toBe(true);
+          expect(await client.cluster("KEYSLOT", key)).toBe(slot);
+        }
+        // 50 completed jobs (kept 2 h), each its own hash.
+        expect(await client.zcard("{reportkit}:reportkit:completed")).toBe(50);
+      } finally {
+        client.disconnect();
+      }
+    });
+
+    it("health(): the queue's check is a round trip to the cluster", async () => {
+      const queue = closeLater(
+        bullmqQueue({ connection: { cluster: cluster.urls }, queueName: "health", onError: quiet }),
+      );
+      const receiver = createReceiver({ token: TOKEN, queue });
+      expect(await receiver.health()).toEqual({ ok: true, checks: { queue: { ok: true } } });
+    });
+
+    it("refuses a prefix without a hash tag on a cluster, saying which to use", () => {
+      expect(() =>
+        bullmqQueue({ connection: { cluster: cluster.urls }, queueName: "q", prefix: "bull" }),
+      ).toThrow(
+        /on a Redis Cluster every key of a queue must be on one slot, so `prefix` needs a hash tag, e\.g\. "\{q\}" \(got "bull"\)/,
+      );
+      expect(() =>
+        createWorker({
+          connection: { cluster: cluster.urls },
+          prefix: "{}",
+          onDelivery: () => {},
+        }),
+      ).toThrow(/`prefix` needs a hash tag/);
+    });
+  },
+);
