@@ -2,7 +2,7 @@
 // (Express and Fastify) with bullmqQueue and two workers given the cluster's nodes; every report,
 // sent twice to each receiver at once, is queued once and handled once, and every key of the
 // queue is on the one slot of its hash-tagged prefix. health() reaches the cluster.
-import { bullmqQueue, createWorker, queueAdmin } from "@reportkit/bullmq";
+import { bullmqQueue, createWorker, queueAdmin, queueStats } from "@reportkit/bullmq";
 import { createReceiver } from "@reportkit/core";
 import { Cluster } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -66,6 +66,18 @@ describe.runIf(requireRedisCluster("test/queue/cluster.test.ts"))(
       for (const id of ids) expect(handled.get(id), id).toBe(1);
       const admin = closeLater(queueAdmin({ connection }));
       expect(await admin.failed()).toEqual([]);
+      // Found by its hash-tagged meta key on whichever master holds it.
+      expect(await queueStats({ connection })).toEqual([
+        {
+          queueName: "reportkit",
+          prefix: "{reportkit}",
+          waiting: 0,
+          active: 0,
+          delayed: 0,
+          failed: 0,
+          completed: 50,
+        },
+      ]);
 
       // Every key of the queue under the "{reportkit}" hash tag: one slot, so one master.
       const client = new Cluster([...cluster.nodes]);
