@@ -2,8 +2,10 @@
 // (Express and Fastify) with bullmqQueue and two workers given the cluster's nodes; every report,
 // sent twice to each receiver at once, is queued once and handled once, and every key of the
 // queue is on the one slot of its hash-tagged prefix. health() reaches the cluster.
+import { execFile, execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { bullmqQueue, createWorker, queueAdmin, queueStats } from "@reportkit/bullmq";
-import { createReceiver } from "@reportkit/core";
+import { createReceiver, parseReport } from "@reportkit/core";
 import { Cluster } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { SAMPLE_DLR, TOKEN } from "../fixtures/samples.js";
@@ -15,6 +17,25 @@ import {
 import { push, startQueueApp } from "./servers.js";
 
 const quiet = () => {};
+const parsed = parseReport(SAMPLE_DLR);
+if (!parsed.ok) throw new Error(parsed.error.message);
+const DLR_REPORT = parsed.report;
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** The real `reportkit` binary (packages/cli/dist/cli.js). */
+function reportkit(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [fileURLToPath(new URL("../../packages/cli/dist/cli.js", import.meta.url)), ...args],
+      { cwd: ROOT, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
 
 describe.runIf(requireRedisCluster("test/queue/cluster.test.ts"))(
   "queue mode on a Redis Cluster",
@@ -98,6 +119,27 @@ describe.runIf(requireRedisCluster("test/queue/cluster.test.ts"))(
       } finally {
         client.disconnect();
       }
+    });
+
+    it("reportkit queue stats and failed take the cluster as comma-separated URLs", async () => {
+      execFileSync(`${ROOT}node_modules/.bin/tsc`, ["-b", "packages/cli"], { cwd: ROOT });
+      // A second queue, with a report waiting (no worker on it).
+      const second = closeLater(
+        bullmqQueue({ connection: { cluster: cluster.urls }, queueName: "second" }),
+      );
+      await second.enqueue(DLR_REPORT, "delivery:second:1");
+      const redis = cluster.urls.join(",");
+      const stats = await reportkit(["queue", "stats", "--redis", redis]);
+      expect(stats).toMatchObject({ code: 0, stderr: "" });
+      // Both queues, each under its own hash tag (so the PREFIX column), found on their masters.
+      expect(stats.stdout.split("\n").map((line) => line.split(/\s+/).join(" "))).toEqual([
+        "PREFIX QUEUE WAITING ACTIVE DELAYED FAILED COMPLETED",
+        "{reportkit} reportkit 0 0 0 0 50",
+        "{second} second 1 0 0 0 0",
+        "",
+      ]);
+      const failed = await reportkit(["queue", "failed", "--redis", redis]);
+      expect(failed).toMatchObject({ code: 0, stdout: "no failed jobs\n", stderr: "" });
     });
 
     it("health(): the queue's check is a round trip to the cluster", async () => {
