@@ -40,6 +40,8 @@ const EXPECTED_ROWS = [
     // Where redis-server is missing (never in CI), the run says so instead.
     ...(hasRedisServer ? [`${fw} | reportkit, Redis store | DLR, a new id each (JSON)`] : []),
     ...(hasPostgresServer ? [`${fw} | reportkit, Postgres inbox | DLR, a new id each (JSON)`] : []),
+    `${fw} | reportkit, telemetry off | DLR, telemetry compared (JSON)`,
+    `${fw} | reportkit, OpenTelemetry | DLR, telemetry compared (JSON)`,
   ]),
 ];
 // Queue mode needs a redis-server (CI has one); without it the section says it was skipped.
@@ -163,6 +165,17 @@ test("pnpm bench --quick measures every configuration, all answered 2xx", async 
       ...(hasPostgresServer ? [`${fw} / Postgres inbox`] : []),
     ]).sort(),
   );
+
+  // The telemetry table (three columns, no other table has three): one row per framework, a
+  // CPU ratio with its IQR and the µs it adds.
+  const telemetry = rows.filter(
+    (cells) => cells.length === 3 && FRAMEWORKS.includes(cells[0] as string),
+  );
+  expect(telemetry.map((cells) => cells[0]).sort()).toEqual([...FRAMEWORKS].sort());
+  for (const cells of telemetry) {
+    expect(cells[1], cells.join(" | ")).toMatch(/^\d+\.\d\d \(\d+\.\d\d–\d+\.\d\d\)$/);
+    expect(cells[2], cells.join(" | ")).toMatch(/^-?\d+\.\d$/);
+  }
 
   const workers = new Map(
     rows.filter((cells) => cells[0] === "createWorker").map((cells) => [cells[1], cells]),

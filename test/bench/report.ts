@@ -36,7 +36,9 @@ export interface Row {
     | "reportkit, dedupe off"
     | "reportkit, memory store"
     | "reportkit, Redis store"
-    | "reportkit, Postgres inbox";
+    | "reportkit, Postgres inbox"
+    | "reportkit, telemetry off"
+    | "reportkit, OpenTelemetry";
   readonly scenario: string;
   /** Runs by round; warm-up runs are kept apart (they count for non-2xx only). */
   readonly runs: RunResult[];
@@ -388,6 +390,57 @@ export function dedupeRatioTable(list: readonly DedupeRatio[]): string {
       r.store !== "reportkit, memory store" ? "–" : `${times(r.low)}–${times(r.high)}`,
       `${times(r.byCpu)} (${times(r.byCpuIqr[0])}–${times(r.byCpuIqr[1])})`,
       r.store !== "reportkit, memory store" ? "–" : r.byCpu >= 0.95 ? "yes" : "**no**",
+    ]),
+  );
+}
+
+export interface TelemetryCost {
+  readonly framework: string;
+  /** Server CPU per report, OpenTelemetry / telemetry off: median of the rounds' ratios. */
+  readonly ratio: number;
+  readonly iqr: readonly [number, number];
+  /** µs of server CPU per report added (medians of each row). */
+  readonly addedMicros: number;
+}
+
+/** `telemetry: otelTelemetry()` against none, per framework, loaded together each round. */
+export function telemetryCosts(rows: readonly Row[]): TelemetryCost[] {
+  const out: TelemetryCost[] = [];
+  for (const framework of [...new Set(rows.map((r) => r.framework))]) {
+    const find = (server: Row["server"]) =>
+      rows.find((r) => r.framework === framework && r.server === server);
+    const off = find("reportkit, telemetry off");
+    const otel = find("reportkit, OpenTelemetry");
+    if (off === undefined || otel === undefined) continue;
+    const cpu = spread(
+      otel.runs.map(
+        (r, i) =>
+          (r.serverCpuPerRequest ?? Number.NaN) / (off.runs[i]?.serverCpuPerRequest ?? Number.NaN),
+      ),
+    );
+    out.push({
+      framework,
+      ratio: cpu.median,
+      iqr: [cpu.q1, cpu.q3],
+      addedMicros: summarize(otel).cpuPerRequest - summarize(off).cpuPerRequest,
+    });
+  }
+  return out;
+}
+
+/** Three columns (no other table of the report has three): the smoke test finds it by that. */
+export function telemetryTable(list: readonly TelemetryCost[]): string {
+  return table(
+    [
+      "Framework",
+      "server CPU per report, OpenTelemetry / off (median of rounds, IQR)",
+      "µs CPU added per report",
+    ],
+    ["l", "r", "r"],
+    list.map((c) => [
+      c.framework,
+      `${times(c.ratio)} (${times(c.iqr[0])}–${times(c.iqr[1])})`,
+      Number.isFinite(c.addedMicros) ? c.addedMicros.toFixed(1) : "–",
     ]),
   );
 }

@@ -44,6 +44,8 @@ import {
   ratios,
   ratioTable,
   summarize,
+  telemetryCosts,
+  telemetryTable,
 } from "./report.js";
 import {
   CALL,
@@ -51,6 +53,7 @@ import {
   COMPOSED_TEMPLATES,
   composedMultipart,
   DLR,
+  DLR_TELEMETRY,
   DLR_UNIQUE_IDS,
   FIXTURES,
   type Scenario,
@@ -98,7 +101,9 @@ type Variant =
   | "reportkit-dedupe-off"
   | "reportkit-dedupe-memory"
   | "reportkit-dedupe-redis"
-  | "reportkit-dedupe-postgres";
+  | "reportkit-dedupe-postgres"
+  | "reportkit-telemetry-off"
+  | "reportkit-telemetry-otel";
 interface ServerSpec {
   readonly framework: string;
   readonly module: string;
@@ -200,6 +205,15 @@ async function plan(): Promise<{ servers: ServerSpec[]; notes: string[] }> {
         variant,
         scenarios: [DLR_UNIQUE_IDS],
       });
+    }
+    if (!adapterInstalled("@reportkit/otel")) {
+      notes.push(
+        `${fw.label}: @reportkit/otel is not installed and built, so telemetry is not measured.`,
+      );
+      continue;
+    }
+    for (const variant of ["reportkit-telemetry-off", "reportkit-telemetry-otel"] as const) {
+      servers.push({ framework: fw.label, module: fw.module, variant, scenarios: [DLR_TELEMETRY] });
     }
   }
   const selected =
@@ -376,6 +390,8 @@ const DEDUPE_LABELS = {
   "reportkit-dedupe-memory": "reportkit, memory store",
   "reportkit-dedupe-redis": "reportkit, Redis store",
   "reportkit-dedupe-postgres": "reportkit, Postgres inbox",
+  "reportkit-telemetry-off": "reportkit, telemetry off",
+  "reportkit-telemetry-otel": "reportkit, OpenTelemetry",
 } as const;
 
 function serverLabel(variant: Variant): Row["server"] {
@@ -777,8 +793,12 @@ async function main(): Promise<number> {
   const headlineNames = [DLR.name, CALL.name];
   const dlrRows = rows.filter((r) => headlineNames.includes(r.scenario));
   const dedupeRows = rows.filter((r) => r.scenario === DLR_UNIQUE_IDS.name);
+  const telemetryRows = rows.filter((r) => r.scenario === DLR_TELEMETRY.name);
   const extraRows = rows.filter(
-    (r) => !headlineNames.includes(r.scenario) && r.scenario !== DLR_UNIQUE_IDS.name,
+    (r) =>
+      !headlineNames.includes(r.scenario) &&
+      r.scenario !== DLR_UNIQUE_IDS.name &&
+      r.scenario !== DLR_TELEMETRY.name,
   );
   const handle = micro.find((m) => m.name === "Receiver.handle: DLR, JSON string body");
   const handleOps = handle?.opsPerSecond ?? Number.NaN;
@@ -846,6 +866,18 @@ async function main(): Promise<number> {
       httpTable(dedupeRows),
       "",
       dedupeRatioTable(dedupeRatios(dedupeRows)),
+      "",
+    );
+  }
+  if (telemetryRows.length > 0) {
+    report.push(
+      "## Telemetry: the DLR with `telemetry: otelTelemetry()` against none",
+      "",
+      "**telemetry off** is the adapter's defaults (no `telemetry`: nothing is measured, and no telemetry code runs); **OpenTelemetry** adds `telemetry: otelTelemetry()` on the OpenTelemetry SDK as a service runs it (tracer and meter providers, the async-hooks context manager, a batch span processor and a periodic metric reader), with exporters that drop what they get (servers/otel-sdk.mjs): a span, a counter add and a histogram record per report, and the SDK's own work. The two are loaded together in each round.",
+      "",
+      httpTable(telemetryRows),
+      "",
+      telemetryTable(telemetryCosts(telemetryRows)),
       "",
     );
   }

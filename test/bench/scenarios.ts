@@ -37,6 +37,12 @@ export const DLR: Scenario = {
  */
 export const DLR_UNIQUE_IDS: Scenario = { ...DLR, name: "DLR, a new id each (JSON)" };
 
+/**
+ * The DLR for the telemetry rows (`telemetry: otelTelemetry()` on the OpenTelemetry SDK against
+ * none): the same request, named apart so that those two are loaded together.
+ */
+export const DLR_TELEMETRY: Scenario = { ...DLR, name: "DLR, telemetry compared (JSON)" };
+
 export const CALL: Scenario = {
   name: "call report (JSON)",
   method: "POST",

@@ -2,7 +2,8 @@
 // serves POST /webhooks with the given adapter, deduplicating through @reportkit/redis. Each
 // handler run appends "<report id>" to EFFECTS_FILE (the side effect the tests count) after
 // HANDLER_MS. With HANG=1 the handler instead appends "start <id>" and never settles (the test
-// kills the process mid-handler). Prints "listening on <url>" once ready.
+// kills the process mid-handler). With REDIS_CLUSTER (the nodes' URLs, comma-separated) instead
+// of REDIS_URL it uses a Redis Cluster. Prints "listening on <url>" once ready.
 import { appendFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import type { DeliveryReport } from "@reportkit/core";
@@ -19,8 +20,9 @@ const effectsFile = env("EFFECTS_FILE");
 const handlerMs = Number(process.env.HANDLER_MS ?? "0");
 const path = "/webhooks";
 
+const cluster = process.env.REDIS_CLUSTER;
 const dedupe = redisDedupe({
-  url: env("REDIS_URL"),
+  ...(cluster === undefined ? { url: env("REDIS_URL") } : { cluster: cluster.split(",") }),
   leaseMs: Number(env("LEASE_MS")),
   timeoutMs: 500,
 });

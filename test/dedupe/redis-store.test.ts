@@ -209,13 +209,30 @@ describe.runIf(requireRedisServer("redis-store.test.ts"))("redisDedupe on a real
 
 describe("redisDedupe options", () => {
   it.each([
-    [{}, /give `url` \(e\.g\. 'redis:\/\/127\.0\.0\.1:6379'\) or `client`/],
+    [{}, /give `url` \(e\.g\. 'redis:\/\/127\.0\.0\.1:6379'\), `cluster` \(.*\) or `client`/],
     [{ url: "localhost:6379" }, /must start with redis:\/\/ or rediss:\/\//],
     [{ url: "127.0.0.1:6379" }, /`url` is not a URL; give it with its scheme/],
     [{ url: "not a url" }, /`url` is not a URL/],
     [{ url: "http://h" }, /got the scheme http:/],
-    [{ url: "redis://h", client: {} }, /give `url` or `client`, not both/],
-    [{ client: {} }, /`client` must be an ioredis client/],
+    [{ url: "redis://h", client: {} }, /give one of `url`, `cluster` or `client`/],
+    [{ url: "redis://h", cluster: ["redis://h:1"] }, /give one of `url`, `cluster` or `client`/],
+    [{ client: {} }, /`client` must be an ioredis client or Cluster/],
+    [{ cluster: [] }, /`cluster` must be a non-empty list of the cluster's nodes/],
+    [{ cluster: "redis://h:7000" }, /`cluster` must be a non-empty list/],
+    [{ cluster: ["h:7000"] }, /`cluster\[0\]` must start with redis:\/\/ or rediss:\/\//],
+    [{ cluster: ["redis://h:1", "http://h:2"] }, /`cluster\[1\]` must start with redis:\/\//],
+    [
+      { cluster: [{ host: "h", port: 0 }] },
+      /`cluster\[0\]` must be \{ host: string, port: 1-65535 \}/,
+    ],
+    [
+      { cluster: ["redis://h:1/2"] },
+      /names a database \(\/2\); a Redis Cluster has only database 0/,
+    ],
+    [
+      { cluster: ["redis://h:1", "rediss://h:2"] },
+      /the `cluster` URLs differ in scheme, user name or password/,
+    ],
     [
       { url: "redis://h", ttlMs: 0 },
       /`ttlMs` must be a whole number of milliseconds above 0, got 0/,
@@ -230,6 +247,18 @@ describe("redisDedupe options", () => {
     [{ url: "redis://h", ttl: 5 }, /unknown option `ttl`/],
   ])("refuses %j at factory time", (options, message) => {
     expect(() => redisDedupe(options as never)).toThrow(message);
+  });
+
+  it("never echoes a password from a cluster's URLs", () => {
+    let message = "";
+    try {
+      redisDedupe({ cluster: ["redis://:s3cret@h:1", "redis://:other@h:2"] });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/differ in scheme, user name or password/);
+    expect(message).not.toContain("s3cret");
+    expect(message).not.toContain("other");
   });
 
   it("never echoes a password from the url", () => {

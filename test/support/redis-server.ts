@@ -97,7 +97,8 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   };
 }
 
-function freePort(): Promise<number> {
+/** A TCP port nothing listens on right now, on 127.0.0.1. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
@@ -110,7 +111,7 @@ function freePort(): Promise<number> {
 }
 
 /** Resolves once the server answers PING (plain RESP over TCP: no client library needed). */
-async function waitForPing(port: number, child: ChildProcess): Promise<void> {
+export async function waitForPing(port: number, child: ChildProcess): Promise<void> {
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();

@@ -1,12 +1,14 @@
 import type { Report } from "@reportkit/core";
 import type { ReportQueue, TraceCarrier } from "@reportkit/core/adapter";
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
 import {
   connected,
   describeClient,
+  isCluster,
   producerClient,
   queueNameOf,
+  queuePrefixOf,
+  type RedisClient,
   type RedisConnection,
 } from "./connection.js";
 import { distinctLines } from "./distinct-lines.js";
@@ -19,10 +21,19 @@ import {
 import { reportJobId } from "./job-id.js";
 
 export interface BullmqQueueOptions {
-  /** Where Redis is: a redis:// URL, `{ host, port }` (ioredis options) or an ioredis client. */
+  /**
+   * Where Redis is: a redis:// URL, `{ host, port }` (ioredis options), a Redis Cluster's nodes
+   * (`{ cluster: ["redis://h1:7000", …] }`), or an ioredis `Redis` or `Cluster`.
+   */
   connection: RedisConnection;
   /** The BullMQ queue; the worker must use the same. Default "reportkit". */
   queueName?: string;
+  /**
+   * BullMQ's key prefix; the worker must use the same. Default "bull" on one Redis, and
+   * "{<queueName>}" on a Redis Cluster, where it must hold a hash tag (every key of the queue
+   * on one slot).
+   */
+  prefix?: string;
   /**
    * Called with Redis connection errors (the receiver answers 503 `queue_unavailable` for the
    * reports it cannot add meanwhile). Default: one line on stderr per new error message.
@@ -63,9 +74,10 @@ export function bullmqQueue(options: BullmqQueueOptions): BullmqReportQueue {
     throw new TypeError(`reportkit bullmq: ${where}: \`onError\` must be a function.`);
   }
   const name = queueNameOf(options.queueName, where);
+  const prefix = queuePrefixOf(options.prefix, name, options.connection, where);
   const { client, owned } = producerClient(options.connection, where);
   const onError = options.onError ?? distinctLines("reportkit bullmq queue");
-  const queue = new Queue<ReportJobData>(name, { connection: client });
+  const queue = new Queue<ReportJobData>(name, { connection: client, prefix });
   // An 'error' event without a listener would throw; a connection error must never crash the
   // host: enqueue reports it to the receiver as a rejection.
   queue.on("error", onError);
@@ -130,6 +142,7 @@ export function bullmqQueue(options: BullmqQueueOptions): BullmqReportQueue {
 }
 
 /** Whether the client has no connection to write on (its status may still say "ready"). */
-function connectionLost(client: Redis): boolean {
+function connectionLost(client: RedisClient): boolean {
+  if (isCluster(client)) return client.status !== "ready";
   return client.status !== "ready" || client.stream?.writable !== true;
 }

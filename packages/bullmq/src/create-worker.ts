@@ -1,7 +1,7 @@
 import type { CallReport, DeliveryReport, Report } from "@reportkit/core";
 import { reportFromJson, type Telemetry, type TraceCarrier } from "@reportkit/core/adapter";
 import { type Job, UnrecoverableError, Worker } from "bullmq";
-import { queueNameOf, type RedisConnection, workerClient } from "./connection.js";
+import { queueNameOf, queuePrefixOf, type RedisConnection, workerClient } from "./connection.js";
 import { distinctLines } from "./distinct-lines.js";
 import { JOB_ATTEMPTS_CEILING, type StoredReportJobData } from "./job-data.js";
 
@@ -25,10 +25,15 @@ export type WorkerBackoff =
   | { type: "fixed" | "exponential"; delay: number; jitter?: number };
 
 export interface CreateWorkerOptions {
-  /** Where Redis is: a redis:// URL, `{ host, port }` (ioredis options) or an ioredis client. */
+  /**
+   * Where Redis is: a redis:// URL, `{ host, port }` (ioredis options), a Redis Cluster's nodes
+   * (`{ cluster: ["redis://h1:7000", …] }`), or an ioredis `Redis` or `Cluster`.
+   */
   connection: RedisConnection;
   /** The BullMQ queue the receiver adds to. Default "reportkit". */
   queueName?: string;
+  /** BullMQ's key prefix, the receiver's (`bullmqQueue`'s) one. */
+  prefix?: string;
   /** Called with each SMS delivery report; the job completes once it returns/resolves. */
   onDelivery?: WorkerHandler<DeliveryReport>;
   /** Called with each call report; the job completes once it returns/resolves. */
@@ -151,6 +156,7 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
     );
   }
   const name = queueNameOf(options.queueName, where);
+  const prefix = queuePrefixOf(options.prefix, name, options.connection, where);
   const { client, owned } = workerClient(options.connection, where);
   const connectionError = distinctLines("reportkit worker");
   const onError = options.onError ?? defaultOnError(attempts, connectionError);
@@ -190,6 +196,7 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
 
   const worker = new Worker<StoredReportJobData>(name, process, {
     connection: client,
+    prefix,
     concurrency,
     lockDuration,
     stalledInterval,

@@ -33,5 +33,10 @@ describe("public types", () => {
     expectTypeOf(queue).toExtend<ReportQueue>();
     // @ts-expect-error: the connection is required
     bullmqQueue({ queueName: "x" });
+    // A Redis Cluster: its nodes as URLs or { host, port }, and a hash-tagged prefix.
+    bullmqQueue({
+      connection: { cluster: ["redis://10.0.0.1:7000", { host: "10.0.0.2", port: 7000 }] },
+    });
+    bullmqQueue({ connection: { cluster: ["redis://10.0.0.1:7000"] }, prefix: "{reportkit}" });
   });
 });

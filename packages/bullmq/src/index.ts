@@ -19,3 +19,4 @@ export {
   type QueueAdminOptions,
   queueAdmin,
 } from "./queue-admin.js";
+export { type QueueStats, type QueueStatsOptions, queueStats } from "./queue-stats.js";

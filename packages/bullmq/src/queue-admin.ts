@@ -1,12 +1,20 @@
 import { type Job, Queue } from "bullmq";
-import { connected, producerClient, queueNameOf, type RedisConnection } from "./connection.js";
+import {
+  connected,
+  producerClient,
+  queueNameOf,
+  queuePrefixOf,
+  type RedisConnection,
+} from "./connection.js";
 import type { StoredReportJobData } from "./job-data.js";
 
 export interface QueueAdminOptions {
-  /** Where Redis is: a redis:// URL, `{ host, port }` (ioredis options) or an ioredis client. */
+  /** Where Redis is: as for `bullmqQueue` (a URL, options, a cluster's nodes, a client). */
   connection: RedisConnection;
   /** The BullMQ queue. Default "reportkit". */
   queueName?: string;
+  /** BullMQ's key prefix, as for `bullmqQueue`. */
+  prefix?: string;
 }
 
 /** A job that used up its attempts, as `reportkit queue failed` lists it. */
@@ -53,9 +61,10 @@ export function queueAdmin(options: QueueAdminOptions): QueueAdmin {
     throw new TypeError(`reportkit bullmq: ${where} needs an options object with \`connection\`.`);
   }
   const name = queueNameOf(options.queueName, where);
+  const prefix = queuePrefixOf(options.prefix, name, options.connection, where);
   const { client, owned } = producerClient(options.connection, where);
   if (owned) client.on("error", () => {});
-  const queue = new Queue<StoredReportJobData>(name, { connection: client });
+  const queue = new Queue<StoredReportJobData>(name, { connection: client, prefix });
   queue.on("error", () => {});
 
   async function failedJobs(): Promise<Job<StoredReportJobData>[]> {

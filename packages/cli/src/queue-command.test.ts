@@ -120,6 +120,45 @@ describe.runIf(requireRedisServer("queue-command.test.ts"))(
       expect(lines[3]).toBe("2 failed jobs");
     });
 
+    it("counts each queue's jobs by state: stats, every queue found or one with --queue", async () => {
+      // A second queue, with a report waiting (no worker on it).
+      const other = bullmqQueue({ connection: redis.url, queueName: "cli-other" });
+      await other.enqueue(DLR, defaultDedupeKey(DLR));
+      await other.close();
+      const all = await reportkit(["queue", "stats", "--redis", redis.url]);
+      expect(all).toMatchObject({ code: 0, stderr: "" });
+      expect(all.stdout.split("\n").map((line) => line.split(/\s+/).join(" "))).toEqual([
+        "QUEUE WAITING ACTIVE DELAYED FAILED COMPLETED",
+        "cli-other 1 0 0 0 0",
+        "cli-test 0 0 0 2 0",
+        "",
+      ]);
+      const one = await reportkit(["queue", "stats", "--queue", QUEUE, "--json"], {
+        REPORTKIT_REDIS_URL: redis.url,
+      });
+      expect(one.code).toBe(0);
+      expect(JSON.parse(one.stdout)).toEqual({
+        data: [
+          {
+            queueName: QUEUE,
+            prefix: "bull",
+            waiting: 0,
+            active: 0,
+            delayed: 0,
+            failed: 2,
+            completed: 0,
+          },
+        ],
+      });
+      const none = await reportkit(["queue", "stats", "--redis", redis.url, "--prefix", "other"]);
+      expect(none).toMatchObject({ code: 0, stdout: "no queues under the prefix other\n" });
+      const down = await reportkit(["queue", "stats", "--redis", "redis://127.0.0.1:9"]);
+      expect(down).toMatchObject({ code: 1, stdout: "" });
+      expect(down.stderr).toBe(
+        "reportkit: redis at 127.0.0.1:9 is unreachable: connect ECONNREFUSED 127.0.0.1:9.\n",
+      );
+    });
+
     it("prints JSON with --json, and reads the URL from REPORTKIT_REDIS_URL", async () => {
       const run = await reportkit(["queue", "failed", "--queue", QUEUE, "--json"], {
         REPORTKIT_REDIS_URL: redis.url,
@@ -206,7 +245,7 @@ describe.runIf(requireRedisServer("queue-command.test.ts"))(
       await vi.waitFor(() => expect(processed).toHaveLength(2), { timeout: 15_000 });
       expect((await jobs.failed()).length).toBe(0);
       const none = await reportkit(["queue", "failed", "--redis", redis.url, "--queue", QUEUE]);
-      expect(none.stdout).toBe("no failed jobs\n");
+      expect(none).toMatchObject({ code: 0, stdout: "no failed jobs\n", stderr: "" });
     });
   },
 );

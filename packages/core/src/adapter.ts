@@ -22,6 +22,11 @@ export { TOKEN_ENV, withEnvToken } from "./env-token.js";
 export type { ReceiverHeaders } from "./headers.js";
 export { REPORT_MEDIA_TYPES } from "./media-type.js";
 export { takesReports } from "./receiver-options.js";
+export {
+  type RedisClusterNode,
+  type ResolvedClusterNodes,
+  resolveClusterNodes,
+} from "./redis-nodes.js";
 export { reportFromJson } from "./report-json.js";
 export type { ReportQueue } from "./report-queue.js";
 export type { ReportOutcome, ReportSpan, Telemetry, TraceCarrier } from "./telemetry.js";

@@ -1,14 +1,19 @@
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { Cluster, Redis } from "ioredis";
 
 /**
  * A Lua script run with EVALSHA, falling back to EVAL when the server does not know it yet
  * (first use, or after a restart or SCRIPT FLUSH): one round trip in the steady state, and
- * nothing added to the client (no `defineCommand` on a client the caller may share).
+ * nothing added to the client (no `defineCommand` on a client the caller may share). Each script
+ * touches only its one key, so on a Redis Cluster it runs on the node of that key's slot.
  */
 export interface LuaScript {
-  /** Runs the script on one key, or on several (all of them in KEYS, in order). */
-  run(client: Redis, keys: string | readonly string[], args: readonly string[]): Promise<unknown>;
+  /** Runs the script on one key, or on several (all of them in KEYS, in order, on one slot). */
+  run(
+    client: Redis | Cluster,
+    keys: string | readonly string[],
+    args: readonly string[],
+  ): Promise<unknown>;
 }
 
 export function luaScript(source: string): LuaScript {

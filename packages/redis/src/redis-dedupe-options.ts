@@ -1,20 +1,34 @@
-import { DEFAULT_DEDUPE_TTL_MS, DEFAULT_LEASE_MS } from "@reportkit/core/adapter";
-import type { Redis } from "ioredis";
+import {
+  DEFAULT_DEDUPE_TTL_MS,
+  DEFAULT_LEASE_MS,
+  type RedisClusterNode,
+  type ResolvedClusterNodes,
+  resolveClusterNodes,
+} from "@reportkit/core/adapter";
+import type { Cluster, Redis } from "ioredis";
 import { DEFAULT_JOURNAL_PREFIX } from "./redis-journal.js";
 
 export interface RedisDedupeOptions {
   /**
    * Where Redis listens, e.g. `redis://127.0.0.1:6379` or `rediss://user:pass@host:6380/2`.
    * The store opens its own connection (fail-fast settings, reconnecting by itself) and
-   * `close()` closes it. Give `url` or `client`, not both.
+   * `close()` closes it. Give one of `url`, `cluster` or `client`.
    */
   url?: string;
   /**
-   * An ioredis client you already have. The store borrows it: `close()` leaves it open. For a
-   * quick 503 while Redis is down, create it with `enableOfflineQueue: false`; whatever its
-   * settings, every store call gives up after `timeoutMs`.
+   * A Redis Cluster's nodes (some or all of them): `redis://host:port` URLs (`rediss://` for
+   * TLS; a user name and password in them apply to every node) or `{ host, port }`. The store
+   * opens its own `Cluster` connection, as for `url`. Each report is one key, so each report's
+   * claim, completion and release stay on one slot.
    */
-  client?: Redis;
+  cluster?: readonly RedisClusterNode[];
+  /**
+   * An ioredis client (`Redis`) or `Cluster` you already have. The store borrows it: `close()`
+   * leaves it open. For a quick 503 while Redis is down, create it with
+   * `enableOfflineQueue: false`; whatever its settings, every store call gives up after
+   * `timeoutMs`.
+   */
+  client?: Redis | Cluster;
   /** Put before every report's key. Default "reportkit:dedupe:". */
   prefix?: string;
   /**
@@ -41,7 +55,10 @@ export const DEFAULT_PREFIX = "reportkit:dedupe:";
 export const DEFAULT_TIMEOUT_MS = 1000;
 
 export interface RedisDedupeConfig {
-  connection: { url: string; address: string } | { client: Redis };
+  connection:
+    | { url: string; address: string }
+    | { cluster: ResolvedClusterNodes; address: string }
+    | { client: Redis | Cluster };
   prefix: string;
   ttlMs: number;
   leaseMs: number;
@@ -51,6 +68,7 @@ export interface RedisDedupeConfig {
 
 const OPTION_NAMES = new Set([
   "url",
+  "cluster",
   "client",
   "prefix",
   "ttlMs",
@@ -95,11 +113,16 @@ export function resolveRedisDedupeOptions(options: RedisDedupeOptions): RedisDed
 }
 
 function connection(options: RedisDedupeOptions): RedisDedupeConfig["connection"] {
-  const { url, client } = options;
-  if (url !== undefined && client !== undefined) {
+  const { url, client, cluster } = options;
+  const given = [url, cluster, client].filter((value) => value !== undefined).length;
+  if (given > 1) {
     throw new TypeError(
-      "redisDedupe: give `url` or `client`, not both (with `client` the store uses yours as it is).",
+      "redisDedupe: give one of `url`, `cluster` or `client` (with `client` the store uses yours as it is).",
     );
+  }
+  if (cluster !== undefined) {
+    const resolved = resolveClusterNodes(cluster, "redisDedupe");
+    return { cluster: resolved, address: resolved.address };
   }
   if (client !== undefined) {
     if (
@@ -109,14 +132,14 @@ function connection(options: RedisDedupeOptions): RedisDedupeConfig["connection"
       typeof client.set !== "function"
     ) {
       throw new TypeError(
-        "redisDedupe: `client` must be an ioredis client, e.g. new Redis('redis://127.0.0.1:6379', { enableOfflineQueue: false }).",
+        "redisDedupe: `client` must be an ioredis client or Cluster, e.g. new Redis('redis://127.0.0.1:6379', { enableOfflineQueue: false }).",
       );
     }
     return { client };
   }
   if (url === undefined) {
     throw new TypeError(
-      "redisDedupe: give `url` (e.g. 'redis://127.0.0.1:6379') or `client` (an ioredis client).",
+      "redisDedupe: give `url` (e.g. 'redis://127.0.0.1:6379'), `cluster` (a Redis Cluster's nodes) or `client` (an ioredis client or Cluster).",
     );
   }
   if (typeof url !== "string") {

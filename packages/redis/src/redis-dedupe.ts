@@ -1,6 +1,6 @@
-import type { ClaimResult, DedupeStore } from "@reportkit/core/adapter";
-import { Redis } from "ioredis";
-import { CLAIM, COMPLETE, LEASE_PREFIX, RELEASE } from "./lua-scripts.js";
+import type { ClaimResult, DedupeStore, ResolvedClusterNodes } from "@reportkit/core/adapter";
+import { Cluster, Redis } from "ioredis";
+import { CLAIM, COMPLETE, DONE, LEASE_PREFIX, RELEASE, RESOLVE } from "./lua-scripts.js";
 import { type RedisDedupeOptions, resolveRedisDedupeOptions } from "./redis-dedupe-options.js";
 import { journalKeys, journalOn, RESOLVED_TTL_MS, type RedisJournal } from "./redis-journal.js";
 
@@ -18,7 +18,10 @@ export interface RedisDedupeStore extends DedupeStore {
    * `reportkit journal list` and `reportkit replay`. The receiver uses it unless `journal: false`.
    */
   readonly journal: Omit<RedisJournal, "close">;
-  /** One PING round trip, for `receiver.health()`; rejects, naming Redis, when it is unreachable. */
+  /**
+   * One PING round trip (to every master of a Redis Cluster), for `receiver.health()`; rejects,
+   * naming Redis, when it is unreachable.
+   */
   ping(): Promise<void>;
   /**
    * Closes the connection the store opened from `url` (a borrowed `client` stays open: it is
@@ -52,19 +55,22 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
   const { prefix, ttlMs, leaseMs, timeoutMs, journalPrefix } = config;
   const journalEntry = journalKeys(journalPrefix).entry;
   let lastError: Error | undefined;
-  const owned = "url" in config.connection;
+  const { connection } = config;
+  const owned = !("client" in connection);
+  const onError = (error: Error) => {
+    lastError = error;
+  };
   const client =
-    "client" in config.connection
-      ? config.connection.client
-      : openClient(config.connection.url, (error) => {
-          lastError = error;
-        });
+    "client" in connection
+      ? connection.client
+      : "cluster" in connection
+        ? openCluster(connection.cluster, onError)
+        : openClient(connection.url, onError);
   // A connection error seen before the last successful connect says nothing about now.
   if (owned) client.on("ready", () => (lastError = undefined));
-  const address =
-    "address" in config.connection
-      ? config.connection.address
-      : `redis://${client.options.host ?? "127.0.0.1"}:${client.options.port ?? 6379}`;
+  // A borrowed Cluster knows its nodes only once connected: described when a message needs it.
+  const address = () => ("address" in connection ? connection.address : describeClient(client));
+  const where = isCluster(client) ? "Redis Cluster" : "Redis";
   let closed = false;
   const whenConnected = connectionWaiter(client, timeoutMs);
 
@@ -87,7 +93,7 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
         client.status !== "ready" && lastError !== undefined
           ? `${message}; not connected: ${lastError.message}`
           : message;
-      throw new Error(`redisDedupe: ${what} failed on Redis at ${address} (${reason}).`, {
+      throw new Error(`redisDedupe: ${what} failed on ${where} at ${address()} (${reason}).`, {
         cause,
       });
     } finally {
@@ -101,7 +107,7 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
     ttlMs,
     prefix,
     async ping(): Promise<void> {
-      await call("ping", () => client.ping());
+      await call("ping", () => pingEvery(client));
     },
     journal: journalOn(client, journalPrefix, call),
     claim(key: string, owner: string): Promise<ClaimResult> {
@@ -116,13 +122,19 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
     },
     async complete(key: string, _owner: string): Promise<void> {
       // Done whoever holds the key: the handler succeeded, even if this attempt's lease ran out.
-      // An earlier failed attempt kept in the journal is marked resolved in the same step.
+      // An earlier failed attempt kept in the journal is marked resolved in the same step; on a
+      // Redis Cluster the key and the journal (one slot of its own) are on different slots, so
+      // in two steps there.
       await call("complete", () =>
-        COMPLETE.run(
-          client,
-          [prefix + key, journalEntry(key)],
-          [String(ttlMs), String(RESOLVED_TTL_MS)],
-        ),
+        isCluster(client)
+          ? client
+              .set(prefix + key, DONE, "PX", ttlMs)
+              .then(() => RESOLVE.run(client, journalEntry(key), [String(RESOLVED_TTL_MS)]))
+          : COMPLETE.run(
+              client,
+              [prefix + key, journalEntry(key)],
+              [String(ttlMs), String(RESOLVED_TTL_MS)],
+            ),
       );
     },
     async release(key: string, owner: string): Promise<void> {
@@ -170,11 +182,72 @@ function openClient(url: string, onError: (error: Error) => void): Redis {
 }
 
 /**
+ * The same fail-fast settings for a Redis Cluster: on every node, and for the cluster itself
+ * (no offline queue; it looks for the nodes again every second at most).
+ */
+function openCluster(cluster: ResolvedClusterNodes, onError: (error: Error) => void): Cluster {
+  const client = new Cluster(cluster.nodes, {
+    enableOfflineQueue: false,
+    clusterRetryStrategy: (times) => Math.min(times * 100, 1000),
+    redisOptions: {
+      ...cluster.redisOptions,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+    },
+  });
+  client.on("error", onError);
+  return client;
+}
+
+/**
+ * PING; on a cluster, PING to the master of every slot range (each holds some reports' keys),
+ * named from the cluster's slot map, so a master that went away fails the check even after the
+ * client dropped its connection.
+ */
+async function pingEvery(client: Redis | Cluster): Promise<void> {
+  if (!isCluster(client) || client.status !== "ready") {
+    await client.ping();
+    return;
+  }
+  const connected = new Map(
+    client.nodes("master").map((node) => [`${node.options.host}:${node.options.port}`, node]),
+  );
+  const masters = new Set<string>();
+  for (const slot of client.slots) if (slot?.[0] !== undefined) masters.add(slot[0]);
+  await Promise.all(
+    [...masters].map(async (key) => {
+      const node = connected.get(key);
+      if (node === undefined) throw new Error(`node ${key} (serving slots) is not connected`);
+      try {
+        await node.ping();
+      } catch (cause) {
+        const message = cause instanceof Error ? cause.message : String(cause);
+        throw new Error(`node ${key}: ${message}`, { cause });
+      }
+    }),
+  );
+}
+
+/** By ioredis's own flag, not `instanceof`: the caller's ioredis may be another copy. */
+function isCluster(client: Redis | Cluster): client is Cluster {
+  return client.isCluster;
+}
+
+/** Where a borrowed client points, for messages: scheme, host and port only. */
+function describeClient(client: Redis | Cluster): string {
+  if (!isCluster(client)) {
+    return `redis://${client.options.host ?? "127.0.0.1"}:${client.options.port ?? 6379}`;
+  }
+  const nodes = client.nodes("master").map((node) => `${node.options.host}:${node.options.port}`);
+  return nodes.length === 0 ? "its startup nodes" : `redis://${nodes.join(",")}`;
+}
+
+/**
  * Waits while a connection attempt is under way (the first one, right after start-up), so the
  * first reports are not refused only because the socket was still opening; at once otherwise.
  * Concurrent calls share one wait (one pair of listeners on the client, however many calls).
  */
-function connectionWaiter(client: Redis, timeoutMs: number): () => Promise<void> {
+function connectionWaiter(client: Redis | Cluster, timeoutMs: number): () => Promise<void> {
   let waiting: Promise<void> | undefined;
   return () => {
     if (client.status !== "connecting" && client.status !== "connect") return Promise.resolve();

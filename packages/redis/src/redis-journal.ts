@@ -4,7 +4,7 @@
 // sorted set of keys by last seen; failed and refused entries are kept until resolved, resolved
 // ones for RESOLVED_TTL_MS.
 import type { FailureJournal, JournalEntry, JournalRecord } from "@reportkit/core/adapter";
-import { Redis } from "ioredis";
+import { type Cluster, Redis } from "ioredis";
 import { RECORD, RESOLVE } from "./lua-scripts.js";
 
 export type JournalStatus = JournalEntry["status"];
@@ -47,7 +47,10 @@ const DEFAULT_LIMIT = 1000;
 
 /** Where an entry and the index live, by prefix. */
 export function journalKeys(prefix: string): { entry: (key: string) => string; index: string } {
-  return { entry: (key) => `${prefix}entry:${key}`, index: `${prefix}index` };
+  // Every key of the journal on one Redis Cluster slot (a script touches an entry and the
+  // index together): hash-tagged, unless the prefix names a tag of its own.
+  const tagged = prefix.includes("{") ? prefix : `${prefix}{journal}:`;
+  return { entry: (key) => `${tagged}entry:${key}`, index: `${tagged}index` };
 }
 
 /**
@@ -88,7 +91,7 @@ export type RedisCall = <T>(what: string, command: () => Promise<T>) => Promise<
 
 /** The journal on a client the caller holds (redisDedupe shares its own with it). */
 export function journalOn(
-  client: Redis,
+  client: Redis | Cluster,
   prefix: string,
   call: RedisCall,
 ): Omit<RedisJournal, "close"> {

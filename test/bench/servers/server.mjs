@@ -2,7 +2,7 @@
 // is raw-node, express, fastify or hono and variant is bare, bare-twin (the same server, run as
 // a second process), bare-plugin (Fastify: the bare route in an encapsulated plugin),
 // hand-written, inline-work (Fastify, Hono: reportkit's work written inline), reportkit,
-// reportkit-composed or reportkit-dedupe-{off,memory,redis,postgres}.
+// reportkit-composed, reportkit-dedupe-{off,memory,redis,postgres} or reportkit-telemetry-{off,otel}.
 import { announce, countHandled } from "./common.mjs";
 
 const [framework, variant = "bare"] = process.argv.slice(2);
@@ -18,6 +18,8 @@ const VARIANTS = {
   "reportkit-dedupe-memory": "reportkit",
   "reportkit-dedupe-redis": "reportkit",
   "reportkit-dedupe-postgres": "reportkit",
+  "reportkit-telemetry-off": "reportkit",
+  "reportkit-telemetry-otel": "reportkit",
 };
 
 // reportkit's handlers do nothing but count: the benchmark measures what reportkit costs.
@@ -26,9 +28,17 @@ const VARIANTS = {
 // a key per request as with real traffic; the dedupe rows compare the stores with "off".
 const reportkitOptions = { onDelivery: countHandled, onCall: countHandled };
 
-/** The reportkit options of a variant: the default (memory) store, none, Redis or Postgres. */
+/**
+ * The reportkit options of a variant: the default (memory) store, none, Redis or Postgres; or
+ * the defaults with `telemetry: otelTelemetry()` on the OpenTelemetry SDK (otel-sdk.mjs).
+ */
 async function optionsFor(variant) {
   if (variant === "reportkit-dedupe-off") return { ...reportkitOptions, dedupe: false };
+  if (variant === "reportkit-telemetry-otel") {
+    const { otelTelemetry } = await import("@reportkit/otel");
+    const { otelSdk } = await import("./otel-sdk.mjs");
+    return { ...reportkitOptions, telemetry: otelTelemetry(otelSdk()) };
+  }
   if (variant === "reportkit-dedupe-postgres") {
     const { postgresInbox } = await import("@reportkit/postgres");
     const connectionString = process.env.BENCH_DATABASE_URL;

@@ -1,4 +1,4 @@
-import type { FailedReportJob, QueueAdmin } from "@reportkit/bullmq";
+import type { FailedReportJob, QueueAdmin, QueueStats, RedisConnection } from "@reportkit/bullmq";
 import type { Command } from "commander";
 import { CliError, type CliIo } from "../io.js";
 import { formatTable } from "../table.js";
@@ -6,14 +6,38 @@ import { formatTable } from "../table.js";
 interface QueueFlags {
   redis?: string;
   queue?: string;
+  prefix?: string;
   json?: boolean;
 }
 
-/** `reportkit queue failed|retry`: the reports a queue-mode worker gave up on. */
+/** `reportkit queue stats|failed|retry`: queue mode's jobs, and the ones a worker gave up on. */
 export function queueCommand(queue: Command, io: CliIo): Command {
   queue.description(
-    "look after queue mode's failed jobs (reports whose handler used up its attempts)",
+    "look after queue mode: jobs per state, and the failed jobs (reports whose handler used up its attempts)",
   );
+
+  redisOptions(queue.command("stats"))
+    .description("count each queue's jobs: waiting, active, delayed, failed, completed")
+    .option("--queue <name>", "only this queue (default: every queue found under the prefix)")
+    .action(async (flags: QueueFlags) => {
+      const connection = connectionOf(flags, io);
+      // Loaded here, not at start-up: the other commands need neither BullMQ nor ioredis.
+      const { queueStats } = await import("@reportkit/bullmq");
+      const stats = await queueStats({
+        connection,
+        ...(flags.queue === undefined ? {} : { queueNames: [flags.queue] }),
+        ...(flags.prefix === undefined ? {} : { prefix: flags.prefix }),
+      });
+      if (flags.json) {
+        io.stdout(`${JSON.stringify({ data: stats }, null, 2)}\n`);
+        return;
+      }
+      if (stats.length === 0) {
+        io.stdout(`no queues under the prefix ${flags.prefix ?? "bull (or a hash tag)"}\n`);
+        return;
+      }
+      io.stdout(`${statsTable(stats)}\n`);
+    });
 
   withRedis(queue.command("failed"))
     .description("list the failed jobs: id, report, attempts, last error")
@@ -24,13 +48,13 @@ export function queueCommand(queue: Command, io: CliIo): Command {
           io.stdout(`${JSON.stringify({ data: jobs }, null, 2)}\n`);
           return;
         }
-        // An empty table and "0 failed jobs" would say the same thing twice.
-        if (jobs.length === 0) io.stdout("no failed jobs\n");
-        else {
-          io.stdout(
-            `${failedTable(jobs)}\n${jobs.length} failed job${jobs.length === 1 ? "" : "s"}\n`,
-          );
+        if (jobs.length === 0) {
+          io.stdout("no failed jobs\n");
+          return;
         }
+        io.stdout(
+          `${failedTable(jobs)}\n${jobs.length} failed job${jobs.length === 1 ? "" : "s"}\n`,
+        );
       });
     });
 
@@ -65,15 +89,34 @@ export function queueCommand(queue: Command, io: CliIo): Command {
   return queue;
 }
 
-function withRedis(command: Command): Command {
-  // The environment is read in withAdmin(), from the injected io, not by commander.
+function redisOptions(command: Command): Command {
+  // The environment is read in connectionOf(), from the injected io, not by commander.
   return command
     .option(
       "--redis <url>",
-      "the queue's Redis, e.g. redis://127.0.0.1:6379 (env: REPORTKIT_REDIS_URL)",
+      "the queue's Redis, e.g. redis://127.0.0.1:6379; a Redis Cluster's nodes comma-separated (env: REPORTKIT_REDIS_URL)",
     )
-    .option("--queue <name>", "the BullMQ queue name", "reportkit")
+    .option(
+      "--prefix <prefix>",
+      'BullMQ\'s key prefix, as the receiver\'s (default "bull"; on a cluster "{<queue>}")',
+    )
     .option("--json", "print JSON instead of a table");
+}
+
+function withRedis(command: Command): Command {
+  return redisOptions(command).option("--queue <name>", "the BullMQ queue name", "reportkit");
+}
+
+/** One URL is one Redis; several, comma-separated, are a Redis Cluster's nodes. */
+function connectionOf(flags: QueueFlags, io: CliIo): RedisConnection {
+  const url = flags.redis ?? io.env.REPORTKIT_REDIS_URL;
+  if (url === undefined || url === "") {
+    throw new CliError(
+      "no Redis URL: pass --redis or set REPORTKIT_REDIS_URL (e.g. redis://127.0.0.1:6379).",
+    );
+  }
+  const urls = url.split(",").map((part) => part.trim());
+  return urls.length === 1 ? url : { cluster: urls };
 }
 
 async function withAdmin(
@@ -81,15 +124,14 @@ async function withAdmin(
   io: CliIo,
   run: (admin: QueueAdmin) => Promise<void>,
 ): Promise<void> {
-  const url = flags.redis ?? io.env.REPORTKIT_REDIS_URL;
-  if (url === undefined || url === "") {
-    throw new CliError(
-      "no Redis URL: pass --redis or set REPORTKIT_REDIS_URL (e.g. redis://127.0.0.1:6379).",
-    );
-  }
+  const connection = connectionOf(flags, io);
   // Loaded here, not at start-up: the other commands need neither BullMQ nor ioredis.
   const { queueAdmin } = await import("@reportkit/bullmq");
-  const admin = queueAdmin({ connection: url, queueName: flags.queue });
+  const admin = queueAdmin({
+    connection,
+    queueName: flags.queue,
+    ...(flags.prefix === undefined ? {} : { prefix: flags.prefix }),
+  });
   try {
     await run(admin);
   } finally {
@@ -99,6 +141,32 @@ async function withAdmin(
 
 function when(date: Date | null): string {
   return date === null ? "-" : `${date.toISOString().slice(0, 19).replace("T", " ")}Z`;
+}
+
+function statsTable(stats: readonly QueueStats[]): string {
+  // The prefix column only when it tells queues apart.
+  const prefixes = new Set(stats.map((q) => q.prefix));
+  const withPrefix = prefixes.size > 1;
+  return formatTable(
+    [
+      ...(withPrefix ? ["PREFIX"] : []),
+      "QUEUE",
+      "WAITING",
+      "ACTIVE",
+      "DELAYED",
+      "FAILED",
+      "COMPLETED",
+    ],
+    stats.map((q) => [
+      ...(withPrefix ? [q.prefix] : []),
+      q.queueName,
+      String(q.waiting),
+      String(q.active),
+      String(q.delayed),
+      String(q.failed),
+      String(q.completed),
+    ]),
+  );
 }
 
 function failedTable(jobs: readonly FailedReportJob[]): string {
