@@ -149,3 +149,19 @@ function normalize(reply: ChallengeReply): ReceiverResponse {
     body: typeof body === "string" ? body : "",
   };
 }
+
+/**
+ * A challenge's answer as the reply: a response as it is, a refusal (or a responder's
+ * rejection) through `refuse`; a custom
+ * responder's undefined (or promise of it) lets the request through to `report`.
+ */
+export function settleChallenge(
+  answered: MaybePromise<ReceiverResponse | ReportkitError | undefined>,
+  report: () => MaybePromise<ReceiverResponse>,
+  refuse: (error: unknown) => MaybePromise<ReceiverResponse>,
+): MaybePromise<ReceiverResponse> {
+  const settle = (a: ReceiverResponse | ReportkitError | undefined) =>
+    a === undefined ? report() : a instanceof ReportkitError ? refuse(a) : a;
+  if (!isThenable(answered)) return settle(answered);
+  return (answered as Promise<ReceiverResponse | ReportkitError | undefined>).then(settle, refuse);
+}

@@ -1,12 +1,11 @@
 // The receiver: its configuration, the pipeline's two halves joined (read a report, then
 // process it), handlers attached after construction, and the object adapters call.
 import type { ComposedTemplate } from "@reportkit/wire";
-import { challengeStep } from "./challenge.js";
+import { challengeStep, settleChallenge } from "./challenge.js";
 import { RequestContext } from "./context.js";
-import { drainBody } from "./drain-body.js";
-import { ReportkitError } from "./errors.js";
+import { afterDrain } from "./drain-body.js";
+import type { ReportkitError } from "./errors.js";
 import { failureKeeper } from "./failure-journal.js";
-import { getHeader } from "./headers.js";
 import { type AttachedHandlers, reportProcessor } from "./process-report.js";
 import { ignore, isThenable, type MaybePromise } from "./promises.js";
 import { failedBody } from "./read-body.js";
@@ -15,13 +14,7 @@ import { readNodeStream } from "./read-stream.js";
 import { type ReceiverLifecycle, receiverLifecycle } from "./receiver-lifecycle.js";
 import { receiverLog, unhandledKindLog } from "./receiver-log.js";
 import { type Config, type ReceiverOptions, validateOptions } from "./receiver-options.js";
-import {
-  asReportkitError,
-  closingConnection,
-  errorResponse,
-  refusal,
-  shuttingDown,
-} from "./replies.js";
+import { asReportkitError, errorResponse, refusal, shuttingDown } from "./replies.js";
 import type { Report } from "./schemas.js";
 import type { Receiver, ReceiverRequest, ReceiverResponse, RefusalCode } from "./types.js";
 
@@ -67,14 +60,11 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
   lifecycle: ReceiverLifecycle = receiverLifecycle(config),
 ): Receiver<T, S> {
   const { template, limit, credentialHeader, queue, telemetry, bodyTimeoutMs } = config;
-  const log = config.logger === false ? undefined : receiverLog(config.logger ?? console);
+  const logger = config.logger === false ? undefined : (config.logger ?? console);
+  const log = logger === undefined ? undefined : receiverLog(logger);
   const read = reportReader(config);
-  const process = reportProcessor(
-    config,
-    handlers,
-    reply,
-    config.logger === false ? undefined : unhandledKindLog(config.logger ?? console),
-  );
+  const unhandled = logger === undefined ? undefined : unhandledKindLog(logger);
+  const process = reportProcessor(config, handlers, reply, unhandled);
   const keep =
     config.journal === undefined
       ? undefined
@@ -127,23 +117,15 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
       } catch (error) {
         return reply(asReportkitError(error), ctx);
       }
-      if (answered !== undefined) return challengeReply(answered, request, ctx);
+      if (answered !== undefined) {
+        return settleChallenge(
+          answered,
+          () => receive(request, ctx),
+          (error) => reply(asReportkitError(error), ctx),
+        );
+      }
     }
     return receive(request, ctx);
-  }
-
-  /** A challenge's answer; a custom responder's promise of undefined lets the report through. */
-  function challengeReply(
-    answered: MaybePromise<ReceiverResponse | ReportkitError | undefined>,
-    request: ReceiverRequest,
-    ctx: RequestContext,
-  ): MaybePromise<ReceiverResponse> {
-    const settle = (a: ReceiverResponse | ReportkitError | undefined) =>
-      a === undefined ? receive(request, ctx) : a instanceof ReportkitError ? reply(a, ctx) : a;
-    if (!isThenable(answered)) return settle(answered);
-    return (answered as Promise<ReceiverResponse | ReportkitError | undefined>).then(settle, (e) =>
-      reply(asReportkitError(e), ctx),
-    );
   }
 
   function receive(request: ReceiverRequest, ctx: RequestContext): MaybePromise<ReceiverResponse> {
@@ -162,24 +144,14 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
     );
   }
 
-  /**
-   * A refusal's reply. Refused before its body was read (method, credential, type), what is
-   * left of the body is read and dropped up to DRAIN_BYTES and bodyTimeoutMs, then the reply
-   * is sent; a body that did not end by then gets `Connection: close` instead of being read on.
-   */
+  /** A refusal's reply, once what is left of an unread body was dropped (see drain-body.ts). */
   function refused(
     request: ReceiverRequest,
     error: ReportkitError,
     ctx: RequestContext,
   ): MaybePromise<ReceiverResponse> {
     const response = reply(error, ctx);
-    if (bodyReadBegun.has(ctx) || typeof request !== "object" || request === null) return response;
-    const length = getHeader(request.headers ?? {}, "content-length");
-    const drained = drainBody(request.body, length, bodyTimeoutMs);
-    if (drained === true) return response;
-    const close = (ready: ReceiverResponse) => closingConnection(ready);
-    if (drained === false) return isThenable(response) ? response.then(close) : close(response);
-    return drained.then((ended) => (ended ? response : Promise.resolve(response).then(close)));
+    return bodyReadBegun.has(ctx) ? response : afterDrain(request, response, bodyTimeoutMs);
   }
 
   function handle(request: ReceiverRequest): Promise<ReceiverResponse> {

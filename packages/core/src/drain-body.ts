@@ -2,10 +2,38 @@
 // 503 shutting down): read and dropped up to a small cap, so a keep-alive client's connection
 // serves its next request; past the cap or the time, the reply closes the connection instead
 // (an unauthenticated client once pushed 12.7 GB into a refused request in 8 s).
-import type { NodeStyleStream, ReceiverBody, WebBody } from "./types.js";
+import { getHeader } from "./headers.js";
+import { isThenable, type MaybePromise } from "./promises.js";
+import { closingConnection } from "./replies.js";
+import type {
+  NodeStyleStream,
+  ReceiverBody,
+  ReceiverRequest,
+  ReceiverResponse,
+  WebBody,
+} from "./types.js";
 
 /** The most of a refused body read and dropped to keep the connection: 64 KiB. */
 export const DRAIN_BYTES = 65_536;
+
+/**
+ * A refused request's reply, once what is left of its unread body was read and dropped up to
+ * DRAIN_BYTES and `timeoutMs`; a body that did not end by then gets `Connection: close` instead
+ * of being read on.
+ */
+export function afterDrain(
+  request: ReceiverRequest,
+  response: MaybePromise<ReceiverResponse>,
+  timeoutMs: number,
+): MaybePromise<ReceiverResponse> {
+  if (typeof request !== "object" || request === null) return response;
+  const length = getHeader(request.headers ?? {}, "content-length");
+  const drained = drainBody(request.body, length, timeoutMs);
+  if (drained === true) return response;
+  const close = (ready: ReceiverResponse) => closingConnection(ready);
+  if (drained === false) return isThenable(response) ? response.then(close) : close(response);
+  return drained.then((ended) => (ended ? response : Promise.resolve(response).then(close)));
+}
 
 /**
  * Reads and drops an unread body, up to DRAIN_BYTES and `timeoutMs`: true when it ended within

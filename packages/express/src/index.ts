@@ -6,10 +6,10 @@ export {
   type ReportContext,
   ReportkitError,
 } from "@reportkit/core";
+export type { ExpressRequest } from "./express-request.js";
 export {
   type ExpressHandler,
   type ExpressReceiver,
   type ExpressReceiverOptions,
-  type ExpressRequest,
   webhookReceiver,
 } from "./webhook-receiver.js";

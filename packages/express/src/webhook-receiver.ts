@@ -1,12 +1,19 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import type { ComposedTemplate, ReceiverOptions } from "@reportkit/core";
 import {
   type Attachable,
   adapterReceiver,
   attachable,
-  type ReceiverBody,
   type ReceiverResponse,
 } from "@reportkit/core/adapter";
+import {
+  bodyOf,
+  type ExpressRequest,
+  pathOf,
+  type RoutedRequest,
+  routeKey,
+  servedWithoutPath,
+} from "./express-request.js";
 
 export type ExpressReceiverOptions<
   T extends ComposedTemplate | undefined = undefined,
@@ -24,20 +31,6 @@ export type ExpressReceiverOptions<
   path?: string;
 };
 
-/** Where `app.use(webhookReceiver())`, with no path and no mount path, listens. */
-const DEFAULT_PATH = "/webhooks";
-
-/** What the handler reads of a request: Express 4 and 5 requests both have it. */
-export interface ExpressRequest extends IncomingMessage {
-  originalUrl?: string;
-  body?: unknown;
-}
-
-/** What Express sets on a request that went through a mount path or a route. */
-interface RoutedRequest extends ExpressRequest {
-  baseUrl?: string;
-  route?: unknown;
-}
 /** An Express request handler (Express 5 or 4). */
 export type ExpressHandler = (
   req: ExpressRequest,
@@ -99,45 +92,3 @@ export type ExpressReceiver<
   T extends ComposedTemplate | undefined = undefined,
   S extends object = object,
 > = Attachable<ExpressHandler, T, S>;
-
-/** A path as Express's default routing compares it: any case, one trailing slash ignored. */
-function routeKey(path: string): string {
-  const lower = path.toLowerCase();
-  return lower.length > 1 && lower.endsWith("/") ? lower.slice(0, -1) : lower;
-}
-
-/**
- * Without `path`: a route of the app's matched the request itself; under a mount path, the
- * mount point's own path is the receiver's, and the paths below it with a composed template;
- * used bare, /webhooks and the paths under it.
- */
-function servedWithoutPath(req: RoutedRequest, url: string, takesSubPaths: boolean): boolean {
-  if (req.route !== undefined) return true;
-  if (req.baseUrl) {
-    const below = pathOf(req.url ?? "/");
-    return takesSubPaths || below === "/" || below === "";
-  }
-  const key = routeKey(pathOf(url));
-  return key === DEFAULT_PATH || key.startsWith(`${DEFAULT_PATH}/`);
-}
-
-function pathOf(url: string): string {
-  const query = url.indexOf("?");
-  return query === -1 ? url : url.slice(0, query);
-}
-
-/**
- * The body as far as Express got with it. Untouched, the stream itself (core reads it, with the
- * size limit); read by a body parser, what the parser made of it (a Buffer from express.raw(),
- * a string from express.text(), an object from express.json() or express.urlencoded());
- * consumed by something that left nothing behind, nothing, rather than wait for an `end` that
- * already happened.
- */
-function bodyOf(req: ExpressRequest): ReceiverBody {
-  if (!req.readableDidRead && !req.readableEnded && req.readableFlowing !== true) return req;
-  // express.json() turns an empty body into {}: what was sent is nothing.
-  if (req.headers["content-length"] === "0") return "";
-  const { body } = req;
-  if (typeof body === "string" || body instanceof Uint8Array) return body;
-  return typeof body === "object" && body !== null ? (body as Record<string, unknown>) : undefined;
-}

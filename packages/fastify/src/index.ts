@@ -6,9 +6,9 @@ export {
   type ReportContext,
   ReportkitError,
 } from "@reportkit/core";
+export type { FastifyReportkit } from "./fastify-reportkit.js";
 export {
   type FastifyReceiverOptions,
-  type FastifyReportkit,
   webhookReceiver,
   webhookReceiver as default,
 } from "./webhook-receiver.js";
