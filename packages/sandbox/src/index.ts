@@ -4,7 +4,6 @@ export {
   createSandbox,
   type Sandbox,
   type SandboxComposedWebhook,
-  type SandboxOptions,
 } from "./create-sandbox.js";
 export { FieldErrors } from "./field-errors.js";
 export { formatAttempt } from "./format-attempt.js";
@@ -33,4 +32,5 @@ export {
   type SandboxDeliveryPayload,
 } from "./reports.js";
 export { pushAttemptJson } from "./sandbox-api.js";
+export type { SandboxOptions } from "./sandbox-options.js";
 export type { CallInput, Dispatched, SmsInput } from "./simulate-sms-and-calls.js";

@@ -1,0 +1,28 @@
+import type { SandboxEvent } from "./event-feed.js";
+import { pushAttemptJson, type SandboxState, shownWebhook } from "./sandbox-api.js";
+
+/** How many of the latest attempts an event stream's snapshot carries. */
+const SNAPSHOT_ATTEMPTS = 500;
+
+/** What the dashboard's event stream starts with: the webhooks and the latest attempts. */
+export function eventStreamSnapshot(state: SandboxState, baseUrl: string) {
+  return {
+    base_url: baseUrl,
+    webhooks: state.store.list().map((w) => shownWebhook(w, state.fallbackToken)),
+    attempts: state.pusher.attempts
+      .slice(-SNAPSHOT_ATTEMPTS)
+      .map((a) => pushAttemptJson(a, state.secretsOf(a.webhookId))),
+  };
+}
+
+/** One change as the event stream sends it: the webhooks anew, or one attempt, masked. */
+export function eventStreamMessage(state: SandboxState, event: SandboxEvent) {
+  if (event.type === "webhooks") {
+    return {
+      name: "webhooks",
+      data: state.store.list().map((w) => shownWebhook(w, state.fallbackToken)),
+    };
+  }
+  const { attempt } = event;
+  return { name: "attempt", data: pushAttemptJson(attempt, state.secretsOf(attempt.webhookId)) };
+}
