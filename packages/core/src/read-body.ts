@@ -1,4 +1,5 @@
 import { type CappedBody, readCapped } from "@reportkit/wire/internal";
+import { endDeadline, startDeadline } from "./body-deadlines.js";
 import { ReportkitError } from "./errors.js";
 import type { BodyContent } from "./media-type.js";
 import { readStream } from "./read-stream.js";
@@ -67,14 +68,14 @@ export function readBody(
 function within<T>(reading: Promise<T>, timeoutMs: number | undefined): Promise<T> {
   if (timeoutMs === undefined) return reading;
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(bodyTimedOut(timeoutMs)), timeoutMs);
+    const deadline = startDeadline(timeoutMs, () => reject(bodyTimedOut(timeoutMs)));
     reading.then(
       (value) => {
-        clearTimeout(timer);
+        endDeadline(deadline);
         resolve(value);
       },
       (error: unknown) => {
-        clearTimeout(timer);
+        endDeadline(deadline);
         reject(error);
       },
     );

@@ -1,4 +1,5 @@
 import { concatBytes } from "@reportkit/wire/internal";
+import { endDeadline, startDeadline } from "./body-deadlines.js";
 import type { ReportkitError } from "./errors.js";
 import { readsAsText } from "./media-type.js";
 import { bodyTimedOut, readFailed, tooLarge } from "./replies.js";
@@ -51,16 +52,16 @@ export function readStream(
   // reply closes the connection), so the rest of it is not read.
   const settle = (error: ReportkitError | null, body?: string | Uint8Array) => {
     settled = true;
-    if (timer !== undefined) clearTimeout(timer);
+    if (deadline !== undefined) endDeadline(deadline);
     if (error !== null) stream.pause?.();
     done(error, body);
   };
-  const timer =
+  const deadline =
     timeoutMs === undefined
       ? undefined
-      : setTimeout(() => {
+      : startDeadline(timeoutMs, () => {
           if (!settled) settle(bodyTimedOut(timeoutMs));
-        }, timeoutMs);
+        });
   stream.on("data", (chunk) => {
     if (settled) return;
     const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
