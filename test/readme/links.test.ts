@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { brokenLink, documentationFiles, markdownLinks, REPOSITORY } from "./links.js";
 
 describe("markdownLinks", () => {
@@ -32,6 +32,7 @@ describe("markdownLinks", () => {
 
 describe("brokenLink and documentationFiles", () => {
   const root = mkdtempSync(join(tmpdir(), "reportkit-links-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
   mkdirSync(join(root, "docs/deeper"), { recursive: true });
   mkdirSync(join(root, "packages/core"), { recursive: true });
   mkdirSync(join(root, "examples/queue"), { recursive: true });

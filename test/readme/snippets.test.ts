@@ -1,11 +1,18 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { headingAnchors, typescriptSnippets } from "./snippets.js";
 
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
 function markdownFile(text: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), "readme-")), "README.md");
+  const dir = mkdtempSync(join(tmpdir(), "readme-"));
+  dirs.push(dir);
+  const file = join(dir, "README.md");
   writeFileSync(file, text);
   return file;
 }
