@@ -299,7 +299,7 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     await page.getByLabel("URL that receives the reports").fill(flaky);
     await page.getByRole("button", { name: "Create webhook" }).click();
     const hook = page.locator(".webhook", { hasText: "flaky" });
-    await expect.poll(() => hook.count()).toBe(1);
+    await expect.poll(() => hook.count(), { timeout: 15_000 }).toBe(1);
     expect(await hook.locator(".bearer").textContent()).toBe(
       "Bearer: none (pushes carry no Authorization; give it a token)",
     );
@@ -336,7 +336,7 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
       .toBe("challenged: Verification challenge: passed");
     const hook = page.locator(".webhook", { hasText: "challenged" });
     await expect
-      .poll(() => hook.locator(".challenge").textContent())
+      .poll(() => hook.locator(".challenge").textContent(), { timeout: 10_000 })
       .toBe("Verification challenge: passed");
     expect(await hook.locator(".bearer").textContent()).toBe("Bearer: set, from its token");
 
@@ -358,7 +358,9 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     await page.goto("about:blank");
     page.on("response", (response) => statuses.push(`${response.status()} ${response.url()}`));
     await page.goto(sandbox.dashboardUrl);
-    await expect.poll(() => page.locator("#connection").textContent()).toBe("Live");
+    await expect
+      .poll(() => page.locator("#connection").textContent(), { timeout: 10_000 })
+      .toBe("Live");
     // Chromium asks for an icon once the page has loaded, if the page names none.
     await page.waitForLoadState("load");
     expect(statuses.filter((s) => s.startsWith("404") || s.includes("favicon"))).toEqual([]);
