@@ -31,6 +31,8 @@ export class RequestContext implements ReportContext {
   // read (for the failure journal), the report's kind, and its telemetry span.
   /** @internal */
   authenticated = false;
+  /** @internal Reading the body began: a refusal from now on leaves nothing unread to drain. */
+  bodyReadBegun = false;
   /** @internal */
   body: BodyContent = undefined;
   /** @internal */

@@ -9,7 +9,7 @@ import { failureKeeper } from "./failure-journal.js";
 import { type AttachedHandlers, reportProcessor } from "./process-report.js";
 import { ignore, isThenable, type MaybePromise } from "./promises.js";
 import { failedBody } from "./read-body.js";
-import { bodyReadBegun, reportReader } from "./read-report.js";
+import { reportReader } from "./read-report.js";
 import { readNodeStream } from "./read-stream.js";
 import { type ReceiverLifecycle, receiverLifecycle } from "./receiver-lifecycle.js";
 import { receiverLog, unhandledKindLog } from "./receiver-log.js";
@@ -151,7 +151,7 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
     ctx: RequestContext,
   ): MaybePromise<ReceiverResponse> {
     const response = reply(error, ctx);
-    return bodyReadBegun.has(ctx) ? response : afterDrain(request, response, bodyTimeoutMs);
+    return ctx.bodyReadBegun ? response : afterDrain(request, response, bodyTimeoutMs);
   }
 
   function handle(request: ReceiverRequest): Promise<ReceiverResponse> {

@@ -111,7 +111,7 @@ export function reportReader(
     const format = type === "" ? fallback : formatOf(type);
     if (format === undefined) throw unsupportedMediaType(type);
     const { body } = request;
-    bodyReadBegun.add(ctx);
+    ctx.bodyReadBegun = true;
     let content: BodyContent | Promise<BodyContent>;
     if (typeof body === "string" || body instanceof Uint8Array) {
       // Text or bytes already in hand are measured exactly by readBody.
@@ -141,12 +141,6 @@ export function reportReader(
 
   return read;
 }
-
-/**
- * The requests whose body reading began: a refusal of any other one leaves its body unread,
- * for the receiver to drain (a little) or close the connection on.
- */
-export const bodyReadBegun = new WeakSet<RequestContext>();
 
 function verifierFailed(cause: unknown): never {
   throw tokenCheckFailed(cause);
