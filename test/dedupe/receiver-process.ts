@@ -5,20 +5,15 @@
 // kills the process mid-handler). With REDIS_CLUSTER (the nodes' URLs, comma-separated) instead
 // of REDIS_URL it uses a Redis Cluster. Prints "listening on <url>" once ready.
 import { appendFileSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import type { DeliveryReport } from "@reportkit/core";
 import { redisDedupe } from "@reportkit/redis";
+import { requiredEnv, serveReceiver } from "../support/serve-receiver.js";
 
 const [framework] = process.argv.slice(2);
-const env = (name: string): string => {
-  const value = process.env[name];
-  if (value === undefined) throw new Error(`receiver-process: ${name} is not set`);
-  return value;
-};
+const env = requiredEnv;
 const token = env("TOKEN");
 const effectsFile = env("EFFECTS_FILE");
 const handlerMs = Number(process.env.HANDLER_MS ?? "0");
-const path = "/webhooks";
 
 const cluster = process.env.REDIS_CLUSTER;
 const dedupe = redisDedupe({
@@ -38,43 +33,4 @@ async function onDelivery(report: DeliveryReport): Promise<void> {
 
 const options = { token, dedupe, deadlineMs: Number(env("DEADLINE_MS")), onDelivery };
 
-/** Serves the receiver with the adapter asked for; resolves to the port. */
-async function start(): Promise<number> {
-  if (framework === "express") {
-    const { default: express } = await import("express");
-    const { webhookReceiver } = await import("@reportkit/express");
-    const app = express();
-    app.use(webhookReceiver({ path, ...options }));
-    const server = await new Promise<import("node:http").Server>((resolve) => {
-      const s = app.listen(0, "127.0.0.1", () => resolve(s));
-    });
-    return (server.address() as AddressInfo).port;
-  }
-  if (framework === "fastify") {
-    const { default: Fastify } = await import("fastify");
-    const { webhookReceiver } = await import("@reportkit/fastify");
-    const app = Fastify();
-    await app.register(webhookReceiver, { path, ...options });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    return (app.server.address() as AddressInfo).port;
-  }
-  if (framework === "hono") {
-    const { serve } = await import("@hono/node-server");
-    const { Hono } = await import("hono");
-    const { webhookReceiver } = await import("@reportkit/hono");
-    const app = new Hono();
-    app.post(path, webhookReceiver(options));
-    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-      const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
-    });
-    return (server.address() as AddressInfo).port;
-  }
-  throw new Error(`receiver-process: unknown framework "${framework}" (express, fastify, hono)`);
-}
-
-const port = await start();
-console.log(`${framework} listening on http://127.0.0.1:${port}`);
-process.once("SIGTERM", async () => {
-  await dedupe.close();
-  process.exit(0);
-});
+await serveReceiver(framework, options, dedupe);
