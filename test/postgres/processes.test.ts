@@ -11,6 +11,7 @@ import { postgresInbox } from "@reportkit/postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SAMPLE_DLR, TOKEN } from "../fixtures/samples.js";
+import { listening } from "../support/example-process.js";
 import {
   type PostgresServer,
   requirePostgresServer,
@@ -55,28 +56,8 @@ describe.runIf(requirePostgresServer("processes.test.ts"))(
           stdio: ["ignore", "pipe", "pipe"],
         },
       );
-      let output = "";
-      const origin = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`${name} did not start:\n${output}`)),
-          30_000,
-        );
-        const onData = (chunk: Buffer) => {
-          output += chunk.toString();
-          const match = /listening on (http:\/\/[^\s/]+)/.exec(output);
-          if (match?.[1] !== undefined) {
-            clearTimeout(timer);
-            resolve(match[1]);
-          }
-        };
-        child.stdout?.on("data", onData);
-        child.stderr?.on("data", onData);
-        child.once("exit", (code, signal) => {
-          clearTimeout(timer);
-          reject(new Error(`${name} exited (${code ?? signal}) before listening:\n${output}`));
-        });
-      });
-      const instance = { name, origin, child, output: () => output };
+      const { origin, output } = await listening(child, name);
+      const instance = { name, origin, child, output };
       instances.push(instance);
       return instance;
     }

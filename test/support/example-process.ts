@@ -25,25 +25,37 @@ export async function startExample(
     env: { ...process.env, PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  const { origin, output } = await listening(child, "example");
+  return { origin, output, stop: () => stop(child) };
+}
+
+/**
+ * Waits for a child process's "listening on <url>" line (stdout or stderr) for up to 30 s:
+ * the origin it named, and everything it printed (so far, and from then on). Rejects, with its
+ * output, if it exits first or stays silent.
+ */
+export function listening(
+  child: ChildProcess,
+  name: string,
+): Promise<{ origin: string; output: () => string }> {
   let output = "";
-  const origin = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`example did not start:\n${output}`)), 30_000);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output}`)), 30_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/[^\s/]+)/.exec(output);
       if (match?.[1] !== undefined) {
         clearTimeout(timer);
-        resolve(match[1]);
+        resolve({ origin: match[1], output: () => output });
       }
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
-    child.once("exit", (code) => {
+    child.once("exit", (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`example exited (${code}) before listening:\n${output}`));
+      reject(new Error(`${name} exited (${code ?? signal}) before listening:\n${output}`));
     });
   });
-  return { origin, output: () => output, stop: () => stop(child) };
 }
 
 function stop(child: ChildProcess): Promise<void> {
