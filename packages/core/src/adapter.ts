@@ -1,35 +1,16 @@
 // @reportkit/core/adapter: for authors of adapters (a framework's handler around the receiver),
 // dedupe stores and report queues. Apps import from "@reportkit/core" (index.ts).
+
+export { REPORT_MEDIA_TYPES } from "./body/media-type.js";
 export {
   type AdapterReceiver,
   type AdapterReceiverSettings,
   adapterReceiver,
   type EnvRecord,
-} from "./adapter-receiver.js";
-export { type Attachable, attachable, type HandlerKind } from "./attachable.js";
-export {
-  type ClaimResult,
-  DEFAULT_DEDUPE_TTL_MS,
-  DEFAULT_LEASE_MS,
-  type DedupeStore,
-  type FailureJournal,
-  type JournalEntry,
-  type JournalRecord,
-  type JournalRequest,
-  PROVIDER_RETRY_WINDOW_MS,
-} from "./dedupe-store.js";
-export { TOKEN_ENV, withEnvToken } from "./env-token.js";
-export type { ReceiverHeaders } from "./headers.js";
-export { REPORT_MEDIA_TYPES } from "./media-type.js";
-export { takesReports } from "./receiver-options.js";
-export {
-  type RedisClusterNode,
-  type ResolvedClusterNodes,
-  resolveClusterNodes,
-} from "./redis-nodes.js";
-export { reportFromJson } from "./report-json.js";
-export type { ReportQueue } from "./report-queue.js";
-export type { ReportOutcome, ReportSpan, Telemetry, TraceCarrier } from "./telemetry.js";
+} from "./receiver/adapter-receiver.js";
+export { type Attachable, attachable, type HandlerKind } from "./receiver/attachable.js";
+export { TOKEN_ENV, withEnvToken } from "./receiver/env-token.js";
+export { takesReports } from "./receiver/receiver-options.js";
 export type {
   BodyDone,
   BodyHeaders,
@@ -40,4 +21,24 @@ export type {
   ReceiverResponse,
   RefusalCode,
   WebBody,
-} from "./types.js";
+} from "./receiver/types.js";
+export {
+  type RedisClusterNode,
+  type ResolvedClusterNodes,
+  resolveClusterNodes,
+} from "./redis-nodes.js";
+export { reportFromJson } from "./report/report-json.js";
+export type { ReceiverHeaders } from "./request/headers.js";
+export {
+  type ClaimResult,
+  DEFAULT_DEDUPE_TTL_MS,
+  DEFAULT_LEASE_MS,
+  type DedupeStore,
+  type FailureJournal,
+  type JournalEntry,
+  type JournalRecord,
+  type JournalRequest,
+  PROVIDER_RETRY_WINDOW_MS,
+} from "./store-kit/dedupe-store.js";
+export type { ReportQueue } from "./store-kit/report-queue.js";
+export type { ReportOutcome, ReportSpan, Telemetry, TraceCarrier } from "./store-kit/telemetry.js";

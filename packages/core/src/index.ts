@@ -11,32 +11,9 @@ export {
   type TemplateProblem,
   type TemplateVariables,
 } from "@reportkit/wire";
-// The wire payloads are @reportkit/wire's, shared with the sandbox; the zod schemas in schemas.ts are
-// checked against them (wire-payloads.test-d.ts).
-// The composed-webhook grammar and variable tables are wire's too (composed-types.ts types a
-// handler by a template, compile-template.ts and read-composed.ts read requests by it).
-export type {
-  ChallengeOption,
-  ChallengeReply,
-  ChallengeRequest,
-  ChallengeResponder,
-} from "./challenge.js";
-export type { TokenOption } from "./check-bearer.js";
-export { ComposedTemplateError } from "./compile-template.js";
-export type { ComposedCallReport, ComposedDeliveryReport } from "./composed-types.js";
-export type { ReportContext } from "./context.js";
-export { createReceiver } from "./create-receiver.js";
-export { defaultDedupeKey } from "./dedupe-key.js";
-export {
-  ERROR_STATUS,
-  type ErrorCode,
-  type ReportError,
-  type ReportErrorCode,
-  ReportkitError,
-} from "./errors.js";
-export { type MemoryDedupeOptions, memoryDedupe } from "./memory-dedupe.js";
-export { type ParseOptions, type ParseResult, parseReport } from "./parse-report.js";
-export type { ReceiverLogger } from "./receiver-log.js";
+export { ComposedTemplateError } from "./composed/compile-template.js";
+export type { ComposedCallReport, ComposedDeliveryReport } from "./composed/composed-types.js";
+export { createReceiver } from "./receiver/create-receiver.js";
 export {
   type CallReportFor,
   type ContextWith,
@@ -45,7 +22,24 @@ export {
   type ErrorHandler,
   type Handler,
   type ReceiverOptions,
-} from "./receiver-options.js";
+} from "./receiver/receiver-options.js";
+export type {
+  CloseOptions,
+  HealthReport,
+  Receiver,
+  ReceiverRequest,
+  ReceiverResponse,
+} from "./receiver/types.js";
+export {
+  ERROR_STATUS,
+  type ErrorCode,
+  type ReportError,
+  type ReportErrorCode,
+  ReportkitError,
+} from "./reply/errors.js";
+export type { ReceiverLogger } from "./reply/receiver-log.js";
+export { defaultDedupeKey } from "./report/dedupe-key.js";
+export { type ParseOptions, type ParseResult, parseReport } from "./report/parse-report.js";
 export {
   CALL_STATUSES,
   CallPayloadSchema,
@@ -60,11 +54,17 @@ export {
   type Report,
   type ReportWarning,
   ReportWarningSchema,
-} from "./schemas.js";
+} from "./report/schemas.js";
+// The wire payloads are @reportkit/wire's, shared with the sandbox; the zod schemas in schemas.ts are
+// checked against them (wire-payloads.test-d.ts).
+// The composed-webhook grammar and variable tables are wire's too (composed-types.ts types a
+// handler by a template, compile-template.ts and read-composed.ts read requests by it).
 export type {
-  CloseOptions,
-  HealthReport,
-  Receiver,
-  ReceiverRequest,
-  ReceiverResponse,
-} from "./types.js";
+  ChallengeOption,
+  ChallengeReply,
+  ChallengeRequest,
+  ChallengeResponder,
+} from "./request/challenge.js";
+export type { TokenOption } from "./request/check-bearer.js";
+export type { ReportContext } from "./request/context.js";
+export { type MemoryDedupeOptions, memoryDedupe } from "./store-kit/memory-dedupe.js";

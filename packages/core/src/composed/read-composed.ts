@@ -1,0 +1,161 @@
+import {
+  type PathSegment,
+  type Placeholder,
+  pathSegments,
+  safeDecode,
+  UNIX_READINGS,
+} from "@reportkit/wire";
+import { isRecord } from "@reportkit/wire/internal";
+import { ReportkitError } from "../reply/errors.js";
+import type { CompiledTemplate, Source } from "./compile-template.js";
+import { MAY_BE_EMPTY_FIELDS } from "./composed-fields.js";
+
+// A request read by its compiled template (compile-template.ts): each variable's value taken
+// from the path, the query or the body, under the wire field it carries, so that parsing
+// (parse-report.ts) reads a composed report as it reads a standard push.
+
+// The request's path and query, without parsing the URL as a whole.
+const ORIGIN = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*/i;
+
+/** Path and query of a URL or a template URL, without parsing (placeholders are not URL-safe). */
+function splitUrl(url: string): { path: string; query: string } {
+  const relative = url.replace(ORIGIN, "");
+  const hash = relative.indexOf("#");
+  const rest = hash === -1 ? relative : relative.slice(0, hash);
+  const q = rest.indexOf("?");
+  return q === -1
+    ? { path: rest, query: "" }
+    : { path: rest.slice(0, q), query: rest.slice(q + 1) };
+}
+
+const DIGITS = /^\d+$/;
+const unixReadings: Readonly<Record<string, string>> = UNIX_READINGS;
+
+/**
+ * The wire payload (provider field names) a composed request carries, and its raw values by
+ * the customer's own keys.
+ * @throws ReportkitError `invalid_report` naming a key the template promises and the request
+ * lacks, or a value without the literal text the template puts around it
+ */
+export function readComposed(
+  compiled: CompiledTemplate,
+  url: string,
+  body: unknown,
+): { payload: Record<string, unknown>; raw: Record<string, unknown> } {
+  const { path, query } = splitUrl(url);
+  const params = new URLSearchParams(query);
+  const fields: Record<string, unknown> = isRecord(body) ? body : {};
+  const segments = compiled.path === undefined ? [] : matchPath(compiled, path);
+  const payload: Record<string, unknown> = {};
+  for (const source of compiled.sources) {
+    const value = readSource(compiled, source, params, fields, segments);
+    const { variable } = source.placeholder;
+    // The documentation's second meaning: {{sent_time}} filled with unix digits is sent_at.
+    const unix = Object.hasOwn(unixReadings, variable) ? unixReadings[variable] : undefined;
+    const field =
+      unix !== undefined && typeof value === "string" && DIGITS.test(value)
+        ? unix
+        : source.placeholder.field;
+    if (payload[field] === undefined) payload[field] = value;
+  }
+  const raw = { ...Object.fromEntries(params), ...fields };
+  return { payload, raw };
+}
+
+/**
+ * The request path's last segments, decoded, one for each of the template's, once every
+ * literal and placeholder of the template matched them: extra or missing segments must not
+ * shift values.
+ * @throws ReportkitError `invalid_report` when the path is not the template's
+ */
+function matchPath(compiled: CompiledTemplate, path: string): string[] {
+  const template = compiled.path as readonly PathSegment[];
+  const segments = pathSegments(path);
+  // A last placeholder filled with "" leaves a trailing "/" ("/hooks/a/" for
+  // "/hooks/{{id}}/{{custom}}"): that "/" then ends an empty segment, not the path.
+  const tail =
+    matchTail(template, segments) ??
+    (path.endsWith("/") ? matchTail(template, [...segments, ""]) : undefined);
+  if (tail === undefined) {
+    throw new ReportkitError(
+      "invalid_report",
+      `The request path ${JSON.stringify(path.slice(0, 200))} does not end with the composed template's path ${JSON.stringify(compiled.pathText)}, segment by segment; check the route and the template's URL.`,
+      { field: "path" },
+    );
+  }
+  return tail;
+}
+
+/** The last segments, decoded, when they match the template's one by one. */
+function matchTail(template: readonly PathSegment[], segments: string[]): string[] | undefined {
+  if (segments.length < template.length) return undefined;
+  const tail = segments.slice(segments.length - template.length).map(safeDecode);
+  const fits = template.every((part, i) =>
+    part.kind === "literal"
+      ? tail[i] === part.text
+      : unwrap(tail[i] as string, part.placeholder) !== undefined,
+  );
+  return fits ? tail : undefined;
+}
+
+/** The value inside the template's literal text around a placeholder, if it has that text. */
+function unwrap(text: string, { prefix, suffix }: Placeholder): string | undefined {
+  if (text.length < prefix.length + suffix.length) return undefined;
+  if (!text.startsWith(prefix) || !text.endsWith(suffix)) return undefined;
+  return text.slice(prefix.length, text.length - suffix.length);
+}
+
+function readSource(
+  compiled: CompiledTemplate,
+  source: Source,
+  params: URLSearchParams,
+  fields: Record<string, unknown>,
+  segments: string[],
+): unknown {
+  if (source.from === "path") {
+    return unwrap(segments[source.segment] as string, source.placeholder);
+  }
+  if (source.from === "body") {
+    if (!Object.hasOwn(fields, source.key)) throw missing(compiled, source);
+    return fields[source.key];
+  }
+  // Repeated keys: the last one, as body forms decode.
+  const value = params.getAll(source.key).at(-1);
+  if (value === undefined) throw missing(compiled, source);
+  const inner = unwrap(value, source.placeholder);
+  if (inner === undefined) {
+    const { prefix, variable, suffix } = source.placeholder;
+    throw new ReportkitError(
+      "invalid_report",
+      `The composed ${kindName(compiled)}'s query parameter "${source.key}" is ${JSON.stringify(value.slice(0, 200))}, without the text the template puts around {{${variable}}}: ${JSON.stringify(`${prefix}{{${variable}}}${suffix}`)}; check the template's URL.`,
+      { field: source.key },
+    );
+  }
+  return inner;
+}
+
+function kindName(compiled: CompiledTemplate): string {
+  return compiled.type === "delivery" ? "SMS delivery report" : "call report";
+}
+
+function missing(compiled: CompiledTemplate, source: Source & { key: string }): ReportkitError {
+  const where =
+    source.from === "query" ? `query parameter "${source.key}"` : `body key "${source.key}"`;
+  return new ReportkitError(
+    "invalid_report",
+    `The composed ${kindName(compiled)} is missing ${where}, which the template fills with {{${source.placeholder.variable}}}.`,
+    { field: source.key },
+  );
+}
+
+/**
+ * Holds a composed report to its template's promise: a promised text field is never null (an
+ * empty value stays ""). An empty number or time stays null, as in a standard push: the
+ * provider has no such value for this event, and refusing the report would lose it.
+ */
+export function keepPromises(compiled: CompiledTemplate, report: Record<string, unknown>): void {
+  for (const field of compiled.promised) {
+    // id and status cannot be empty (parsing refused that already): the rest is text.
+    if (report[field] === null && !MAY_BE_EMPTY_FIELDS.has(field)) report[field] = "";
+  }
+}

@@ -1,0 +1,43 @@
+// Instrumentation without a dependency: the receiver (and @reportkit/bullmq's worker) call this
+// small interface; @reportkit/otel implements it on OpenTelemetry, and anything else can.
+import type { ErrorCode } from "../reply/errors.js";
+
+/** How one identified report ended, as counted and put on its span. */
+export type ReportOutcome =
+  | "acknowledged"
+  | "duplicate"
+  | "failed"
+  | "timeout"
+  | "in_progress"
+  | "unavailable"
+  | "queued";
+
+/** W3C trace context (`traceparent`, `tracestate`) carried from the enqueue to the worker. */
+export type TraceCarrier = Record<string, string>;
+
+/**
+ * What the receiver tells about its reports. Give one as the `telemetry` option (for
+ * OpenTelemetry: `otelTelemetry()` from @reportkit/otel). Never handed a phone number, a token
+ * or a body: only the report's kind and status, outcomes, error codes and durations.
+ */
+export interface Telemetry {
+  /**
+   * A report was identified: its span starts now, a child of the active context (the
+   * framework's HTTP span). `link` is the trace context stored with a queued job, for a worker.
+   */
+  startReport(kind: "delivery" | "call", status: string, link?: TraceCarrier): ReportSpan;
+  /** A request refused before it became a report to process (401, 400, 413, …): counted. */
+  refused(code: ErrorCode, kind: "delivery" | "call" | undefined): void;
+}
+
+/** One report's span and measurements. */
+export interface ReportSpan {
+  /** Runs the handler with this span active, so spans made inside it are its children. */
+  run<R>(fn: () => R): R;
+  /** The handler's duration, in seconds. */
+  handlerDuration(seconds: number): void;
+  /** Ends the span and counts the report; `errorType` on failures. Called once. */
+  end(outcome: ReportOutcome, errorType?: string): void;
+  /** This span's trace context, to store with a queued job. */
+  carrier(): TraceCarrier;
+}
