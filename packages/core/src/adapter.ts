@@ -2,15 +2,12 @@
 // dedupe stores and report queues. Apps import from "@reportkit/core" (index.ts).
 
 export { REPORT_MEDIA_TYPES } from "./body/media-type.js";
-export {
-  type AdapterReceiver,
-  type AdapterReceiverSettings,
-  adapterReceiver,
-  type EnvRecord,
-} from "./receiver/adapter-receiver.js";
-export { type Attachable, attachable, type HandlerKind } from "./receiver/attachable.js";
-export { TOKEN_ENV, withEnvToken } from "./receiver/env-token.js";
-export { takesReports } from "./receiver/receiver-options.js";
+export { type AdapterReceiverSettings, adapterReceiver } from "./receiver/adapter-receiver.js";
+export type { HandlerKind } from "./receiver/attach-handlers.js";
+export { type Attachable, attachable } from "./receiver/attachable.js";
+export type { RequestEnvToken } from "./receiver/credential-options.js";
+export { type EnvRecord, TOKEN_ENV } from "./receiver/env-token.js";
+export { RECEIVER_OPTION_NAMES } from "./receiver/receiver-options.js";
 export type {
   BodyDone,
   BodyHeaders,

@@ -13,15 +13,15 @@ export {
 } from "@reportkit/wire";
 export { ComposedTemplateError } from "./composed/compile-template.js";
 export type { ComposedCallReport, ComposedDeliveryReport } from "./composed/composed-types.js";
+export type { ReportContext } from "./process/handler-context.js";
 export { createReceiver } from "./receiver/create-receiver.js";
-export {
-  type CallReportFor,
-  type ContextWith,
-  DEFAULT_MAX_BODY_BYTES,
-  type DeliveryReportFor,
-  type ErrorHandler,
-  type Handler,
-  type ReceiverOptions,
+export type {
+  CallReportFor,
+  ContextWith,
+  DeliveryReportFor,
+  ErrorHandler,
+  Handler,
+  ReceiverOptions,
 } from "./receiver/receiver-options.js";
 export type {
   CloseOptions,
@@ -30,6 +30,7 @@ export type {
   ReceiverRequest,
   ReceiverResponse,
 } from "./receiver/types.js";
+export { DEFAULT_MAX_BODY_BYTES } from "./receiver/validate-options.js";
 export {
   ERROR_STATUS,
   type ErrorCode,
@@ -66,5 +67,4 @@ export type {
   ChallengeResponder,
 } from "./request/challenge.js";
 export type { TokenOption } from "./request/check-bearer.js";
-export type { ReportContext } from "./request/context.js";
 export { type MemoryDedupeOptions, memoryDedupe } from "./store-kit/memory-dedupe.js";

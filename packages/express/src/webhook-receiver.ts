@@ -52,8 +52,10 @@ export function webhookReceiver<
   const T extends ComposedTemplate | undefined = undefined,
   S extends object = object,
 >(options?: ExpressReceiverOptions<T, S>): ExpressReceiver<T, S> {
-  const { receiver, takesSubPaths } = adapterReceiver<T, S>(options, { env: process.env });
+  const receiver = adapterReceiver<T, S>(options, { env: process.env, mountOptions: ["path"] });
   const path = options?.path;
+  // A composed template's URL may carry a path of its own below the mount point.
+  const takesSubPaths = options?.composed !== undefined;
   if (path !== undefined && (typeof path !== "string" || !path.startsWith("/"))) {
     throw new TypeError(
       `reportkit: \`path\` must be a path starting with "/", such as "/webhooks", got ${JSON.stringify(path)}.`,

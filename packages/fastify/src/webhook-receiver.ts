@@ -1,5 +1,5 @@
 import type { ComposedTemplate, ReceiverOptions } from "@reportkit/core";
-import { adapterReceiver, attachable, takesReports } from "@reportkit/core/adapter";
+import { adapterReceiver, attachable } from "@reportkit/core/adapter";
 import fp from "fastify-plugin";
 import type { FastifyReportkit } from "./fastify-reportkit.js";
 import { route } from "./receiver-route.js";
@@ -30,19 +30,24 @@ export type FastifyReceiverOptions = ReceiverOptions<ComposedTemplate | undefine
  */
 export const webhookReceiver = fp<FastifyReceiverOptions>(
   async (fastify, options) => {
-    const { path, prefix, ...receiverOptions } = options ?? {};
+    const { path, prefix } = options ?? {};
     // One `fastify.reportkit` per scope: a further receiver there can only get its handlers
     // in its options (else nothing could ever reach it, and its reports would wait forever).
     const decorate = !fastify.hasDecorator("reportkit");
-    if (!decorate && !takesReports(receiverOptions)) {
+    const takesReports =
+      options?.onDelivery !== undefined ||
+      options?.onCall !== undefined ||
+      options?.queue !== undefined;
+    if (!decorate && !takesReports) {
       throw new TypeError(
         'reportkit: this Fastify scope already has a receiver (`fastify.reportkit`), so this one\'s handlers could not be attached. Give them in its options, or register it in a scope of its own and reach it there: `fastify.register(async (scope) => { await scope.register(webhookReceiver); scope.reportkit.onDelivery(fn); }, { prefix: "/other" })`.',
       );
     }
     // Fastify's logger, not core's console default: refusals once a minute, failures each.
-    const { receiver } = adapterReceiver(
-      { logger: fastify.log, ...receiverOptions },
-      { env: process.env },
+    const receiver = adapterReceiver(
+      { logger: fastify.log, ...options },
+      // Fastify's own register options are the route's, never the receiver's.
+      { env: process.env, mountOptions: ["path", "prefix", "logLevel", "logSerializers"] },
     );
     if (decorate) {
       fastify.decorate("reportkit", attachable({}, receiver) as FastifyReportkit);

@@ -3,9 +3,11 @@ import {
   type Attachable,
   adapterReceiver,
   attachable,
+  type EnvRecord,
   type ReceiverBody,
   type ReceiverHeaders,
   type ReceiverResponse,
+  TOKEN_ENV,
 } from "@reportkit/core/adapter";
 import type { Context, Env } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -35,9 +37,11 @@ export function webhookReceiver<
   E extends Env = Env,
   S extends object = object,
 >(options?: ReceiverOptions<T, S>): HonoReceiver<T, E, S> {
-  const { receiver, forEnv } = adapterReceiver<T, S>(options, {
+  const workers = onWorkers();
+  const receiver = adapterReceiver<T, S>(options, {
     env: (globalThis as { process?: { env?: Record<string, unknown> } }).process?.env,
-    tokenFromRequestEnv: onWorkers(),
+    // On Workers, secrets and bindings arrive with each request (`c.env`).
+    ...(workers ? { requestEnv: { whereToSet: WORKERS_HINT } } : {}),
   });
 
   // Not an async function: one promise (core's, while it reads the body) instead of three.
@@ -46,11 +50,12 @@ export function webhookReceiver<
     const toResponse = (reply: ReceiverResponse) =>
       c.body(reply.body, reply.status as ContentfulStatusCode, reply.headers);
     const respond = (body: ReceiverBody) => {
-      const reply = forEnv(c.env).respond({
+      const reply = receiver.respond({
         method: raw.method,
         url: raw.url,
         headers: nodeHeaders(c.env, raw.headers) ?? raw.headers,
         body,
+        ...(workers ? { env: c.env as EnvRecord } : {}),
       });
       return reply instanceof Promise ? reply.then(toResponse) : Promise.resolve(toResponse(reply));
     };
@@ -60,6 +65,8 @@ export function webhookReceiver<
   };
   return attachable(handler, receiver);
 }
+
+const WORKERS_HINT = `in this Worker's environment. Set it with \`wrangler secret put ${TOKEN_ENV}\``;
 
 /** Cloudflare Workers says so in `navigator.userAgent`: its secrets arrive with each request. */
 function onWorkers(): boolean {

@@ -34,7 +34,7 @@ export function webhookReceiver<
   const T extends ComposedTemplate | undefined = undefined,
   S extends object = object,
 >(options?: ReceiverOptions<T, S>): LambdaReceiver<T, S> {
-  const { receiver } = adapterReceiver<T, S>(options, {
+  const receiver = adapterReceiver<T, S>(options, {
     env: (globalThis as { process?: { env?: Record<string, unknown> } }).process?.env,
   });
   const handler: LambdaHandler = (event) => {

@@ -36,12 +36,14 @@ export function webhookReceiver<
   const T extends ComposedTemplate | undefined = undefined,
   S extends object = object,
 >(options?: ReceiverOptions<T, S>): NextReceiver<T, S> {
-  const { receiver, forEnv } = adapterReceiver<T, S>(options, {
+  const receiver = adapterReceiver<T, S>(options, {
     env: routeEnv(),
-    tokenFromRequestEnv: true,
-    setTokenHint: `in process.env. Set it in the deployment's environment variables (locally: \`${TOKEN_ENV}=… next start\`, or .env.local)`,
+    requestEnv: {
+      whereToSet: `in process.env. Set it in the deployment's environment variables (locally: \`${TOKEN_ENV}=… next start\`, or .env.local)`,
+    },
   });
-  // A web Request in, a web Response out: core's own `fetch`, for the token of this process.
-  const handler: NextRouteHandler = (request) => forEnv(routeEnv()).fetch(request);
+  // A web Request in, a web Response out: core's own `fetch`, with the environment as this
+  // request finds it (not as it was when `next build` loaded the route).
+  const handler: NextRouteHandler = (request) => receiver.fetch(request, routeEnv());
   return attachable(handler, receiver);
 }

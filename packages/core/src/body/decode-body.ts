@@ -1,7 +1,8 @@
-import { ReportkitError } from "../reply/errors.js";
+import { invalidJson } from "../reply/errors.js";
+import type { BodyContent } from "./classify-body.js";
 import { describeJsonError } from "./json-error-position.js";
 import { parseLenientJson } from "./lenient-json.js";
-import { type BodyContent, type BodyFormat, charsetOf, isUtf8Charset } from "./media-type.js";
+import { type BodyFormat, charsetOf, isUtf8Charset } from "./media-type.js";
 import { parseMultipart } from "./parse-multipart.js";
 import { fromParsedForm } from "./parsed-form.js";
 
@@ -17,38 +18,33 @@ export function decodeBody(
   format: BodyFormat,
   contentType: string | undefined,
 ): unknown {
-  if (content !== undefined && typeof content !== "string" && !(content instanceof Uint8Array)) {
+  if (content.form === "parsed") {
     // Parsed upstream: a form parser's object is brought back to core's own reading of forms.
-    return format === "json" || Array.isArray(content)
-      ? content
-      : fromParsedForm(content as Record<string, unknown>);
+    const { value } = content;
+    return format === "json" || typeof value !== "object" || Array.isArray(value)
+      ? value
+      : fromParsedForm(value as Record<string, unknown>);
   }
-  if (format === "multipart") return parseMultipart(content ?? "", contentType ?? "");
+  const raw =
+    content.form === "text" ? content.text : content.form === "bytes" ? content.bytes : "";
+  if (format === "multipart") return parseMultipart(raw, contentType ?? "");
   // A text body may still start with the UTF-8 byte order mark (Windows senders write one):
   // TextDecoder drops it from bytes, a framework that decoded the text first may not.
   const text =
-    typeof content === "string"
-      ? content.charCodeAt(0) === 0xfeff
-        ? content.slice(1)
-        : content
-      : decodeText(content, contentType);
+    typeof raw === "string"
+      ? raw.charCodeAt(0) === 0xfeff
+        ? raw.slice(1)
+        : raw
+      : decodeText(raw, contentType);
   if (format === "urlencoded" && !looksLikeJson(text)) {
     return Object.fromEntries(new URLSearchParams(text));
   }
-  if (text.trim() === "") {
-    throw new ReportkitError(
-      "invalid_json",
-      "The body is empty; send the report as a JSON object.",
-    );
-  }
+  if (text.trim() === "") throw invalidJson("The body is empty.");
   try {
     return parseLenientJson(text);
   } catch {
     // Not V8's message: it quotes the body, control characters and newlines included.
-    throw new ReportkitError(
-      "invalid_json",
-      `The body is not valid JSON: ${describeJsonError(text)}. Send the report as a JSON object.`,
-    );
+    throw invalidJson(`The body is not valid JSON: ${describeJsonError(text)}.`);
   }
 }
 
@@ -63,8 +59,7 @@ function looksLikeJson(text: string): boolean {
   return false;
 }
 
-function decodeText(bytes: Uint8Array | undefined, contentType: string | undefined): string {
-  if (bytes === undefined) return "";
+function decodeText(bytes: Uint8Array, contentType: string | undefined): string {
   const charset = charsetOf(contentType);
   if (isUtf8Charset(charset)) return utf8.decode(bytes);
   try {

@@ -2,17 +2,11 @@
 // 503 shutting down): read and dropped up to a small cap, so a keep-alive client's connection
 // serves its next request; past the cap or the time, the reply closes the connection instead
 // (an unauthenticated client once pushed 12.7 GB into a refused request in 8 s).
-
-import { isThenable, type MaybePromise } from "../promises.js";
-import type {
-  NodeStyleStream,
-  ReceiverBody,
-  ReceiverRequest,
-  ReceiverResponse,
-  WebBody,
-} from "../receiver/types.js";
+import { within } from "../async/deadlines.js";
+import { andThen, type MaybePromise } from "../async/maybe-promise.js";
+import type { NodeStyleStream, ReceiverResponse } from "../receiver/types.js";
 import { closingConnection } from "../reply/replies.js";
-import { getHeader } from "../request/headers.js";
+import type { ClassifiedBody } from "./classify-body.js";
 
 /** The most of a refused body read and dropped to keep the connection: 64 KiB. */
 export const DRAIN_BYTES = 65_536;
@@ -23,17 +17,15 @@ export const DRAIN_BYTES = 65_536;
  * of being read on.
  */
 export function afterDrain(
-  request: ReceiverRequest,
+  body: ClassifiedBody,
+  contentLength: string | undefined,
   response: MaybePromise<ReceiverResponse>,
   timeoutMs: number,
 ): MaybePromise<ReceiverResponse> {
-  if (typeof request !== "object" || request === null) return response;
-  const length = getHeader(request.headers ?? {}, "content-length");
-  const drained = drainBody(request.body, length, timeoutMs);
+  const drained = drainBody(body, contentLength, timeoutMs);
   if (drained === true) return response;
-  const close = (ready: ReceiverResponse) => closingConnection(ready);
-  if (drained === false) return isThenable(response) ? response.then(close) : close(response);
-  return drained.then((ended) => (ended ? response : Promise.resolve(response).then(close)));
+  if (drained === false) return andThen(response, closingConnection);
+  return drained.then((ended) => (ended ? response : andThen(response, closingConnection)));
 }
 
 /**
@@ -42,34 +34,39 @@ export function afterDrain(
  * already in hand (text, bytes, a parsed object) or none is true at once, without a promise.
  */
 export function drainBody(
-  body: ReceiverBody,
+  body: ClassifiedBody,
   contentLength: string | undefined,
   timeoutMs: number,
 ): boolean | Promise<boolean> {
-  if (body === undefined || body === null || typeof body !== "object") return true;
-  if (body instanceof Uint8Array || body instanceof ArrayBuffer || Array.isArray(body)) return true;
+  switch (body.form) {
+    case "none":
+    case "text":
+    case "bytes":
+    case "parsed":
+    case "failed":
+      return true;
+  }
   const declared = Number(contentLength);
   if (declared === 0) return true;
   if (declared > DRAIN_BYTES) {
-    (body as Partial<NodeStyleStream>).pause?.();
+    if (body.form === "node-stream") body.stream.pause?.();
     return false;
   }
-  const web = body as Partial<WebBody> & Partial<ReadableStream<Uint8Array>>;
-  if (typeof web.arrayBuffer === "function" && "bodyUsed" in web) {
-    if (web.bodyUsed === true || web.body === null || web.body === undefined) return true;
-    return bounded(drainWeb(web.body), timeoutMs);
+  switch (body.form) {
+    case "web-body": {
+      const web = body.body;
+      if (web.bodyUsed || web.body === null) return true;
+      return bounded(drainWeb(web.body), timeoutMs);
+    }
+    case "web-stream":
+      return bounded(drainWeb(body.stream), timeoutMs);
+    case "node-stream": {
+      const { stream } = body;
+      return bounded(drainNode(stream), timeoutMs, () => stream.pause?.());
+    }
+    case "iterable":
+      return bounded(drainIterable(body.iterable), timeoutMs);
   }
-  if (typeof web.getReader === "function") {
-    return bounded(drainWeb(body as ReadableStream<Uint8Array>), timeoutMs);
-  }
-  const node = body as Partial<NodeStyleStream>;
-  if (typeof node.on === "function" && typeof node.resume === "function") {
-    return bounded(drainNode(body as unknown as NodeStyleStream), timeoutMs, () => node.pause?.());
-  }
-  if (Symbol.asyncIterator in body) {
-    return bounded(drainIterable(body as AsyncIterable<Uint8Array | string>), timeoutMs);
-  }
-  return true; // an object a framework parsed: already read
 }
 
 function drainNode(stream: NodeStyleStream): Promise<boolean> {
@@ -132,14 +129,8 @@ function bounded(
   timeoutMs: number,
   onTimeout?: () => void,
 ): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      onTimeout?.();
-      resolve(false);
-    }, timeoutMs);
-    draining.then((ended) => {
-      clearTimeout(timer);
-      resolve(ended);
-    });
+  return within(draining, timeoutMs, () => {
+    onTimeout?.();
+    return false;
   });
 }

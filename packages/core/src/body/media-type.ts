@@ -5,14 +5,6 @@
 /** The formats a report body can arrive in. */
 export type BodyFormat = "json" | "urlencoded" | "multipart";
 
-/** What reading a body gives: text or bytes to decode, or an object parsed upstream. */
-export type BodyContent =
-  | string
-  | Uint8Array
-  | Record<string, unknown>
-  | readonly unknown[]
-  | undefined;
-
 // A Map, not a null-prototype object: that one is a slow dictionary on every request.
 const FORMATS = new Map<string, BodyFormat>([
   // A missing Content-Type is read as JSON, and so is text/plain: PHP senders that forget

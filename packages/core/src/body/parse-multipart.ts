@@ -1,4 +1,4 @@
-import { ReportkitError } from "../reply/errors.js";
+import { invalidForm, type ReportkitError } from "../reply/errors.js";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -72,10 +72,7 @@ interface Part {
 }
 
 function unreadable(reason: string): ReportkitError {
-  return new ReportkitError(
-    "invalid_form",
-    `The multipart/form-data body could not be read: ${reason}`,
-  );
+  return invalidForm(reason);
 }
 
 /**

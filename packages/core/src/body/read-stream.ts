@@ -1,8 +1,7 @@
 import { concatBytes } from "@reportkit/wire/internal";
+import { startDeadline } from "../async/deadlines.js";
 import type { BodyDone, BodyHeaders, NodeStyleStream } from "../receiver/types.js";
-import type { ReportkitError } from "../reply/errors.js";
-import { bodyTimedOut, readFailed, tooLarge } from "../reply/replies.js";
-import { endDeadline, startDeadline } from "./body-deadlines.js";
+import { bodyTimedOut, type ReportkitError, readFailed, tooLarge } from "../reply/errors.js";
 import { readsAsText } from "./media-type.js";
 
 const utf8 = new TextDecoder();
@@ -52,11 +51,11 @@ export function readStream(
   // reply closes the connection), so the rest of it is not read.
   const settle = (error: ReportkitError | null, body?: string | Uint8Array) => {
     settled = true;
-    if (deadline !== undefined) endDeadline(deadline);
+    endDeadline?.();
     if (error !== null) stream.pause?.();
     done(error, body);
   };
-  const deadline =
+  const endDeadline =
     timeoutMs === undefined
       ? undefined
       : startDeadline(timeoutMs, () => {

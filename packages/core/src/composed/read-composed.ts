@@ -6,7 +6,7 @@ import {
   UNIX_READINGS,
 } from "@reportkit/wire";
 import { isRecord } from "@reportkit/wire/internal";
-import { ReportkitError } from "../reply/errors.js";
+import { invalidReport, type ReportkitError } from "../reply/errors.js";
 import type { CompiledTemplate, Source } from "./compile-template.js";
 import { MAY_BE_EMPTY_FIELDS } from "./composed-fields.js";
 
@@ -77,10 +77,9 @@ function matchPath(compiled: CompiledTemplate, path: string): string[] {
     matchTail(template, segments) ??
     (path.endsWith("/") ? matchTail(template, [...segments, ""]) : undefined);
   if (tail === undefined) {
-    throw new ReportkitError(
-      "invalid_report",
+    throw invalidReport(
+      "path",
       `The request path ${JSON.stringify(path.slice(0, 200))} does not end with the composed template's path ${JSON.stringify(compiled.pathText)}, segment by segment; check the route and the template's URL.`,
-      { field: "path" },
     );
   }
   return tail;
@@ -125,10 +124,9 @@ function readSource(
   const inner = unwrap(value, source.placeholder);
   if (inner === undefined) {
     const { prefix, variable, suffix } = source.placeholder;
-    throw new ReportkitError(
-      "invalid_report",
+    throw invalidReport(
+      source.key,
       `The composed ${kindName(compiled)}'s query parameter "${source.key}" is ${JSON.stringify(value.slice(0, 200))}, without the text the template puts around {{${variable}}}: ${JSON.stringify(`${prefix}{{${variable}}}${suffix}`)}; check the template's URL.`,
-      { field: source.key },
     );
   }
   return inner;
@@ -141,10 +139,9 @@ function kindName(compiled: CompiledTemplate): string {
 function missing(compiled: CompiledTemplate, source: Source & { key: string }): ReportkitError {
   const where =
     source.from === "query" ? `query parameter "${source.key}"` : `body key "${source.key}"`;
-  return new ReportkitError(
-    "invalid_report",
+  return invalidReport(
+    source.key,
     `The composed ${kindName(compiled)} is missing ${where}, which the template fills with {{${source.placeholder.variable}}}.`,
-    { field: source.key },
   );
 }
 

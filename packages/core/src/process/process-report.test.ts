@@ -1,13 +1,13 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SAMPLE_DLR, TOKEN } from "../../../../test/fixtures/samples.js";
 import { createReceiver } from "../receiver/create-receiver.js";
 import type { ReceiverOptions } from "../receiver/receiver-options.js";
 import type { ReceiverRequest } from "../receiver/types.js";
 import type { ReportkitError } from "../reply/errors.js";
-import type { DeliveryReport } from "../report/schemas.js";
-import type { ReportContext } from "../request/context.js";
+import type { DeliveryReport, Report } from "../report/schemas.js";
 import type { DedupeStore } from "../store-kit/dedupe-store.js";
 import { memoryDedupe } from "../store-kit/memory-dedupe.js";
+import type { ReportContext } from "./handler-context.js";
 
 let sequence = 0;
 /** A DLR with an id of its own, so tests never meet each other's keys. */
@@ -253,94 +253,66 @@ describe("deadlineMs", () => {
   });
 });
 
-describe("memoryDedupe", () => {
-  afterEach(() => {
-    vi.useRealTimers();
+function post(payload: object): ReceiverRequest {
+  return {
+    method: "POST",
+    url: "/webhooks",
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify(payload),
+  };
+}
+
+describe("queue mode", () => {
+  function queueOf(add: (report: Report, key: string | undefined) => Promise<void>) {
+    return { enqueue: add };
+  }
+
+  it("answers 202 queued once the queue took the report, with its dedupe key", async () => {
+    const added: [string, string | undefined][] = [];
+    let settled = false;
+    const receiver = createReceiver({
+      token: TOKEN,
+      queue: queueOf(async (report, key) => {
+        await new Promise((r) => setTimeout(r, 20));
+        added.push([report.type, key]);
+        settled = true;
+      }),
+    });
+    const reply = await receiver.handle(post(SAMPLE_DLR));
+    expect(settled).toBe(true);
+    expect(reply.status).toBe(202);
+    expect(JSON.parse(reply.body)).toEqual({ ok: true, queued: true });
+    expect(added).toEqual([["delivery", `delivery:${SAMPLE_DLR.id}:${SAMPLE_DLR.status}`]]);
   });
 
-  it("claims once, says busy while held, done after complete; release frees only its own claim", () => {
-    const store = memoryDedupe();
-    expect(store.claim("k", "a")).toBe("claimed");
-    expect(store.claim("k", "b")).toBe("busy");
-    store.release("k", "b"); // not b's claim: still held
-    expect(store.claim("k", "c")).toBe("busy");
-    store.release("k", "a");
-    expect(store.claim("k", "d")).toBe("claimed");
-    store.complete("k", "d");
-    expect(store.claim("k", "e")).toBe("done");
-    store.release("k", "d"); // done stays done
-    expect(store.claim("k", "f")).toBe("done");
-  });
-
-  it("lets a lease and a done key run out", async () => {
-    // The store reads Date.now(): a fake clock moves it exactly, on any machine.
-    vi.useFakeTimers({ toFake: ["Date"] });
-    const store = memoryDedupe({ leaseMs: 20, ttlMs: 40 });
-    expect(store.claim("k", "a")).toBe("claimed");
-    vi.setSystemTime(Date.now() + 19);
-    expect(store.claim("k", "b")).toBe("busy");
-    vi.setSystemTime(Date.now() + 11);
-    expect(store.claim("k", "b")).toBe("claimed");
-    store.complete("k", "b");
-    expect(store.claim("k", "c")).toBe("done");
-    vi.setSystemTime(Date.now() + 39);
-    expect(store.claim("k", "c")).toBe("done");
-    vi.setSystemTime(Date.now() + 11);
-    expect(store.claim("k", "c")).toBe("claimed");
-  });
-
-  it("keeps at most maxKeys, dropping the least recently written", () => {
-    const store = memoryDedupe({ maxKeys: 2 });
-    for (const key of ["a", "b", "c"]) {
-      store.claim(key, "o");
-      store.complete(key, "o");
+  it("answers 503 queue_unavailable when the queue fails or does not answer within deadlineMs", async () => {
+    const errors: ReportkitError[] = [];
+    const failing = createReceiver({
+      token: TOKEN,
+      queue: queueOf(() => Promise.reject(new Error("Connection is closed."))),
+      onError: (e) => void errors.push(e),
+    });
+    const hanging = createReceiver({
+      token: TOKEN,
+      deadlineMs: 50,
+      queue: queueOf(() => new Promise(() => {})),
+      onError: (e) => void errors.push(e),
+    });
+    for (const receiver of [failing, hanging]) {
+      const reply = await receiver.handle(post(SAMPLE_DLR));
+      expect(reply.status).toBe(503);
+      expect(JSON.parse(reply.body)).toMatchObject({ error: { code: "queue_unavailable" } });
     }
-    expect(store.claim("a", "o")).toBe("claimed");
-    expect(store.claim("c", "o")).toBe("done");
+    expect(errors.map((e) => (e.cause as Error).message)).toEqual([
+      "Connection is closed.",
+      "no answer within 50 ms",
+    ]);
   });
 
-  it("keeps the most recently written maxKeys across many evictions and map compactions", () => {
-    const store = memoryDedupe({ maxKeys: 100 });
-    const write = (key: string) => {
-      expect(store.claim(key, "o")).toBe("claimed");
-      store.complete(key, "o");
-    };
-    for (let i = 0; i < 1000; i++) write(`k${i}`);
-    expect(store.claim("k950", "p")).toBe("done");
-    // Claims released on the way leave holes in the middle of the map too.
-    for (let i = 1000; i < 5000; i++) {
-      write(`k${i}`);
-      if (i % 7 === 0) {
-        expect(store.claim(`tmp${i}`, "t")).toBe("claimed");
-        store.release(`tmp${i}`, "t");
-      }
-    }
-    for (let i = 4900; i < 5000; i++) expect(store.claim(`k${i}`, "x")).toBe("done");
-    // Those 100 checks wrote nothing; the oldest of all is long gone.
-    expect(store.claim("k4899", "x")).toBe("claimed");
-    expect(store.claim("k0", "x")).toBe("claimed");
-  });
-
-  it("drops in least-recently-written order over many evictions, a rewritten key last", () => {
-    const store = memoryDedupe({ maxKeys: 3 });
-    const write = (key: string) => {
-      store.claim(key, "o");
-      store.complete(key, "o");
-    };
-    for (const key of ["a", "b", "c"]) write(key);
-    store.complete("a", "o"); // rewritten: now the most recent
-    write("d"); // drops b
-    write("e"); // drops c
-    for (let i = 0; i < 1000; i++) write(`x${i}`);
-    write("a");
-    write("f"); // drops x998, the oldest of x998, x999, a
-    expect(store.claim("x999", "p")).toBe("done");
-    expect(store.claim("a", "p")).toBe("done");
-    expect(store.claim("x998", "p")).toBe("claimed");
-    expect(store.claim("b", "p")).toBe("claimed");
-  });
-
-  it.each([{ ttlMs: 0 }, { maxKeys: -1 }, { leaseMs: 1.5 }])("refuses %o", (options) => {
-    expect(() => memoryDedupe(options)).toThrow(/must be a positive whole number/);
+  it("takes no handler: neither in options nor attached", () => {
+    const queue = queueOf(async () => {});
+    expect(() => createReceiver({ token: TOKEN, queue }).onCall(() => {})).toThrow(
+      /queue mode.*createWorker/,
+    );
   });
 });

@@ -1,30 +1,30 @@
 // From a valid report to the reply: hand it to the queue, or claim its key in the dedupe store,
 // run the handler (bounded by the deadline) and record the outcome. The provider counts only
 // 200/202 as delivered, so a reply is 2xx only once the handler (or the queue) succeeded.
-
-import { ignore, isThenable, type MaybePromise, withTimeout } from "../promises.js";
-import type { Config, ErrorHandler, Handler } from "../receiver/receiver-options.js";
+import { answeredWithin, within } from "../async/deadlines.js";
+import { andThen, ignore, isThenable, type MaybePromise } from "../async/maybe-promise.js";
+import type { ErrorHandler, Handler } from "../receiver/receiver-options.js";
 import type { ReceiverResponse } from "../receiver/types.js";
-import type { ReportkitError } from "../reply/errors.js";
+import type { Config } from "../receiver/validate-options.js";
+import { ruleOf } from "../reply/error-table.js";
 import {
   asReportkitError,
   completeFailed,
-  DUPLICATE,
   dedupeUnavailable,
   handlerFailed,
   handlerTimeout,
   inProgress,
   noHandler,
   notRecorded,
-  OK,
-  QUEUED,
   queueUnavailable,
-} from "../reply/replies.js";
+  type ReportkitError,
+} from "../reply/errors.js";
+import { DUPLICATE, OK, QUEUED } from "../reply/replies.js";
 import type { Report } from "../report/schemas.js";
-import type { RequestContext } from "../request/context.js";
-import type { ClaimResult, DedupeStore } from "../store-kit/dedupe-store.js";
-import type { ReportQueue } from "../store-kit/report-queue.js";
+import type { RequestState } from "../request/request-state.js";
+import type { ClaimResult } from "../store-kit/dedupe-store.js";
 import type { ReportOutcome, ReportSpan, Telemetry } from "../store-kit/telemetry.js";
+import { addScope } from "./handler-context.js";
 import { ownerIds } from "./owner-ids.js";
 
 /** The handlers a receiver has so far: from its options, or attached later. */
@@ -38,7 +38,10 @@ export interface AttachedHandlers {
  * The error reply, after onError and the log were told (and, for a report the failure journal
  * keeps, once it was kept).
  */
-export type Reply = (error: ReportkitError, ctx: RequestContext) => MaybePromise<ReceiverResponse>;
+export type Reply = (
+  error: ReportkitError,
+  request: RequestState,
+) => MaybePromise<ReceiverResponse>;
 
 /** A claim on a report's key, held by one attempt. */
 interface Claim {
@@ -47,38 +50,36 @@ interface Claim {
 }
 
 /**
- * The second half of a receiver: `process(report, ctx)` answers a report read and validated.
- * Synchronous where every step is (the memory store, a handler returning a value).
+ * The second half of a receiver: `process(report, request)` answers a report read and
+ * validated. Synchronous where every step is (the memory store, a handler returning a value).
  */
 export function reportProcessor(
   config: Pick<Config, "dedupe" | "dedupeKey" | "deadlineMs" | "queue" | "telemetry">,
   handlers: AttachedHandlers,
   reply: Reply,
   unhandled?: (kind: Report["type"]) => void,
-): (report: Report, ctx: RequestContext) => MaybePromise<ReceiverResponse> {
+): (report: Report, request: RequestState) => MaybePromise<ReceiverResponse> {
   const { dedupe, deadlineMs, queue, telemetry } = config;
   const keyOf = config.dedupeKey;
   const owners = ownerIds();
   // A store whose claim opens a transaction: its handler gets the transaction, and a report is
   // recorded only once `complete` (the commit) succeeded.
   const scoped = dedupe?.scope !== undefined;
+  const storeName = dedupe?.name === undefined ? "" : `"${dedupe.name}"`;
 
   /** With telemetry: the report's span around everything, its outcome read off the reply. */
-  function traced(report: Report, ctx: RequestContext): MaybePromise<ReceiverResponse> {
+  function traced(report: Report, request: RequestState): MaybePromise<ReceiverResponse> {
     const span = (telemetry as Telemetry).startReport(report.type, report.status);
-    ctx.span = span;
+    request.span = span;
     let response: MaybePromise<ReceiverResponse>;
     try {
-      response = process(report, ctx);
+      response = process(report, request);
     } catch (error) {
       span.end("failed", "internal_error");
       throw error;
     }
-    if (!isThenable(response)) {
-      endSpan(span, response);
-      return response;
-    }
-    return response.then(
+    return andThen(
+      response,
       (ready) => {
         endSpan(span, ready);
         return ready;
@@ -90,16 +91,16 @@ export function reportProcessor(
     );
   }
 
-  function process(report: Report, ctx: RequestContext): MaybePromise<ReceiverResponse> {
-    ctx.kind = report.type;
+  function process(report: Report, request: RequestState): MaybePromise<ReceiverResponse> {
+    request.kind = report.type;
     let key: string | undefined;
     try {
       key = identify(report);
     } catch (error) {
-      return reply(asReportkitError(error), ctx);
+      return reply(asReportkitError(error), request);
     }
-    ctx.dedupeKey = key;
-    if (queue !== undefined) return enqueue(report, key, ctx);
+    request.dedupeKey = key;
+    if (queue !== undefined) return enqueue(report, key, request);
     const handler = report.type === "delivery" ? handlers.onDelivery : handlers.onCall;
     if (handler === undefined) {
       // Before any handler is attached the app is still starting: the provider retries later.
@@ -108,10 +109,10 @@ export function reportProcessor(
         unhandled?.(report.type);
         return OK;
       }
-      return reply(noHandler(), ctx);
+      return reply(noHandler(), request);
     }
     if (dedupe === undefined || (key === undefined && !scoped)) {
-      return run(handler, report, ctx, undefined);
+      return run(handler, report, request, undefined);
     }
     const owner = owners.next();
     // Without a key, a transactional store still gives the handler its transaction: the
@@ -121,12 +122,12 @@ export function reportProcessor(
     try {
       claimed = dedupe.claim(claim.key, claim.owner);
     } catch (cause) {
-      return reply(dedupeUnavailable(cause), ctx);
+      return reply(dedupeUnavailable(cause), request);
     }
-    if (!isThenable(claimed)) return afterClaim(claimed, handler, report, ctx, claim);
-    return Promise.resolve(claimed).then(
-      (result) => afterClaim(result, handler, report, ctx, claim),
-      (cause: unknown) => reply(dedupeUnavailable(cause), ctx),
+    return andThen(
+      claimed,
+      (result) => afterClaim(result, handler, report, request, claim),
+      (cause: unknown) => reply(dedupeUnavailable(cause), request),
     );
   }
 
@@ -134,21 +135,21 @@ export function reportProcessor(
     claimed: ClaimResult,
     handler: Handler<Report>,
     report: Report,
-    ctx: RequestContext,
+    request: RequestState,
     claim: Claim,
   ): MaybePromise<ReceiverResponse> {
-    if (claimed === "claimed") {
-      if (scoped) {
-        try {
-          Object.assign(ctx, (dedupe as DedupeStore).scope?.(claim.owner));
-        } catch (cause) {
-          return failed(cause, ctx, claim);
-        }
-      }
-      return run(handler, report, ctx, claim);
-    }
     if (claimed === "done") return DUPLICATE;
-    return reply(inProgress(), ctx);
+    if (claimed !== "claimed") return reply(inProgress(), request);
+    if (scoped) {
+      try {
+        addScope(request.context, dedupe?.scope?.(claim.owner), storeName);
+      } catch (cause) {
+        // The store's fault, not the handler's: released, and answered as reportkit's own.
+        release(claim);
+        return reply(asReportkitError(cause), request);
+      }
+    }
+    return run(handler, report, request, claim);
   }
 
   function identify(report: Report): string | undefined {
@@ -163,104 +164,94 @@ export function reportProcessor(
   function run(
     handler: Handler<Report>,
     report: Report,
-    ctx: RequestContext,
+    request: RequestState,
     claim: Claim | undefined,
   ): MaybePromise<ReceiverResponse> {
-    const { span } = ctx;
+    const { span } = request;
+    const ctx = request.context;
     const started = span === undefined ? 0 : performance.now();
+    const measure =
+      span === undefined
+        ? undefined
+        : () => span.handlerDuration((performance.now() - started) / 1000);
     let result: unknown;
     try {
       result = span === undefined ? handler(report, ctx) : span.run(() => handler(report, ctx));
     } catch (cause) {
-      if (span !== undefined) span.handlerDuration((performance.now() - started) / 1000);
-      return failed(cause, ctx, claim);
+      measure?.();
+      return failed(cause, request, claim);
     }
     if (!isThenable(result)) {
-      if (span !== undefined) span.handlerDuration((performance.now() - started) / 1000);
-      return succeeded(ctx, claim);
+      measure?.();
+      return succeeded(request, claim);
     }
-    if (span !== undefined) {
-      const measure = () => span.handlerDuration((performance.now() - started) / 1000);
-      result.then(measure, measure);
-    }
+    if (measure !== undefined) result.then(measure, measure);
     const outcome = Promise.resolve(result).then(
-      () => succeeded(ctx, claim),
-      (cause: unknown) => failed(cause, ctx, claim),
+      () => succeeded(request, claim),
+      (cause: unknown) => failed(cause, request, claim),
     );
-    return deadlineMs === undefined ? outcome : beforeDeadline(outcome, ctx, deadlineMs);
-  }
-
-  /**
-   * The outcome, or 503 `handler_timeout` once the deadline passed: the handler keeps running,
-   * and its outcome still marks the key done or frees it, for the provider's retry to find.
-   */
-  function beforeDeadline(
-    outcome: Promise<ReceiverResponse>,
-    ctx: RequestContext,
-    ms: number,
-  ): Promise<ReceiverResponse> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(reply(handlerTimeout(), ctx)), ms);
-      outcome.then((response) => {
-        clearTimeout(timer);
-        resolve(response);
-      });
-    });
+    // Past the deadline, 503 `handler_timeout`: the handler keeps running, and its outcome still
+    // marks the key done or frees it, for the provider's retry to find.
+    return deadlineMs === undefined
+      ? outcome
+      : within(outcome, deadlineMs, () => reply(handlerTimeout(), request));
   }
 
   function succeeded(
-    ctx: RequestContext,
+    request: RequestState,
     claim: Claim | undefined,
   ): MaybePromise<ReceiverResponse> {
     if (claim === undefined || dedupe === undefined) return OK;
     // The handler succeeded: 200 whatever the store says, or a retry would run it again;
     // unless the store's `complete` is the commit of the handler's own writes.
     const notDone = (cause: unknown) => {
-      if (scoped) return reply(notRecorded(cause), ctx);
-      reply(completeFailed(cause), ctx);
+      if (scoped) return reply(notRecorded(cause), request);
+      reply(completeFailed(cause), request);
       return OK;
     };
     try {
-      const done = dedupe.complete(claim.key, claim.owner);
-      if (isThenable(done)) return Promise.resolve(done).then(() => OK, notDone);
+      return andThen(dedupe.complete(claim.key, claim.owner), () => OK, notDone);
     } catch (cause) {
       return notDone(cause);
     }
-    return OK;
   }
 
   function failed(
     cause: unknown,
-    ctx: RequestContext,
+    request: RequestState,
     claim: Claim | undefined,
   ): MaybePromise<ReceiverResponse> {
-    if (claim !== undefined && dedupe !== undefined) {
-      // Freed so the provider's retry runs the handler again; if the store cannot be told,
-      // the lease runs out by itself.
-      try {
-        const released = dedupe.release(claim.key, claim.owner);
-        if (isThenable(released)) released.then(undefined, ignore);
-      } catch {}
-    }
-    return reply(handlerFailed(cause), ctx);
+    if (claim !== undefined) release(claim);
+    return reply(handlerFailed(cause), request);
+  }
+
+  /**
+   * Frees a claim so the provider's retry runs the handler again; if the store cannot be told,
+   * the lease runs out by itself.
+   */
+  function release(claim: Claim): void {
+    try {
+      const released = dedupe?.release(claim.key, claim.owner);
+      if (isThenable(released)) released.then(undefined, ignore);
+    } catch {}
   }
 
   /** Queue mode: 202 once the queue holds the report, 503 if it cannot take it in time. */
   async function enqueue(
     report: Report,
     key: string | undefined,
-    ctx: RequestContext,
+    request: RequestState,
   ): Promise<ReceiverResponse> {
     try {
-      const trace = ctx.span?.carrier();
-      const added = (queue as ReportQueue).enqueue(
+      const trace = request.span?.carrier();
+      const added = (queue as NonNullable<typeof queue>).enqueue(
         report,
         key,
         trace === undefined ? undefined : { trace },
       );
-      await (deadlineMs === undefined ? added : withTimeout(added, deadlineMs));
+      await (deadlineMs === undefined ? added : answeredWithin(added, deadlineMs));
     } catch (cause) {
-      return reply(queueUnavailable(cause), ctx);
+      return reply(queueUnavailable(cause), request);
     }
     return QUEUED;
   }
@@ -268,19 +259,16 @@ export function reportProcessor(
   return telemetry === undefined ? process : traced;
 }
 
-/** How a report ended, read off its reply. */
+/** How a report ended, read off its reply: the error code's row says which failure it was. */
 function endSpan(span: ReportSpan, response: ReceiverResponse): void {
-  const [outcome, errorType] = outcomeOf(response);
-  span.end(outcome, errorType);
-}
-
-function outcomeOf(response: ReceiverResponse): [ReportOutcome, string?] {
-  if (response === OK) return ["acknowledged"];
-  if (response === DUPLICATE) return ["duplicate"];
-  if (response === QUEUED) return ["queued"];
-  const code = response.error?.code;
-  if (code === "handler_timeout") return ["timeout", code];
-  if (code === "in_progress") return ["in_progress"];
-  if (response.status === 503) return ["unavailable", code];
-  return ["failed", code];
+  const { error } = response;
+  if (error === undefined) {
+    span.end(
+      response === DUPLICATE ? "duplicate" : response === QUEUED ? "queued" : "acknowledged",
+    );
+    return;
+  }
+  const outcome: ReportOutcome = ruleOf(error.code).outcome;
+  // An attempt still running elsewhere is no error of this one.
+  span.end(outcome, outcome === "in_progress" ? undefined : error.code);
 }

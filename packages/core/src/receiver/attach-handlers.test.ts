@@ -3,7 +3,6 @@ import { SAMPLE_CALL, SAMPLE_DLR, TOKEN } from "../../../../test/fixtures/sample
 import type { ReportkitError } from "../reply/errors.js";
 import type { Report } from "../report/schemas.js";
 import { createReceiver } from "./create-receiver.js";
-import { takesReports } from "./receiver-options.js";
 import type { ReceiverRequest } from "./types.js";
 
 function post(payload: object): ReceiverRequest {
@@ -77,98 +76,35 @@ describe("handlers attached after construction", () => {
     expect(() => receiver.onCall(() => {})).not.toThrow();
   });
 
-  it("an attached onError observes failures instead of the default log", async () => {
-    const logged: string[] = [];
+  it("an attached onError observes failures; the log goes on beside it until logger: false", async () => {
     const observed: ReportkitError[] = [];
-    const receiver = createReceiver({ token: TOKEN, logger: undefined })
-      .onDelivery(() => {
-        throw new Error("boom");
-      })
+    const logged: string[] = [];
+    const logger = {
+      warn: (m: string) => void logged.push(m),
+      error: (m: string) => void logged.push(m),
+    };
+    const fail = () => {
+      throw new Error("boom");
+    };
+    const logging = createReceiver({ token: TOKEN, logger })
+      .onDelivery(fail)
+      .onError((error) => void observed.push(error));
+    expect((await logging.handle(post(SAMPLE_DLR))).status).toBe(500);
+    expect(observed.map((e) => e.code)).toEqual(["handler_failed"]);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/^reportkit: handler_failed: .*cause: Error: boom/s);
+
+    const quiet = createReceiver({ token: TOKEN, logger: false })
+      .onDelivery(fail)
       .onError((error) => void observed.push(error));
     const original = console.error;
     console.error = (m: string) => void logged.push(m);
     try {
-      expect((await receiver.handle(post(SAMPLE_DLR))).status).toBe(500);
+      expect((await quiet.handle(post(SAMPLE_DLR))).status).toBe(500);
     } finally {
       console.error = original;
     }
-    expect(observed.map((e) => e.code)).toEqual(["handler_failed"]);
-    expect(logged).toEqual([]);
-  });
-});
-
-describe("queue mode", () => {
-  function queueOf(add: (report: Report, key: string | undefined) => Promise<void>) {
-    return { enqueue: add };
-  }
-
-  it("answers 202 queued once the queue took the report, with its dedupe key", async () => {
-    const added: [string, string | undefined][] = [];
-    let settled = false;
-    const receiver = createReceiver({
-      token: TOKEN,
-      queue: queueOf(async (report, key) => {
-        await new Promise((r) => setTimeout(r, 20));
-        added.push([report.type, key]);
-        settled = true;
-      }),
-    });
-    const reply = await receiver.handle(post(SAMPLE_DLR));
-    expect(settled).toBe(true);
-    expect(reply.status).toBe(202);
-    expect(JSON.parse(reply.body)).toEqual({ ok: true, queued: true });
-    expect(added).toEqual([["delivery", `delivery:${SAMPLE_DLR.id}:${SAMPLE_DLR.status}`]]);
-  });
-
-  it("answers 503 queue_unavailable when the queue fails or does not answer within deadlineMs", async () => {
-    const errors: ReportkitError[] = [];
-    const failing = createReceiver({
-      token: TOKEN,
-      queue: queueOf(() => Promise.reject(new Error("Connection is closed."))),
-      onError: (e) => void errors.push(e),
-    });
-    const hanging = createReceiver({
-      token: TOKEN,
-      deadlineMs: 50,
-      queue: queueOf(() => new Promise(() => {})),
-      onError: (e) => void errors.push(e),
-    });
-    for (const receiver of [failing, hanging]) {
-      const reply = await receiver.handle(post(SAMPLE_DLR));
-      expect(reply.status).toBe(503);
-      expect(JSON.parse(reply.body)).toMatchObject({ error: { code: "queue_unavailable" } });
-    }
-    expect(errors.map((e) => (e.cause as Error).message)).toEqual([
-      "Connection is closed.",
-      "no answer within 50 ms",
-    ]);
-  });
-
-  it("takes no handler: neither in options nor attached", () => {
-    const queue = queueOf(async () => {});
-    expect(() => createReceiver({ token: TOKEN, queue }).onCall(() => {})).toThrow(
-      /queue mode.*createWorker/,
-    );
-  });
-});
-
-describe("what adapters read of core", () => {
-  it("core's fixed replies are built once and frozen, so no adapter can change them", async () => {
-    const receiver = createReceiver({ token: TOKEN, onDelivery: () => {} });
-    const first = await receiver.handle(post(SAMPLE_DLR));
-    const again = await receiver.handle(post(SAMPLE_DLR));
-    const next = await receiver.handle(post({ ...SAMPLE_DLR, id: "another" }));
-    for (const reply of [first, again]) expect(Object.isFrozen(reply)).toBe(true);
-    expect(next).toBe(first);
-    expect(JSON.parse(again.body)).toEqual({ ok: true, duplicate: true });
-    const refused = await receiver.handle(post({ neither: "report" }));
-    expect(refused.status).toBe(400);
-    expect(Object.isFrozen(refused)).toBe(false);
-  });
-
-  it("takesReports: a handler or a queue, in the options", () => {
-    expect(takesReports({})).toBe(false);
-    expect(takesReports({ onCall: () => {} })).toBe(true);
-    expect(takesReports({ queue: { enqueue: async () => {} } })).toBe(true);
+    expect(observed).toHaveLength(2);
+    expect(logged).toHaveLength(1);
   });
 });

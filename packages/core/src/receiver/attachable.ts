@@ -1,7 +1,6 @@
 import type { ComposedTemplate } from "@reportkit/wire";
+import type { HandlerKind } from "./attach-handlers.js";
 import type { Receiver } from "./types.js";
-
-export type HandlerKind = "onDelivery" | "onCall" | "onError";
 
 /**
  * The receiver's handler-attaching methods, on an adapter's own handler, chainable; and its

@@ -1,8 +1,9 @@
 // A receiver's life around its requests: what is in flight, whether it still takes reports,
 // whether its stores answer (`health`), and a graceful end (`close`).
-import { isThenable, type MaybePromise, withTimeout } from "../promises.js";
-import type { Config } from "./receiver-options.js";
+import { answeredWithin, within } from "../async/deadlines.js";
+import { isThenable, type MaybePromise } from "../async/maybe-promise.js";
 import type { CloseOptions, HealthReport } from "./types.js";
+import type { Config } from "./validate-options.js";
 
 /** How long one health check may take before it counts as failed. */
 const HEALTH_TIMEOUT_MS = 2000;
@@ -53,7 +54,7 @@ export function receiverLifecycle(
   async function check(probe: Probe): Promise<{ ok: boolean; message?: string }> {
     if (probe.ping === undefined) return { ok: true };
     try {
-      await withTimeout(Promise.resolve().then(probe.ping), HEALTH_TIMEOUT_MS);
+      await answeredWithin(Promise.resolve().then(probe.ping), HEALTH_TIMEOUT_MS);
       return { ok: true };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -114,11 +115,9 @@ function bound<O extends object>(
 /** Resolves once every promise settled, or once `ms` passed. */
 function settledWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
   if (promises.length === 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    Promise.allSettled(promises).then(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+  return within(
+    Promise.allSettled(promises).then(() => undefined),
+    ms,
+    () => undefined,
+  );
 }

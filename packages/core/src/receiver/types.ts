@@ -3,6 +3,7 @@
 import type { ComposedTemplate } from "@reportkit/wire";
 import type { ReportkitError } from "../reply/errors.js";
 import type { ReceiverHeaders } from "../request/headers.js";
+import type { EnvRecord } from "./env-token.js";
 import type {
   CallReportFor,
   DeliveryReportFor,
@@ -17,6 +18,12 @@ export interface ReceiverRequest {
   url: string;
   headers: ReceiverHeaders;
   body?: ReceiverBody;
+  /**
+   * The environment this request runs in, for an adapter whose token comes from it per request
+   * (Workers bindings, Hono's `c.env`; a Next.js route's process.env, read when the request
+   * comes): see `adapterReceiver`'s `requestEnv`. Leave it out otherwise.
+   */
+  env?: EnvRecord;
 }
 
 /** The reply for the adapter to send as is. */
@@ -122,8 +129,12 @@ export interface Receiver<
    * if (reply instanceof Promise) reply.then(send); else send(reply);
    */
   respond(request: ReceiverRequest): ReceiverResponse | Promise<ReceiverResponse>;
-  /** Web standard: for Workers, Deno, Bun, Hono and any fetch-style server. */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Web standard: for Workers, Deno, Bun, Hono and any fetch-style server. `env`: the request's
+   * environment (a Worker's bindings), for a receiver whose token comes from it (see
+   * `ReceiverRequest.env`).
+   */
+  fetch(request: Request, env?: EnvRecord): Promise<Response>;
   /**
    * Reads a Node-style request stream (or the one a framework hook put in its place) whole, for
    * an adapter whose framework hands its body parsers the stream and a callback: text when this

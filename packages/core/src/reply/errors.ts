@@ -1,39 +1,23 @@
+// ReportkitError and the one function per reason that builds it: every error the receiver
+// answers or logs is made here, so its code, status and headers come from the table
+// (error-table.ts) and its message is written once.
+import { type ErrorCode, type ReplyDetail, replyHeaders, ruleOf } from "./error-table.js";
 import { hideStack, restoreStack } from "./stackless.js";
 
-/**
- * Every reason reportkit refuses a request or reports a failure, with the HTTP status the
- * provider receives. The codes are stable: match on them, never on messages.
- */
-export const ERROR_STATUS = {
-  unauthorized: 401,
-  invalid_json: 400,
-  unrecognized_report: 400,
-  invalid_report: 400,
-  invalid_form: 400,
-  body_read_failed: 400,
-  method_not_allowed: 405,
-  request_timeout: 408,
-  in_progress: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  handler_failed: 500,
-  token_check_failed: 500,
-  internal_error: 500,
-  no_handler: 503,
-  handler_timeout: 503,
-  dedupe_unavailable: 503,
-  queue_unavailable: 503,
-  shutting_down: 503,
-} as const;
-
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export { ERROR_STATUS, type ErrorCode } from "./error-table.js";
 
 /** The two codes `parseReport` can return. */
 export type ReportErrorCode = "unrecognized_report" | "invalid_report";
 
+interface ErrorOptions extends ReplyDetail {
+  cause?: unknown;
+  /** The wire field that was wrong, for `invalid_report`. */
+  field?: string;
+}
+
 /**
  * A refused request or a failed handler. `message` is safe to show the sender: it never
- * contains a token, a secret, an Authorization value, or the message of a handler's error
+ * contains a secret, a token, an Authorization value, or the message of a handler's error
  * (that one is kept in `cause`, for `onError` only).
  */
 export class ReportkitError extends Error {
@@ -42,9 +26,11 @@ export class ReportkitError extends Error {
   readonly status: number;
   /** The wire field that was wrong, for `invalid_report`. */
   readonly field: string | undefined;
+  /** The reply's headers, as the code's row in the error table says. */
+  readonly headers: Readonly<Record<string, string>>;
 
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; field?: string }) {
-    const status = ERROR_STATUS[code];
+  constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
+    const { status } = ruleOf(code);
     // A refusal of the sender's request (4xx) is built without a stack trace: its frames are
     // reportkit's own and tell a user nothing, and capturing them was most of the cost of a
     // refusal, so a flood of bad requests would burn CPU. `stack` is then "ReportkitError:
@@ -55,10 +41,203 @@ export class ReportkitError extends Error {
     this.code = code;
     this.status = status;
     this.field = options?.field;
+    this.headers = replyHeaders(code, options);
   }
 }
 
 /** The error of a failed `parseReport`. */
 export interface ReportError extends ReportkitError {
   readonly code: ReportErrorCode;
+}
+
+/** "missing": no credential; "not_bearer": another scheme; "invalid": matched no secret. */
+export type CredentialProblem = "missing" | "not_bearer" | "invalid";
+
+// --- The request, before its body ---------------------------------------------------------
+
+/** `where`: how the credential is sent, e.g. "an Authorization: Bearer <token> header". */
+export function unauthorized(problem: CredentialProblem, where: string): ReportkitError {
+  return new ReportkitError(
+    "unauthorized",
+    problem === "missing"
+      ? `Missing credentials: send the webhook's token in ${where}.`
+      : problem === "not_bearer"
+        ? `The Authorization header is not a Bearer credential: send the webhook's token as ${where}.`
+        : `The token in ${where} is not one this receiver accepts.`,
+    // A credential of another scheme is no Bearer token at all: no error code (RFC 6750, 3.1).
+    { invalidToken: problem === "invalid" },
+  );
+}
+
+/** The verification challenge's own 401: the same code and headers, its own words. */
+export function challengeUnauthorized(message: string, problem: CredentialProblem): ReportkitError {
+  return new ReportkitError("unauthorized", message, { invalidToken: problem === "invalid" });
+}
+
+export function methodNotAllowed(method: string, allowed: string): ReportkitError {
+  return new ReportkitError(
+    "method_not_allowed",
+    `Method ${method.slice(0, 20)} is not allowed here; the provider pushes reports with ${allowed}.`,
+    { allow: allowed },
+  );
+}
+
+export function unsupportedMediaType(contentType: string): ReportkitError {
+  return new ReportkitError(
+    "unsupported_media_type",
+    `Content-Type "${contentType.slice(0, 100)}" cannot carry a report. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`,
+  );
+}
+
+export function tokenCheckFailed(cause: unknown): ReportkitError {
+  return new ReportkitError(
+    "token_check_failed",
+    "The token verifier failed; the provider will retry this report.",
+    { cause },
+  );
+}
+
+export function shuttingDown(): ReportkitError {
+  return new ReportkitError(
+    "shutting_down",
+    "The receiver is shutting down and takes no new reports; the provider will retry this report.",
+  );
+}
+
+// --- The body -----------------------------------------------------------------------------
+
+/** The rest of an oversized body is not read: the reply closes the connection. */
+export function tooLarge(limit: number): ReportkitError {
+  return new ReportkitError(
+    "payload_too_large",
+    `The body is larger than the receiver's limit of ${limit} bytes. Raise maxBodyBytes if reports this large are expected.`,
+  );
+}
+
+/** The body did not arrive within `bodyTimeoutMs`: 408, and the connection is closed. */
+export function bodyTimedOut(timeoutMs: number): ReportkitError {
+  return new ReportkitError(
+    "request_timeout",
+    `The request body did not arrive within ${timeoutMs} ms (bodyTimeoutMs); send it with the request.`,
+  );
+}
+
+export function readFailed(cause: unknown): ReportkitError {
+  return new ReportkitError(
+    "body_read_failed",
+    "The request body could not be read to the end (the connection failed or was aborted).",
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+/** `detail`: what is wrong with the text, without quoting it. */
+export function invalidJson(detail?: string): ReportkitError {
+  return new ReportkitError(
+    "invalid_json",
+    detail === undefined
+      ? "The body is not valid JSON. Send the report as a JSON object."
+      : `${detail} Send the report as a JSON object.`,
+  );
+}
+
+export function invalidForm(reason: string): ReportkitError {
+  return new ReportkitError(
+    "invalid_form",
+    `The multipart/form-data body could not be read: ${reason}`,
+  );
+}
+
+// --- The report ---------------------------------------------------------------------------
+
+export function unrecognizedReport(message: string): ReportError {
+  return new ReportkitError("unrecognized_report", message) as ReportError;
+}
+
+/** A report without what identifies it, or a composed key missing: `field` names it. */
+export function invalidReport(field: string, message: string): ReportError {
+  return new ReportkitError("invalid_report", message, { field }) as ReportError;
+}
+
+// --- Processing ---------------------------------------------------------------------------
+
+export function noHandler(): ReportkitError {
+  return new ReportkitError(
+    "no_handler",
+    "No report handler is attached yet (the app may still be starting); the provider will retry this report. Attach one with onDelivery(fn) / onCall(fn).",
+  );
+}
+
+export function inProgress(): ReportkitError {
+  return new ReportkitError(
+    "in_progress",
+    "This report is being processed by an earlier attempt; retry later to learn its outcome.",
+  );
+}
+
+export function handlerFailed(cause: unknown): ReportkitError {
+  return new ReportkitError(
+    "handler_failed",
+    "The report handler failed; the provider will retry this report.",
+    { cause },
+  );
+}
+
+export function handlerTimeout(): ReportkitError {
+  return new ReportkitError(
+    "handler_timeout",
+    "The report handler did not finish in time; it keeps running, and a retry of this report gets its outcome.",
+  );
+}
+
+export function dedupeUnavailable(cause: unknown): ReportkitError {
+  return new ReportkitError(
+    "dedupe_unavailable",
+    "The dedupe store is unreachable, so the report was not processed; the provider will retry it.",
+    { cause },
+  );
+}
+
+/** Logged, not sent: the handler succeeded and was answered 200. */
+export function completeFailed(cause: unknown): ReportkitError {
+  return new ReportkitError(
+    "dedupe_unavailable",
+    "The report was processed (200), but the dedupe store could not record it: a retry may run the handler again.",
+    { cause },
+  );
+}
+
+/** The report's handler succeeded but its transaction did not commit: nothing of it was kept. */
+export function notRecorded(cause: unknown): ReportkitError {
+  return new ReportkitError(
+    "dedupe_unavailable",
+    "The report's transaction could not be committed, so nothing of it was kept; the provider will retry it.",
+    { cause },
+  );
+}
+
+export function queueUnavailable(cause: unknown): ReportkitError {
+  return new ReportkitError(
+    "queue_unavailable",
+    "The report queue could not store the report (unreachable, or no answer within deadlineMs); the provider will retry it.",
+    { cause },
+  );
+}
+
+/** Anything thrown that is not a ReportkitError: a bug, or a function of the app's that threw. */
+export function asReportkitError(error: unknown): ReportkitError {
+  if (error instanceof ReportkitError) return error;
+  return new ReportkitError(
+    "internal_error",
+    "The receiver failed unexpectedly; the provider will retry this report.",
+    { cause: error },
+  );
+}
+
+/** Logged, not sent: the reply went out without the journal's copy of the report. */
+export function journalNotKept(cause: unknown): ReportkitError {
+  return new ReportkitError(
+    "internal_error",
+    "The failure journal could not keep this report (the reply was sent without it).",
+    { cause },
+  );
 }

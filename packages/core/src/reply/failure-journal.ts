@@ -1,94 +1,95 @@
 // Keeping what could not be processed: a handler that failed or timed out, or a report refused
 // as invalid after authentication, goes to the failure journal with its request, so that it
 // can be replayed once the cause is fixed instead of being dropped after the provider's retries.
-
-import { withTimeout } from "../promises.js";
-import type { RequestContext } from "../request/context.js";
+// Which codes are kept, and as what, is their row of the error table.
+import { answeredWithin } from "../async/deadlines.js";
+import type { ClassifiedBody } from "../body/classify-body.js";
+import type { RequestState } from "../request/request-state.js";
 import type { FailureJournal, JournalRecord, JournalRequest } from "../store-kit/dedupe-store.js";
-import { ReportkitError } from "./errors.js";
-
-/** Refusals of a report's content (a parser bug would cause them too): kept as `refused`. */
-const REFUSED: ReadonlySet<string> = new Set([
-  "invalid_json",
-  "invalid_report",
-  "unrecognized_report",
-  "invalid_form",
-]);
-/** Failures of the app's code or of the receiver itself: kept as `failed`. */
-const FAILED: ReadonlySet<string> = new Set([
-  "handler_failed",
-  "handler_timeout",
-  "internal_error",
-]);
+import { ruleOf } from "./error-table.js";
+import { journalNotKept, type ReportkitError } from "./errors.js";
 
 /** How long a reply waits for the journal to keep a report before it goes out anyway. */
 const RECORD_TIMEOUT_MS = 2000;
 
 /**
- * `keep(error, ctx)`: a promise that settles once the journal kept the report (or
- * could not: `onFailure` is told), or undefined when this error is not one to keep. Never
- * for an unauthenticated request.
+ * `keep(error, request)`: a promise that settles once the journal kept the report (or could
+ * not: `onFailure` is told; it never rejects), or undefined when this error is not one to keep.
+ * Never for an unauthenticated request.
  */
 export function failureKeeper(
   journal: FailureJournal,
   onFailure: (error: ReportkitError) => void,
-): (error: ReportkitError, ctx: RequestContext) => Promise<void> | undefined {
-  return (error, ctx) => {
-    if (!ctx.authenticated) return undefined;
-    const status = REFUSED.has(error.code)
-      ? "refused"
-      : FAILED.has(error.code)
-        ? "failed"
-        : undefined;
-    if (status === undefined) return undefined;
-    const request = requestOf(ctx, ctx.rawHeader("content-type"));
-    return keyOf(ctx, request)
-      .then((key) => {
+): (error: ReportkitError, request: RequestState) => Promise<void> | undefined {
+  return (error, request) => {
+    const status = ruleOf(error.code).journal;
+    if (status === undefined || !request.authenticated) return undefined;
+    return Promise.resolve()
+      .then(async () => {
+        const kept = requestOf(request);
         const entry: JournalRecord = {
-          key,
-          kind: ctx.kind ?? null,
+          key: request.dedupeKey ?? (await hashOf(kept)),
+          kind: request.kind ?? null,
           status,
-          request,
+          request: kept,
           error: { code: error.code, message: messageOf(error) },
           at: new Date(),
         };
-        return withTimeout(Promise.resolve(journal.record(entry)), RECORD_TIMEOUT_MS);
+        await answeredWithin(Promise.resolve(journal.record(entry)), RECORD_TIMEOUT_MS);
       })
-      .catch((cause: unknown) => onFailure(notKept(cause)));
+      .catch((cause: unknown) => onFailure(journalNotKept(cause)));
   };
 }
 
 /** The request as it came: method, path and query, Content-Type and body; no other header. */
-function requestOf(ctx: RequestContext, contentType: string | undefined): JournalRequest {
-  const { body } = ctx;
-  let text = "";
-  let encoding: JournalRequest["bodyEncoding"] = "utf8";
-  let type = contentType ?? null;
-  if (typeof body === "string") text = body;
-  else if (body instanceof Uint8Array) {
-    text = base64(body);
-    encoding = "base64";
-  } else if (body !== undefined) {
-    // Parsed by a framework before reportkit saw it: kept as JSON, which core reads back.
-    text = JSON.stringify(body);
-    type = "application/json";
-  }
+function requestOf(request: RequestState): JournalRequest {
+  const { text, encoding, parsed } = bodyOf(request.body);
   return {
-    method: ctx.method,
-    url: pathAndQuery(ctx.url),
-    contentType: type,
+    method: request.method,
+    url: pathAndQuery(request.url),
+    // Parsed by a framework before reportkit saw it: kept as JSON, which core reads back.
+    contentType: parsed ? "application/json" : (request.header("content-type") ?? null),
     body: text,
     bodyEncoding: encoding,
   };
 }
 
+function bodyOf(body: ClassifiedBody): {
+  text: string;
+  encoding: JournalRequest["bodyEncoding"];
+  parsed: boolean;
+} {
+  switch (body.form) {
+    case "text":
+      return { text: body.text, encoding: "utf8", parsed: false };
+    case "bytes":
+      return { text: base64(body.bytes), encoding: "base64", parsed: false };
+    case "parsed":
+      return { text: safeJson(body.value), encoding: "utf8", parsed: true };
+    default:
+      // Nothing, or a body never read (the refusal came first): nothing to keep of it.
+      return { text: "", encoding: "utf8", parsed: false };
+  }
+}
+
 /**
- * The report's dedupe key; without one (a refusal, a report with no identity), a hash of the
- * request: method, path and query, and body, since a composed GET carries its values in the
- * query.
+ * JSON of what a framework parsed, however deep: a body nested past the stack's depth (12,000
+ * arrays, say) is kept as the text that says so rather than throw out of the reply.
  */
-async function keyOf(ctx: RequestContext, request: JournalRequest): Promise<string> {
-  if (ctx.dedupeKey !== undefined) return ctx.dedupeKey;
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return JSON.stringify({ reportkit_unserialisable_body: reason });
+  }
+}
+
+/**
+ * Without a report's own key (a refusal, a report with no identity), a hash of the request:
+ * method, path and query, and body, since a composed GET carries its values in the query.
+ */
+async function hashOf(request: JournalRequest): Promise<string> {
   const text = `${request.method} ${request.url}\n${request.body}`;
   const digest = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   let hex = "";
@@ -121,12 +122,4 @@ function base64(bytes: Uint8Array): string {
     binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   }
   return btoa(binary);
-}
-
-function notKept(cause: unknown): ReportkitError {
-  return new ReportkitError(
-    "internal_error",
-    "The failure journal could not keep this report (the reply was sent without it).",
-    { cause },
-  );
 }

@@ -129,12 +129,12 @@ describe("logging without onError", () => {
 
   it("a Worker without its token: JSON 500 to each report, one line without a stack", async () => {
     const { lines, logger } = recorder();
-    const { forEnv } = adapterReceiver(
+    const receiver = adapterReceiver(
       { logger, onDelivery: () => {} },
-      { env: undefined, tokenFromRequestEnv: true },
+      { env: undefined, requestEnv: { whereToSet: "in this Worker's environment" } },
     );
     const replies = [];
-    for (let i = 0; i < 3; i++) replies.push(await forEnv({}).handle(post(TOKEN)));
+    for (let i = 0; i < 3; i++) replies.push(await receiver.handle({ ...post(TOKEN), env: {} }));
     expect(replies.map((r) => [r.status, r.headers["content-type"]])).toEqual([
       [500, "application/json"],
       [500, "application/json"],

@@ -1,3 +1,4 @@
+import { ruleOf } from "./error-table.js";
 import type { ReportkitError } from "./errors.js";
 
 /** Where a receiver without `onError` says what went wrong: console, pino and most loggers fit. */
@@ -30,47 +31,38 @@ function isStructured(logger: ReceiverLogger): boolean {
   return typeof candidate.child === "function" && typeof candidate.level === "string";
 }
 
-/** Failures of the app's own code: each one is worth a line, with its cause. */
-const EACH_TIME: ReadonlySet<string> = new Set([
-  "handler_failed",
-  "handler_timeout",
-  "token_check_failed",
-  "internal_error",
-]);
-
-// A refusal repeats for every request of a misconfigured sender (a wrong token, say): one line
-// a minute per cause says so without flooding the log. A cause is the code and the message (a
-// missing token and a wrong one are two causes of 401); at most a few causes a minute per code,
-// since some messages name what the request sent and a flood of varied requests must not
-// become a flood of lines.
+// A refusal repeats for every request of a misconfigured sender (a wrong secret, say): one line
+// a minute per cause says so without flooding the log. A cause is the code, the message and the
+// cause's message (a missing secret and a wrong one are two causes of 401); at most a few causes
+// a minute per code, since some messages name what the request sent and a flood of varied
+// requests must not become a flood of lines.
 const REFUSAL_LOG_INTERVAL_MS = 60_000;
 const CAUSES_PER_CODE_PER_INTERVAL = 5;
 
 /**
- * What the receiver logs when nothing else observes it: every failure of the app's own code
- * (a handler, a token verifier, the receiver itself) once, with its cause; refusals of the
- * sender's requests and an unreachable store or queue at most once a minute per code; the
- * start-up "no handler yet" once.
- * Messages never carry a token: they are ReportkitError messages, which never do.
+ * What the receiver logs, by each code's row of the error table: `each` failure of the app's
+ * own code with its cause; `per-minute` causes (refusals of the sender's requests, a store or
+ * queue that does not answer, a secret verifier that fails); the start-up "no handler yet"
+ * `once`. Messages never carry a secret: they are ReportkitError messages, which never do.
  */
 export function receiverLog(
   logger: ReceiverLogger,
 ): (error: ReportkitError, ctx?: LogContext) => void {
-  const told = new Map<string, { since: number; messages: Set<string> }>();
-  let toldNoHandler = false;
+  const told = new Map<string, { since: number; causes: Set<string> }>();
+  const toldOnce = new Set<string>();
   const structured = isStructured(logger);
   /** Whether this cause was not logged within the interval (and may be now). */
-  const fresh = (code: string, message: string): boolean => {
+  const fresh = (code: string, cause: string): boolean => {
     const now = Date.now();
     let window = told.get(code);
     if (window === undefined || now - window.since >= REFUSAL_LOG_INTERVAL_MS) {
-      window = { since: now, messages: new Set() };
+      window = { since: now, causes: new Set() };
       told.set(code, window);
     }
-    if (window.messages.has(message) || window.messages.size >= CAUSES_PER_CODE_PER_INTERVAL) {
+    if (window.causes.has(cause) || window.causes.size >= CAUSES_PER_CODE_PER_INTERVAL) {
       return false;
     }
-    window.messages.add(message);
+    window.causes.add(cause);
     return true;
   };
 
@@ -91,25 +83,19 @@ export function receiverLog(
 
   return (error, ctx) => {
     try {
-      if (EACH_TIME.has(error.code)) {
-        // A receiver that cannot check any token (a Worker without its secret) fails every
-        // request the same way: one line per cause, without a stack each time.
-        if (error.code === "token_check_failed" && !fresh(error.code, messageOf(error.cause)))
-          return;
-        write("error", `reportkit: ${error.code}: ${error.message}`, error, ctx);
-        return;
+      const rule = ruleOf(error.code);
+      if (rule.log === "once") {
+        if (toldOnce.has(error.code)) return;
+        toldOnce.add(error.code);
+      } else if (rule.log === "per-minute") {
+        const cause = error.cause === undefined ? "" : messageOf(error.cause);
+        if (!fresh(error.code, `${error.message}\n${cause}`)) return;
       }
-      if (error.code === "no_handler") {
-        if (toldNoHandler) return;
-        toldNoHandler = true;
-      } else if (!fresh(error.code, error.message)) return;
-      const line = `reportkit: ${error.code} (${error.status}): ${error.message}`;
-      write(
-        error.status >= 500 && error.code !== "no_handler" ? "error" : "warn",
-        line,
-        error,
-        ctx,
-      );
+      const line =
+        rule.log === "each"
+          ? `reportkit: ${error.code}: ${error.message}`
+          : `reportkit: ${error.code} (${error.status}): ${error.message}`;
+      write(rule.level, line, error, ctx);
     } catch {
       // A logger that throws must not change the reply.
     }

@@ -1,6 +1,6 @@
 import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import { isRecord } from "@reportkit/wire/internal";
-import { type ReportError, ReportkitError } from "../reply/errors.js";
+import { invalidReport, type ReportError, unrecognizedReport } from "../reply/errors.js";
 import { boundedRaw } from "./bounded-raw.js";
 import {
   describe,
@@ -18,7 +18,10 @@ import {
 import { carriesZone, type WallClockReader, wallClockReader } from "./parse-wall-clock.js";
 import type { CallReport, DeliveryReport, Report, ReportWarning } from "./schemas.js";
 
-export type ParseResult = { ok: true; report: Report } | { ok: false; error: ReportError };
+export type ParseResult =
+  | { ok: true; report: Report }
+  /** `kind`: what the payload was recognised as, when it was (an unusable id, say). */
+  | { ok: false; error: ReportError; kind?: Kind };
 
 export interface ParseOptions {
   /**
@@ -294,6 +297,7 @@ function unidentified(
         ? "it is required but missing"
         : "it is empty";
   return invalidField(
+    what === DELIVERY ? "delivery" : "call",
     field,
     `Field "${field}" of the ${what} is unusable: ${detail}. It identifies the report, so the report cannot be taken without it.`,
   );
@@ -306,18 +310,16 @@ function unidentifiedCall(p: Payload): ParseResult {
     return p[key] === undefined ? "missing" : read instanceof Unreadable ? read.message : "empty";
   };
   return invalidField(
+    "call",
     field,
     `The call report has no usable "mid" (${detail("mid")}) nor "webhook_id" (${detail("webhook_id")}): one of them identifies the call, so the report cannot be taken without it.`,
   );
 }
 
-function invalidField(field: string, message: string): ParseResult {
-  return {
-    ok: false,
-    error: new ReportkitError("invalid_report", message, { field }) as ReportError,
-  };
+function invalidField(kind: Kind, field: string, message: string): ParseResult {
+  return { ok: false, error: invalidReport(field, message), kind };
 }
 
 function unrecognized(message: string): ParseResult {
-  return { ok: false, error: new ReportkitError("unrecognized_report", message) as ReportError };
+  return { ok: false, error: unrecognizedReport(message) };
 }

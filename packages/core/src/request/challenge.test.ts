@@ -45,6 +45,11 @@ describe("verification challenge: the default responder", () => {
     expect(JSON.parse(missing.body).error.message).toMatch(/without a token/);
     expect(wrong.body).not.toContain("abc");
     expect(errors).toEqual(["unauthorized", "unauthorized"]);
+    // Every 401 says how to authenticate (RFC 9110, 11.6.1), this one too.
+    expect(wrong.headers["www-authenticate"]).toBe(
+      'Bearer realm="reportkit", error="invalid_token"',
+    );
+    expect(missing.headers["www-authenticate"]).toBe('Bearer realm="reportkit"');
   });
 
   it("accepts any of several tokens, and asks a verifier function", async () => {

@@ -4,9 +4,10 @@
 // replace it: run before a report is authenticated, it never reads a body and never marks
 // anything processed.
 
-import { isThenable, type MaybePromise } from "../promises.js";
-import { ReportkitError } from "../reply/errors.js";
-import type { BearerCheck, BearerResult } from "./check-bearer.js";
+import { isThenable, type MaybePromise } from "../async/maybe-promise.js";
+import type { EnvRecord } from "../receiver/env-token.js";
+import { challengeUnauthorized, ReportkitError } from "../reply/errors.js";
+import type { BearerResult, Credential } from "./check-bearer.js";
 import type { ReceiverHeaders } from "./headers.js";
 
 /** The reply the receiver sends for a challenge: `ReceiverResponse`'s shape, without a cause. */
@@ -52,6 +53,7 @@ export type AnswerChallenge = (
   method: string,
   url: string,
   headers: ReceiverHeaders,
+  env: EnvRecord | undefined,
 ) => MaybePromise<ReceiverResponse | ReportkitError | undefined> | undefined;
 
 const PLAIN_TEXT = Object.freeze({
@@ -80,19 +82,19 @@ export function checkChallengeOption(value: unknown): ChallengeOption | undefine
  * otherwise. A POST costs one string comparison. With a composed GET template that reads its
  * own `challenge` key from the query, the GETs are its reports: the default is off.
  *
- * @param check the receiver's credential check (undefined with `auth: false`: no token asked)
- * @param bearer whether `check` reads an `Authorization: Bearer` value (else a whole value)
+ * @param credential the receiver's credential (its check is undefined with `auth: false`: no
+ * token asked)
  */
 export function challengeStep(
   option: ChallengeOption | undefined,
-  check: BearerCheck | undefined,
-  bearer: boolean,
+  credential: Credential,
   templateReadsChallengeKey: boolean,
 ): AnswerChallenge | undefined {
+  const { check, bearer } = credential;
   if (option === false) return undefined;
   if (option !== undefined) return custom(option);
   if (templateReadsChallengeKey) return undefined;
-  return (method, url) => {
+  return (method, url, _headers, env) => {
     if (method !== "GET") return undefined;
     const q = url.indexOf("?");
     if (q === -1) return undefined;
@@ -102,7 +104,7 @@ export function challengeStep(
     if (check === undefined) return echo(challenge);
     const token = query.get("token");
     if (token === null || token === "") return wrongToken("missing");
-    const result = check(bearer ? `Bearer ${token}` : token);
+    const result = check(bearer ? `Bearer ${token}` : token, env);
     if (!isThenable(result)) return answer(result, challenge);
     return (result as Promise<BearerResult>).then((r) => answer(r, challenge));
   };
@@ -117,11 +119,11 @@ function echo(challenge: string): ReceiverResponse {
 }
 
 function wrongToken(result: Exclude<BearerResult, "ok">): ReportkitError {
-  return new ReportkitError(
-    "unauthorized",
+  return challengeUnauthorized(
     result === "missing"
       ? "Verification challenge without a token: send the webhook's token as the `token` query parameter (?challenge=…&token=…)."
       : "The verification challenge's `token` query parameter is not one this receiver accepts.",
+    result,
   );
 }
 

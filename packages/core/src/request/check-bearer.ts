@@ -1,3 +1,5 @@
+import type { EnvRecord } from "../receiver/env-token.js";
+
 /** What the receiver accepts as proof that the provider sent the request. */
 export type TokenOption =
   | string
@@ -11,6 +13,22 @@ export type TokenOption =
 export type BearerResult = "ok" | "missing" | "not_bearer" | "invalid";
 
 export type BearerCheck = (headerValue: string | undefined) => BearerResult | Promise<BearerResult>;
+
+/** A receiver's check: a BearerCheck that may read the token from the request's environment. */
+export type CredentialCheck = (
+  value: string | undefined,
+  env: EnvRecord | undefined,
+) => BearerResult | Promise<BearerResult>;
+
+/** How a receiver authenticates a request. */
+export interface Credential {
+  /** The header the credential arrives in, lowercase. */
+  readonly header: string;
+  /** Whether it is an `Authorization: Bearer` value; otherwise the header's whole value is. */
+  readonly bearer: boolean;
+  /** The check; undefined with `auth: false`. */
+  readonly check: CredentialCheck | undefined;
+}
 
 const BEARER = /^Bearer[ \t]+([^ \t]+)[ \t]*$/i;
 /** An empty Authorization header, or the Bearer scheme with no token: credentials missing. */

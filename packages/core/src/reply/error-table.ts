@@ -1,0 +1,133 @@
+// Every error code's rule, in one row: the status the provider gets, the headers of the reply,
+// whether the report is kept in the failure journal, how the receiver logs it and how telemetry
+// counts it. The reply (replies.ts), the log (receiver-log.ts), the journal (failure-journal.ts)
+// and telemetry (process-report.ts) read this table and nothing else: a new code is one row here,
+// one factory in errors.ts, a row in the README's reply table and a conformance case.
+
+/** How a report whose reply carries the code ends on its span (see `ReportOutcome`). */
+export type FailureOutcome = "failed" | "timeout" | "in_progress" | "unavailable";
+
+export interface ErrorRule {
+  /** The HTTP status: 200 and 202 are the provider's only successes, so every code retries. */
+  readonly status: number;
+  /** `Retry-After`, in seconds: a "not now" that a sender reading it retries after that long. */
+  readonly retryAfterSeconds?: number;
+  /** `Connection: close`: the rest of a refused body is not read (413, 408). */
+  readonly closesConnection?: true;
+  /** `WWW-Authenticate: Bearer realm="reportkit"` (RFC 6750): every 401 carries it. */
+  readonly authenticate?: true;
+  /** `Allow`, with the method the receiver takes (405). */
+  readonly allow?: true;
+  /**
+   * Kept in the failure journal when the request was authenticated: `refused` (its content
+   * could not be taken; a parser bug would do that too) or `failed` (the app's code or the
+   * receiver failed). Anything else is retried by the provider or was never a report.
+   */
+  readonly journal?: "refused" | "failed";
+  /**
+   * How the receiver logs it when it logs: `each` time (a failure of the app's own code is
+   * worth a line every time), `per-minute` (a refusal repeats for every request of a
+   * misconfigured sender: one line a minute per cause, a few causes a minute per code; see
+   * receiver-log.ts), or `once` (the start-up "no handler yet").
+   */
+  readonly log: "each" | "per-minute" | "once";
+  readonly level: "warn" | "error";
+  /** How telemetry ends a report's span with this code. */
+  readonly outcome: FailureOutcome;
+}
+
+const refusal = { log: "per-minute", level: "warn", outcome: "failed" } as const;
+const notNow = {
+  retryAfterSeconds: 30,
+  log: "per-minute",
+  level: "error",
+  outcome: "unavailable",
+} as const;
+
+/**
+ * The stable error codes and their rules. Match on the codes, never on messages.
+ * Ordered by status.
+ */
+export const ERROR_RULES = {
+  invalid_json: { status: 400, journal: "refused", ...refusal },
+  unrecognized_report: { status: 400, journal: "refused", ...refusal },
+  invalid_report: { status: 400, journal: "refused", ...refusal },
+  invalid_form: { status: 400, journal: "refused", ...refusal },
+  body_read_failed: { status: 400, ...refusal },
+  unauthorized: { status: 401, authenticate: true, ...refusal },
+  method_not_allowed: { status: 405, allow: true, ...refusal },
+  request_timeout: { status: 408, closesConnection: true, ...refusal },
+  in_progress: { status: 409, ...notNow, level: "warn", outcome: "in_progress" },
+  payload_too_large: { status: 413, closesConnection: true, ...refusal },
+  unsupported_media_type: { status: 415, ...refusal },
+  handler_failed: {
+    status: 500,
+    journal: "failed",
+    log: "each",
+    level: "error",
+    outcome: "failed",
+  },
+  token_check_failed: { status: 500, log: "per-minute", level: "error", outcome: "failed" },
+  internal_error: {
+    status: 500,
+    journal: "failed",
+    log: "each",
+    level: "error",
+    outcome: "failed",
+  },
+  no_handler: { status: 503, ...notNow, retryAfterSeconds: 5, log: "once", level: "warn" },
+  handler_timeout: { status: 503, ...notNow, journal: "failed", log: "each", outcome: "timeout" },
+  dedupe_unavailable: { status: 503, ...notNow },
+  queue_unavailable: { status: 503, ...notNow },
+  shutting_down: { status: 503, ...notNow, level: "warn" },
+} as const satisfies Record<string, ErrorRule>;
+
+export type ErrorCode = keyof typeof ERROR_RULES;
+
+/** Each code's HTTP status, for matching in apps and tests. */
+export const ERROR_STATUS = Object.freeze(
+  Object.fromEntries(Object.entries(ERROR_RULES).map(([code, rule]) => [code, rule.status])),
+) as { readonly [C in ErrorCode]: (typeof ERROR_RULES)[C]["status"] };
+
+export function ruleOf(code: ErrorCode): ErrorRule {
+  return ERROR_RULES[code];
+}
+
+/** What a reply's headers depend on besides the code: the 401's kind, the 405's method. */
+export interface ReplyDetail {
+  /** A credential was presented and matched nothing: `error="invalid_token"` (RFC 6750, 3.1). */
+  readonly invalidToken?: boolean;
+  /** The method the receiver takes, for `Allow`. */
+  readonly allow?: string;
+}
+
+const JSON_TYPE = "application/json";
+const REALM = 'Bearer realm="reportkit"';
+const REALM_INVALID = 'Bearer realm="reportkit", error="invalid_token"';
+// One frozen header object per code and detail, built on first use: a flood of refusals
+// allocates none.
+const built = new Map<string, Readonly<Record<string, string>>>();
+
+/** The headers of a reply with this code, as its row says. */
+export function replyHeaders(
+  code: ErrorCode,
+  detail?: ReplyDetail,
+): Readonly<Record<string, string>> {
+  const rule = ruleOf(code);
+  const invalid = rule.authenticate === true && detail?.invalidToken === true;
+  const allow = rule.allow === true ? (detail?.allow ?? "POST") : "";
+  const id = `${code}|${invalid ? 1 : 0}|${allow}`;
+  let headers = built.get(id);
+  if (headers === undefined) {
+    const record: Record<string, string> = { "content-type": JSON_TYPE };
+    if (rule.retryAfterSeconds !== undefined)
+      record["retry-after"] = String(rule.retryAfterSeconds);
+    if (rule.closesConnection === true) record.connection = "close";
+    if (rule.authenticate === true) record["www-authenticate"] = invalid ? REALM_INVALID : REALM;
+    if (rule.allow === true) record.allow = allow;
+    headers = Object.freeze(record);
+    // Bounded: the codes are few, and `allow` is the receiver's one method.
+    if (built.size < 256) built.set(id, headers);
+  }
+  return headers;
+}
