@@ -9,7 +9,7 @@
 import { createReceiver, parseReport } from "@reportkit/core";
 import { Bench } from "tinybench";
 // The bearer check is internal to core (no entry exports it): measured from the built file.
-import { checkBearer } from "../../packages/core/dist/check-bearer.js";
+import { checkBearer } from "../../packages/core/dist/request/check-bearer.js";
 import { DeliveryReport } from "./servers/hand-written.mjs";
 
 const BATCH = 100;

@@ -160,7 +160,7 @@ describe("otelTelemetry on a receiver", () => {
     expect(await reportCounts(reader)).toEqual({
       "delivery acknowledged": 1,
       "delivery duplicate": 1,
-      "refused invalid_report": 1,
+      "delivery refused invalid_report": 1,
       "refused unauthorized": 1,
       "delivery failed handler_failed": 1,
       "delivery timeout handler_timeout": 1,
