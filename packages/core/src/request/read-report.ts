@@ -1,6 +1,7 @@
-// The first half of a receiver: from a request to a valid report, or a refusal. Checks the
-// method, then the credential, then reads the body under the size limit, decodes it by its
-// Content-Type and validates it (a composed template's own keys first mapped back).
+// The first half of a receiver: from a request to a valid report, the answer to the webhook's
+// verification, or a refusal. Checks the method, then the secret, then reads the body under
+// the size limit, decodes it by its Content-Type, answers it if it is the verification, and
+// validates it (a composed template's own keys first mapped back).
 import { andThen, isThenable, type MaybePromise } from "../async/maybe-promise.js";
 import type { BodyContent } from "../body/classify-body.js";
 import { decodeBody } from "../body/decode-body.js";
@@ -19,19 +20,22 @@ import { boundedRaw } from "../report/bounded-raw.js";
 import { parseWith } from "../report/parse-report.js";
 import { wallClockReader } from "../report/parse-wall-clock.js";
 import type { Report } from "../report/schemas.js";
+import { Answered, NOT_ANSWERED, type Verification } from "./challenge.js";
 import type { BearerResult } from "./check-bearer.js";
 import type { RequestState } from "./request-state.js";
 
 /**
- * `read(request)`: the report, or a promise of it while a body is still to be read or a
- * verifier function decides. Throws (or rejects with) a ReportkitError for a refusal.
+ * `read(request)`: the report (or the verification's answer), or a promise of it while a body
+ * is still to be read or a verifier function decides. Throws (or rejects with) a
+ * ReportkitError for a refusal.
  */
 export function reportReader(
   config: Pick<
     Config,
     "template" | "credential" | "limit" | "timeZone" | "journal" | "bodyTimeoutMs"
   >,
-): (request: RequestState) => MaybePromise<Report> {
+  verification: Verification | undefined,
+): (request: RequestState) => MaybePromise<Report | Answered> {
   const { template, credential, limit, bodyTimeoutMs } = config;
   const { check, header: credentialHeader } = credential;
   // The failure journal keeps a refused or failed report's body: only then is it held on.
@@ -40,36 +44,74 @@ export function reportReader(
   const allowed = template?.method ?? "POST";
   const where =
     credentialHeader === "authorization"
-      ? "an Authorization: Bearer <token> header"
+      ? "an Authorization: Bearer <secret> header"
       : `the ${credentialHeader} header`;
 
-  function read(request: RequestState): MaybePromise<Report> {
-    if (request.method !== allowed) throw methodNotAllowed(request.method, allowed);
-    if (check === undefined) return authenticated(request);
-    const result = check(request.header(credentialHeader), request.env);
-    if (!isThenable(result)) {
-      requireOk(result);
-      return authenticated(request);
+  function read(request: RequestState): MaybePromise<Report | Answered> {
+    // The verification is a POST whatever method a composed template's reports come with.
+    const verifyOnly = request.method !== allowed;
+    if (verifyOnly && (request.method !== "POST" || verification === undefined)) {
+      throw methodNotAllowed(request.method, allowed);
     }
+    if (check === undefined) return authenticated(request, verifyOnly);
+    const result = check(request.header(credentialHeader), request.env);
+    if (!isThenable(result)) return afterCheck(request, result, verifyOnly);
     return (result as Promise<BearerResult>).then(
-      (ready) => {
-        requireOk(ready);
-        return authenticated(request);
-      },
+      (ready) => afterCheck(request, ready, verifyOnly),
       (cause: unknown) => {
         throw tokenCheckFailed(cause);
       },
     );
   }
 
-  function requireOk(result: BearerResult): void {
-    if (result !== "ok") throw unauthorized(result, where);
+  function afterCheck(
+    request: RequestState,
+    result: BearerResult,
+    verifyOnly: boolean,
+  ): MaybePromise<Report | Answered> {
+    if (result === "ok") return authenticated(request, verifyOnly);
+    const refusal = unauthorized(result, where);
+    // Without a secret, only the verification may go on: its body is read to see if it is one.
+    if (verification === undefined || !verification.withoutSecret(request)) throw refusal;
+    // Whatever else goes wrong with a body that came without a secret, its answer is the 401:
+    // nothing of it is told, and nothing of it is kept.
+    const refuse = (error: unknown): never => {
+      throw request.verification ? error : refusal;
+    };
+    let answered: MaybePromise<Answered>;
+    try {
+      answered = readPayload(request, "json", (body) =>
+        andThen(verify(request, body), (found) => {
+          if (found !== undefined) return found;
+          throw refusal;
+        }),
+      );
+    } catch (error) {
+      return refuse(error);
+    }
+    return andThen(answered, (found) => found, refuse);
   }
 
-  function authenticated(request: RequestState): MaybePromise<Report> {
+  function authenticated(
+    request: RequestState,
+    verifyOnly: boolean,
+  ): MaybePromise<Report | Answered> {
     request.authenticated = true;
-    if (template === undefined)
-      return readPayload(request, "json", (payload) => parsed(request, payload));
+    if (verifyOnly) {
+      return readPayload(request, "json", (body) =>
+        andThen(verify(request, body), (answered) => {
+          if (answered !== undefined) return answered;
+          throw methodNotAllowed(request.method, allowed);
+        }),
+      );
+    }
+    if (template === undefined) {
+      return readPayload(request, "json", (body) =>
+        verification === undefined
+          ? parsed(request, body)
+          : andThen(verify(request, body), (answered) => answered ?? parsed(request, body)),
+      );
+    }
     const compiled = template;
     const fromContent = (content: unknown): Report => {
       const { payload, raw } = readComposed(compiled, request.url, content);
@@ -78,16 +120,30 @@ export function reportReader(
       keepPromises(compiled, report as unknown as Record<string, unknown>);
       return report;
     };
-    return compiled.readsBody
-      ? readPayload(request, compiled.format, fromContent)
-      : fromContent(undefined);
+    if (!compiled.readsBody) return fromContent(undefined);
+    return readPayload(request, compiled.format, (body) =>
+      verification === undefined
+        ? fromContent(body)
+        : andThen(verify(request, body), (answered) => answered ?? fromContent(body)),
+    );
+  }
+
+  /** The verification's answer; undefined for a body that is none. @throws its 401 */
+  function verify(request: RequestState, body: unknown): MaybePromise<Answered | undefined> {
+    const step = (verification as Verification).step(request, body);
+    if (step === undefined) return undefined;
+    return andThen(step, (outcome) => {
+      if (outcome === NOT_ANSWERED) return undefined;
+      if (outcome instanceof Answered) return outcome;
+      throw outcome;
+    });
   }
 
   /** Reads and decodes the body, then hands it to `next` in the same step (one await, not three). */
   function readPayload<T>(
     request: RequestState,
     fallback: BodyFormat,
-    next: (payload: unknown) => T,
+    next: (payload: unknown) => MaybePromise<T>,
   ): MaybePromise<T> {
     const contentType = request.header("content-type");
     const type = mediaType(contentType);
