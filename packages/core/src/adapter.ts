@@ -22,13 +22,25 @@ export { TOKEN_ENV, withEnvToken } from "./env-token.js";
 export type { ReceiverHeaders } from "./headers.js";
 export { REPORT_MEDIA_TYPES } from "./media-type.js";
 export { takesReports } from "./receiver-options.js";
-export {
-  type RedisClusterNode,
-  type ResolvedClusterNodes,
-  resolveClusterNodes,
-} from "./redis-nodes.js";
 export { reportFromJson } from "./report-json.js";
 export type { ReportQueue } from "./report-queue.js";
+export {
+  DEFAULT_JOURNAL_LIMIT,
+  JOURNAL_STATUSES,
+  type JournalFilter,
+  type JournalQuery,
+  type JournalStatus,
+  journalQuery,
+  type ReadableJournal,
+} from "./store-kit/journal-reader.js";
+export {
+  type OptionReader,
+  type OptionRules,
+  readOptions,
+  type StoreOptions,
+  shown,
+} from "./store-kit/option-checks.js";
+export { reasonOf, StoreError } from "./store-kit/store-error.js";
 export type { ReportOutcome, ReportSpan, Telemetry, TraceCarrier } from "./telemetry.js";
 export type {
   BodyDone,
