@@ -37,7 +37,6 @@ export {
   type OptionReader,
   type OptionRules,
   readOptions,
-  type StoreOptions,
   shown,
 } from "./store-kit/option-checks.js";
 export { reasonOf, StoreError } from "./store-kit/store-error.js";
