@@ -1,6 +1,6 @@
-// The failure journal's read API, declared once for every store that keeps one (the Postgres
-// and the Redis journal implement it; `reportkit journal` and `reportkit replay` use it), and
-// the one reading of a `list` filter they share.
+// The failure journal's read API, declared once for every store that keeps one (the store
+// packages' journals implement it; `reportkit journal` and `reportkit replay` use it), and the
+// one reading of a `list` filter they share.
 import type { FailureJournal, JournalEntry, JournalRecord } from "../dedupe-store.js";
 import { readOptions, shown } from "./option-checks.js";
 
@@ -25,8 +25,8 @@ export interface JournalFilter {
 
 /**
  * A failure journal you can also read and update: what `reportkit journal` and `reportkit
- * replay` use. `postgresJournal()` and `redisJournal()` return one; a store's built-in journal
- * (`inbox.journal`, `store.journal`) is one too.
+ * replay` use. The store packages' journal factories return one (`postgresJournal()`), and a
+ * store's built-in journal (`inbox.journal`) is one too.
  */
 export interface ReadableJournal extends FailureJournal {
   record(entry: JournalRecord): Promise<void>;
@@ -52,7 +52,7 @@ export interface JournalQuery {
 
 /**
  * Reads a `list` filter once, for a journal's query.
- * @throws TypeError naming `who` (e.g. "redisJournal.list") and the field, saying what it takes.
+ * @throws TypeError naming `who` (e.g. "postgresJournal.list") and the field, saying what it takes.
  *
  * @example
  * journalQuery("postgresJournal.list", { status: "failed" });

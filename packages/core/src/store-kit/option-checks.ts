@@ -1,8 +1,8 @@
 // The checks a store's factory makes of its options, once, when it is called: one set for
-// every store (memoryDedupe, redisDedupe, redisJournal, postgresInbox, postgresJournal, the
-// BullMQ queue, worker and tools), so that each refusal reads the same way:
+// every store (memoryDedupe, the store packages' stores and journals, the queue packages'
+// queue, worker and tools), so that each refusal reads the same way:
 //   "<who>: `<name>` must be …, got …."
-// where <who> is the factory ("redisDedupe"). A refusal shows what it got: never read with
+// where <who> is the factory ("postgresInbox"). A refusal shows what it got: never read with
 // these an option that may hold a secret (a URL with a password); the connection options have
 // checks of their own.
 
@@ -11,7 +11,7 @@ export type StoreOptions = Readonly<Record<string, unknown>>;
 
 /** What `readOptions` checks of the options object itself. */
 export interface OptionRules<O> {
-  /** A call that works, shown when the options are not an object, e.g. `redisDedupe({ connection: "redis://127.0.0.1:6379" })`. */
+  /** A call that works, shown when the options are not an object, e.g. `memoryDedupe({ maxKeys: 100_000 })`. */
   readonly example: string;
   /** Every option's name: any other key is refused, naming these (a misspelt option is never ignored). */
   readonly known: readonly (keyof O & string)[];
@@ -21,7 +21,7 @@ export interface OptionRules<O> {
 
 /** Reads one option at a time, `undefined` giving the fallback. @throws TypeError naming `who` and the option. */
 export interface OptionReader<O> {
-  /** The factory, e.g. "redisDedupe": what every refusal starts with. */
+  /** The factory, e.g. "postgresInbox": what every refusal starts with. */
   readonly who: string;
   /** A duration in whole milliseconds above 0: "must be a whole number of milliseconds above 0". */
   positiveMs(name: keyof O & string, fallback: number): number;
@@ -44,7 +44,7 @@ export interface OptionReader<O> {
 /**
  * Checks a factory's options object (an object; no key an earlier version took, each refused
  * with its fix; no unknown key) and gives a reader of its options.
- * @throws TypeError e.g. "redisDedupe: unknown option `ttl`; the options are connection, prefix, …."
+ * @throws TypeError e.g. "memoryDedupe: unknown option `ttl`; the options are ttlMs, maxKeys, leaseMs."
  *
  * @example
  * const read = readOptions("memoryDedupe", options, {
@@ -65,7 +65,7 @@ export function readOptions<O extends object>(
   }
   const given = options as StoreOptions;
   for (const [name, fix] of Object.entries(rules.renamed ?? {})) {
-    // By the key, not its value: `{ url: process.env.REDIS_URL }` with the variable unset too.
+    // By the key, not its value: an old key given an unset environment variable is still it.
     if (Object.hasOwn(given, name)) throw new TypeError(`${who}: \`${name}\` was renamed: ${fix}.`);
   }
   const known: readonly string[] = rules.known;

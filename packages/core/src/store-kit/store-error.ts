@@ -1,17 +1,17 @@
 // What a store's call that failed says, in one shape for every store:
 //   "<who>: <what> failed on <where> (<reason>)."
-// e.g. "redisJournal: listing the journal failed on Redis at redis://10.0.0.5:6379 (connect
-// ECONNREFUSED 10.0.0.5:6379)." `where` comes from the store's own description of its server,
+// e.g. "postgresJournal: listing the journal failed on Postgres at 10.0.0.5:5432 (connect
+// ECONNREFUSED 10.0.0.5:5432)." `where` comes from the store's own description of its server,
 // which names scheme, host and port only: never a user name or password.
 
 /** A store call that failed: what, on which server, and why. */
 export class StoreError extends Error {
   override readonly name = "StoreError";
-  /** The store's factory, e.g. "redisDedupe". */
+  /** The store's factory, e.g. "postgresInbox". */
   readonly who: string;
   /** What it was doing, e.g. "claim", "listing the journal". */
   readonly what: string;
-  /** The server, e.g. "Redis at redis://127.0.0.1:6379", "Postgres at db.internal:5432". */
+  /** The server, e.g. "Postgres at db.internal:5432". */
   readonly where: string;
   /** Why, as the driver said it. */
   readonly reason: string;
