@@ -7,11 +7,5 @@ export {
   type PostgresScope,
   postgresInbox,
 } from "./postgres-inbox.js";
-export {
-  type JournalFilter,
-  type JournalStatus,
-  type PostgresJournal,
-  type PostgresJournalOptions,
-  postgresJournal,
-} from "./postgres-journal.js";
+export { type PostgresJournalOptions, postgresJournal } from "./postgres-journal.js";
 export { DEFAULT_INBOX_TABLE, DEFAULT_JOURNAL_TABLE, postgresInboxSql } from "./schema.js";

@@ -18,11 +18,11 @@ const PART = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
  * `table` or `schema.table`, each part a plain identifier (letters, digits, underscores).
  * @throws TypeError saying what a name may be
  */
-export function tableName(option: string, name: unknown): TableName {
+export function tableName(who: string, option: string, name: unknown): TableName {
   const parts = typeof name === "string" ? name.split(".") : [];
   if (parts.length === 0 || parts.length > 2 || !parts.every((part) => PART.test(part))) {
     throw new TypeError(
-      `postgresInbox: \`${option}\` must be a table name, "name" or "schema.name", each part letters, digits and underscores (at most 63), not starting with a digit; got ${JSON.stringify(name)}.`,
+      `${who}: \`${option}\` must be a table name, "name" or "schema.name", each part letters, digits and underscores (at most 63), not starting with a digit; got ${JSON.stringify(name)}.`,
     );
   }
   return {
@@ -72,7 +72,9 @@ CREATE INDEX IF NOT EXISTS "${table.base}_status_last_seen_idx" ON ${table.sql} 
  */
 export function postgresInboxSql(options: { table?: string; journalTable?: string } = {}): string {
   return (
-    inboxTableSql(tableName("table", options.table ?? DEFAULT_INBOX_TABLE)) +
-    journalTableSql(tableName("journalTable", options.journalTable ?? DEFAULT_JOURNAL_TABLE))
+    inboxTableSql(tableName("postgresInboxSql", "table", options.table ?? DEFAULT_INBOX_TABLE)) +
+    journalTableSql(
+      tableName("postgresInboxSql", "journalTable", options.journalTable ?? DEFAULT_JOURNAL_TABLE),
+    )
   );
 }

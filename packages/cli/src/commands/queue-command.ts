@@ -1,6 +1,7 @@
 import type { FailedReportJob, QueueAdmin, QueueStats, RedisConnection } from "@reportkit/bullmq";
 import type { Command } from "commander";
 import { CliError, type CliIo } from "../io.js";
+import { redisConnectionOf } from "../redis-url.js";
 import { formatTable } from "../table.js";
 
 interface QueueFlags {
@@ -107,7 +108,6 @@ function withRedis(command: Command): Command {
   return redisOptions(command).option("--queue <name>", "the BullMQ queue name", "reportkit");
 }
 
-/** One URL is one Redis; several, comma-separated, are a Redis Cluster's nodes. */
 function connectionOf(flags: QueueFlags, io: CliIo): RedisConnection {
   const url = flags.redis ?? io.env.REPORTKIT_REDIS_URL;
   if (url === undefined || url === "") {
@@ -115,8 +115,7 @@ function connectionOf(flags: QueueFlags, io: CliIo): RedisConnection {
       "no Redis URL: pass --redis or set REPORTKIT_REDIS_URL (e.g. redis://127.0.0.1:6379).",
     );
   }
-  const urls = url.split(",").map((part) => part.trim());
-  return urls.length === 1 ? url : { cluster: urls };
+  return redisConnectionOf(url);
 }
 
 async function withAdmin(
