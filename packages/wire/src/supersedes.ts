@@ -70,7 +70,10 @@ export function supersedes(
  * the provider contradicts itself. Rule 6 of {@link supersedes} settles it; a store records and
  * reports it (recordStatus marks the history row and logs one line).
  */
-export function isStatusConflict(next: StatusPoint, current: StatusPoint | null): boolean {
+export function isStatusConflict(
+  next: Pick<StatusPoint, "status" | "final" | "outcome">,
+  current: Pick<StatusPoint, "status" | "final" | "outcome"> | null,
+): boolean {
   return (
     current !== null &&
     next.final &&
