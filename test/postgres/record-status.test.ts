@@ -202,7 +202,7 @@ describe.runIf(requirePostgresServer("record-status.test.ts"))("recordStatus", (
    * Starts `first` in a transaction left open, then `second` in another (it waits on the
    * message's row), commits the first: what each recordStatus returned.
    */
-  async function race(id: string, first: DeliveryReport, second: DeliveryReport, lines: string[]) {
+  async function race(first: DeliveryReport, second: DeliveryReport, lines: string[]) {
     const logger = { warn: (line: string) => lines.push(line) };
     const [a, b] = [await pool.connect(), await pool.connect()];
     try {
@@ -231,7 +231,6 @@ describe.runIf(requirePostgresServer("record-status.test.ts"))("recordStatus", (
     const lines: string[] = [];
     const id = randomUUID();
     const [delivered, enroute] = await race(
-      id,
       report(id, "DELIVRD", 1),
       report(id, "ENROUTE", null),
       lines,
@@ -250,7 +249,6 @@ describe.runIf(requirePostgresServer("record-status.test.ts"))("recordStatus", (
 
     const other = randomUUID();
     const [, undelivered] = await race(
-      other,
       report(other, "DELIVRD", 1),
       report(other, "UNDELIV", 2),
       lines,
