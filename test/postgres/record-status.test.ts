@@ -3,6 +3,7 @@
 // can stand); a status waiting on another transaction's row is judged against what that one
 // committed; conflicts are marked and logged once; it writes only in the caller's transaction.
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import {
   classifyDeliveryStatus,
   DELIVERY_STATUSES,
@@ -143,6 +144,45 @@ describe.runIf(requirePostgresServer("record-status.test.ts"))("recordStatus", (
     expect(conflicts).toBe(2 * TIMINGS.length * 14 * 13);
     expect(lines).toHaveLength(conflicts);
   }, 120_000);
+
+  it("docs/statuses.md's SQL statement for other databases agrees with supersedes too", async () => {
+    const page = readFileSync(new URL("../../docs/statuses.md", import.meta.url), "utf8");
+    const blocks = [...page.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+    const create = blocks.find((b) => b.startsWith("CREATE TABLE message_status"));
+    const upsert = blocks.find((b) => b.startsWith("INSERT INTO message_status"));
+    expect([typeof create, typeof upsert]).toEqual(["string", "string"]);
+    const statuses = [...DELIVERY_STATUSES, "DLT-HEADER", "SOMETHING-NEW"];
+    const disagreements: string[] = [];
+    await inTransaction(async (tx) => {
+      await tx.query(create as string);
+      const record = async (
+        id: string,
+        status: string,
+        reported: number | null,
+        arrived: number,
+      ) => {
+        const { final, outcome, deliveredAt } = report(id, status, reported);
+        const values = [id, status, outcome, final, deliveredAt, at(arrived)];
+        return (await tx.query(upsert as string, values)).rowCount === 1;
+      };
+      for (const [cReported, cArrived, nReported, nArrived] of TIMINGS) {
+        for (const current of statuses) {
+          for (const next of statuses) {
+            const id = randomUUID();
+            await record(id, current, cReported, cArrived);
+            const applied = await record(id, next, nReported, nArrived);
+            const rule = supersedes(
+              point(next, nReported, nArrived),
+              point(current, cReported, cArrived),
+            );
+            if (applied !== rule) disagreements.push(`${next} after ${current}: SQL ${applied}`);
+          }
+        }
+      }
+      await tx.query("DROP TABLE message_status");
+    });
+    expect(disagreements).toEqual([]);
+  }, 60_000);
 
   it("returns what it did and the status before; the same status again changes nothing", async () => {
     const id = randomUUID();
