@@ -2,6 +2,7 @@ import type { JournalEntry } from "@reportkit/core/adapter";
 import type { Command } from "commander";
 import { parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
+import { loadOptional, POSTGRES, REDIS } from "../optional-package.js";
 import { formatTable, oneLine } from "../table.js";
 
 type Status = JournalEntry["status"];
@@ -149,7 +150,10 @@ function filterOf(flags: ListFlags, allowed: readonly Status[] | undefined) {
   return { ...(statuses && { status: statuses }), ...(since && { since }) };
 }
 
-/** Opens the journal the URL names; pg and ioredis are loaded only here, when needed. */
+/**
+ * Opens the journal the URL names. @reportkit/postgres and @reportkit/redis (optional peers of
+ * the CLI) are loaded only here, when needed.
+ */
 async function withJournal(
   flags: ListFlags,
   io: CliIo,
@@ -163,10 +167,10 @@ async function withJournal(
   }
   let journal: Journal;
   if (/^postgres(ql)?:\/\//.test(url)) {
-    const { postgresJournal } = await import("@reportkit/postgres");
+    const { postgresJournal } = await loadOptional(POSTGRES, () => import("@reportkit/postgres"));
     journal = postgresJournal({ connectionString: url });
   } else if (/^rediss?:\/\//.test(url)) {
-    const { redisJournal } = await import("@reportkit/redis");
+    const { redisJournal } = await loadOptional(REDIS, () => import("@reportkit/redis"));
     journal = redisJournal({ url });
   } else {
     throw new CliError("--db must start with postgres://, postgresql://, redis:// or rediss://.");
