@@ -1,7 +1,8 @@
 // Delivery reports recorded exactly once in the app's own Postgres: each report's handler
 // writes through the report's transaction (ctx.tx), which also holds the report's dedupe key,
 // so the status update and "this report was processed" commit together or not at all.
-// Start: DATABASE_URL=postgres://… REPORTKIT_TOKEN=… pnpm start
+// Start (from the repository's root): DATABASE_URL=postgres://user:password@127.0.0.1:5432/app
+// REPORTKIT_TOKEN=secret npx -y pnpm@10.34.9 --filter example-postgres start
 import { webhookReceiver } from "@reportkit/express";
 import { postgresInbox } from "@reportkit/postgres";
 import express from "express";
