@@ -3,7 +3,8 @@
 // so the status update and "this report was processed" commit together or not at all. The
 // message's status only moves forward (recordStatus): a retried ENROUTE that arrives after
 // DELIVRD is kept in the history and leaves the message DELIVRD.
-// Start: DATABASE_URL=postgres://… REPORTKIT_TOKEN=… pnpm start
+// Start (from the repository's root): DATABASE_URL=postgres://user:password@127.0.0.1:5432/app
+// REPORTKIT_TOKEN=secret npx -y pnpm@10.34.9 --filter example-postgres start
 import { webhookReceiver } from "@reportkit/express";
 import { postgresInbox, postgresInboxSql, recordStatus } from "@reportkit/postgres";
 import express from "express";

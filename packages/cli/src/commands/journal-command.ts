@@ -7,6 +7,7 @@ import type {
 import type { Command } from "commander";
 import { parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
+import { loadOptional, POSTGRES, REDIS } from "../optional-package.js";
 import { redisConnectionOf } from "../redis-url.js";
 import { formatTable, oneLine } from "../table.js";
 
@@ -157,8 +158,9 @@ function filterOf(flags: ListFlags, allowed: readonly JournalStatus[] | undefine
 
 /**
  * Opens the journal the URL names (several redis:// URLs, comma-separated, are a Redis
- * Cluster's nodes); pg and ioredis are loaded only here, when needed. A journal that cannot be
- * reached rejects with a StoreError naming its server, which `main` prints as it is.
+ * Cluster's nodes); @reportkit/postgres and @reportkit/redis (optional peers of the CLI) are
+ * loaded only here, when needed. A journal that cannot be reached rejects with a StoreError
+ * naming its server, which `main` prints as it is.
  */
 async function withJournal(
   flags: ListFlags,
@@ -173,10 +175,10 @@ async function withJournal(
   }
   let journal: ReadableJournal;
   if (/^postgres(ql)?:\/\//.test(url)) {
-    const { postgresJournal } = await import("@reportkit/postgres");
+    const { postgresJournal } = await loadOptional(POSTGRES, () => import("@reportkit/postgres"));
     journal = postgresJournal({ connectionString: url });
   } else if (/^rediss?:\/\//.test(url)) {
-    const { redisJournal } = await import("@reportkit/redis");
+    const { redisJournal } = await loadOptional(REDIS, () => import("@reportkit/redis"));
     journal = redisJournal({ connection: redisConnectionOf(url) });
   } else {
     throw new CliError("--db must start with postgres://, postgresql://, redis:// or rediss://.");

@@ -1,6 +1,7 @@
 import type { FailedReportJob, QueueAdmin, QueueStats, RedisConnection } from "@reportkit/bullmq";
 import type { Command } from "commander";
 import { CliError, type CliIo } from "../io.js";
+import { BULLMQ, loadOptional } from "../optional-package.js";
 import { redisConnectionOf } from "../redis-url.js";
 import { formatTable } from "../table.js";
 
@@ -23,7 +24,7 @@ export function queueCommand(queue: Command, io: CliIo): Command {
     .action(async (flags: QueueFlags) => {
       const connection = connectionOf(flags, io);
       // Loaded here, not at start-up: the other commands need neither BullMQ nor ioredis.
-      const { queueStats } = await import("@reportkit/bullmq");
+      const { queueStats } = await loadOptional(BULLMQ, () => import("@reportkit/bullmq"));
       const stats = await queueStats({
         connection,
         ...(flags.queue === undefined ? {} : { queueNames: [flags.queue] }),
@@ -125,7 +126,7 @@ async function withAdmin(
 ): Promise<void> {
   const connection = connectionOf(flags, io);
   // Loaded here, not at start-up: the other commands need neither BullMQ nor ioredis.
-  const { queueAdmin } = await import("@reportkit/bullmq");
+  const { queueAdmin } = await loadOptional(BULLMQ, () => import("@reportkit/bullmq"));
   const admin = queueAdmin({
     connection,
     queueName: flags.queue,
