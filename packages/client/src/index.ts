@@ -32,6 +32,20 @@ export {
   SubscriptionSchema,
 } from "./pull-schemas.js";
 export {
+  type ReconcileEvent,
+  ReconcileIncompleteError,
+  type ReconcileOptions,
+  type ReconcileOutcome,
+  type ReconcileSummary,
+  reconcile,
+} from "./reconcile.js";
+export {
+  callReportOf,
+  deliveryReportOf,
+  type PushedReport,
+  RECONCILED_HEADER,
+} from "./reconciled-report.js";
+export {
   type Webhook,
   type WebhookPage,
   WebhookSchema,
