@@ -48,6 +48,8 @@ export interface PullApiServer {
   requests: string[];
   /** Answers the next `times` requests with `status` (and a JSON body saying so). */
   failNext(status: number, times?: number, headers?: Record<string, string>): void;
+  /** Answers the next request for page `page` (of any list) with `status`. */
+  failPage(page: number, status: number): void;
   close(): Promise<void>;
 }
 
@@ -83,6 +85,7 @@ export async function startPullApiServer(options: {
 }): Promise<PullApiServer> {
   const requests: string[] = [];
   const failures: { status: number; headers: Record<string, string> }[] = [];
+  const pageFailures = new Map<string, number>();
   let origin = "";
 
   const server = http.createServer((req, res) => {
@@ -96,6 +99,11 @@ export async function startPullApiServer(options: {
       });
       res.end(body);
     };
+    const pageFailure = pageFailures.get(url.searchParams.get("page") ?? "");
+    if (pageFailure !== undefined) {
+      pageFailures.delete(url.searchParams.get("page") ?? "");
+      failures.unshift({ status: pageFailure, headers: {} });
+    }
     const failure = failures.shift();
     if (failure !== undefined) {
       return reply(
@@ -132,6 +140,9 @@ export async function startPullApiServer(options: {
     requests,
     failNext(status, times = 1, headers = {}) {
       for (let i = 0; i < times; i++) failures.push({ status, headers });
+    },
+    failPage(page, status) {
+      pageFailures.set(String(page), status);
     },
     close: () =>
       new Promise((resolve) => {
