@@ -14,7 +14,7 @@ import {
   pulledMessage,
   startPullApiServer,
 } from "../../../test/support/pull-api-server.js";
-import { createClient, createClientWith } from "./create-client.js";
+import { type Client, createClient, createClientWith } from "./create-client.js";
 import { ApiError, ClientError, InvalidResponseError, RequestFailedError } from "./errors.js";
 import type { DlrQuery } from "./pull-query.js";
 
@@ -332,3 +332,65 @@ describe("over HTTP, against a stand-in that pages as the Pull DLR API does", ()
     );
   });
 });
+
+describe.each([
+  ["GET sms/status", (c: Client) => c.dlr.list({ date: "2024-06-24" })],
+  ["GET sms/report", (c: Client) => c.dlr.summary({ from: "2024-06-24" })],
+  ["GET outgoing/callstatus", (c: Client) => c.calls.list({ mobile: "919876543210" })],
+  ["GET developer/subscriptions", (c: Client) => c.subscriptions.list()],
+  ["GET developer/subscriptions/3", (c: Client) => c.subscriptions.get(3)],
+])("%s", (label, call) => {
+  /** A client whose fetch answers `statuses` in turn (then an empty OK list), counting requests. */
+  function answering(...statuses: number[]) {
+    let requests = 0;
+    const fetch = (async () => {
+      const status = statuses[requests++] ?? 200;
+      const body =
+        status === 401
+          ? { message: "Unauthenticated." }
+          : status === 200
+            ? { status: "OK", code: 200, data: label.endsWith("/3") ? SUBSCRIPTION : [] }
+            : { message: "busy" };
+      const statusText = status === 401 ? "Unauthorized" : "";
+      return new Response(JSON.stringify(body), { status, statusText });
+    }) as typeof globalThis.fetch;
+    const client = createClientWith({
+      baseUrl: BASE,
+      token: TOKEN,
+      fetch,
+      timeoutMs: 1000,
+      maxResponseBytes: 1_048_576,
+      retries: 2,
+      retryBaseMs: 1,
+      maxRetryDelayMs: 1,
+      sleep: async () => {},
+      random: () => 1,
+    });
+    return { client, requests: () => requests };
+  }
+
+  it("a wrong token: an ApiError saying to check it, not retried", async () => {
+    const { client, requests } = answering(401);
+    const error = await call(client).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as Error).message).toBe(
+      `${label} failed with 401 Unauthorized: Unauthenticated. Check the access token: it must be the account's current API token, sent as Bearer.`,
+    );
+    expect(requests()).toBe(1);
+  });
+
+  it("429 and 503 retried, then answered", async () => {
+    const { client, requests } = answering(429, 503);
+    await expect(call(client)).resolves.toBeDefined();
+    expect(requests()).toBe(3);
+  });
+});
+
+const SUBSCRIPTION = {
+  id: 3,
+  event: "sms:message:status",
+  identity: "all",
+  payload: null,
+  webhook_id: "w",
+  created_at: "2022-12-07T06:20:09.000000Z",
+};
