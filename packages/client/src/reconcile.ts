@@ -181,7 +181,8 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileSum
         (verdict) => settle({ id, status }, verdict),
       );
       inFlight.add(task);
-      void task.finally(() => inFlight.delete(task));
+      const done = () => inFlight.delete(task);
+      task.then(done, done);
       if (inFlight.size >= plan.concurrency) await Promise.race(inFlight);
     }
   } catch (error) {
