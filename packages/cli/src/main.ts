@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { journalCommand, replayCommand } from "./commands/journal-command.js";
 import { queueCommand } from "./commands/queue-command.js";
+import { reconcileCommand } from "./commands/reconcile-command.js";
 import { sandboxCommand } from "./commands/sandbox-command.js";
 import { sendCommand } from "./commands/send-command.js";
 import { triggerCommand } from "./commands/trigger-command.js";
@@ -28,6 +29,7 @@ export function createProgram(given: CliIo): Command {
   queueCommand(program.command("queue"), io);
   journalCommand(program.command("journal"), io);
   replayCommand(program.command("replay"), io);
+  reconcileCommand(program.command("reconcile"), io);
   return program;
 }
 
@@ -70,6 +72,7 @@ function isClientError(error: Error): boolean {
     "InvalidResponseError",
     "RequestFailedError",
     "ResponseTooLargeError",
+    "ReconcileIncompleteError",
     "ClientError",
   ].includes(error.name);
 }
