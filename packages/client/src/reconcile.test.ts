@@ -1,15 +1,16 @@
 // reconcile's parts: the report a pulled record becomes (the provider's own example records),
 // which statuses are final, the default day, the options, and the requests it sends.
+
+import { classifyDeliveryStatus } from "@reportkit/wire";
 import { describe, expect, it } from "vitest";
 import {
   DOC_CALL_STATUS_RESPONSE_TEXT,
   DOC_DLR_RESPONSE_TEXT,
 } from "../../../test/fixtures/pull-api.js";
 import { createClientWith } from "./create-client.js";
-import { isFinalCallStatus, isFinalDeliveryStatus } from "./final-status.js";
 import { providerDay } from "./provider-day.js";
 import { CallStatusRecordSchema, DlrRecordSchema } from "./pull-schemas.js";
-import { type ReconcileOptions, reconcile } from "./reconcile.js";
+import { isFinalCallStatus, type ReconcileOptions, reconcile } from "./reconcile.js";
 import { callHasEnded, callReportOf, deliveryReportOf } from "./reconciled-report.js";
 
 const SECRET = "webhook-secret-9999";
@@ -110,10 +111,10 @@ describe("final statuses (the local stand-in for wire's table)", () => {
     "UNKNOWN",
     "DLT-TEMPLATE-MISMATCH",
     "delivrd",
-  ])("%s is final", (status) => expect(isFinalDeliveryStatus(status)).toBe(true));
+  ])("%s is final", (status) => expect(classifyDeliveryStatus(status).final).toBe(true));
 
   it.each(["AWAITING-DLR", "ENROUTE", "ACCEPTD", "DLT-", "SUBMITTED", ""])("%s is not", (status) =>
-    expect(isFinalDeliveryStatus(status)).toBe(false),
+    expect(classifyDeliveryStatus(status).final).toBe(false),
   );
 
   it("calls: Asterisk's DIALSTATUS values are final, others not", () => {

@@ -1,7 +1,6 @@
-import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
+import { classifyCallStatus, classifyDeliveryStatus, PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import type { Client } from "./create-client.js";
 import { ClientError } from "./errors.js";
-import { isFinalCallStatus, isFinalDeliveryStatus } from "./final-status.js";
 import { providerDay } from "./provider-day.js";
 import type { CallStatusQuery, DlrQuery } from "./pull-query.js";
 import { type PushVerdict, pushReport } from "./push-report.js";
@@ -14,6 +13,11 @@ import {
 } from "./reconciled-report.js";
 import { redactor } from "./redact.js";
 import { walkPages } from "./walk-pages.js";
+
+/** Whether a call status says how the call ended: wire's status table decides. */
+export function isFinalCallStatus(status: string): boolean {
+  return classifyCallStatus(status).final;
+}
 
 export interface ReconcileOptions {
   /** The provider's API, with the account's API token (`createClient`). */
@@ -214,7 +218,7 @@ async function* records(plan: Plan, onPage: () => void): AsyncGenerator<Pulled> 
       return client.dlr.list({ ...(filter as DlrQuery), page });
     });
     for await (const record of walk) {
-      const final = isFinalDeliveryStatus(record.status);
+      const final = classifyDeliveryStatus(record.status).final;
       yield {
         id: record.id,
         status: record.status,
