@@ -5,19 +5,17 @@
 //   ESM consumers) on that same tarball.
 // Quiet when all is well: one line per package, the tools' own output only when they fail.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { publishablePackages } from "./publishable-packages.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const bin = (name) => join(root, "node_modules/.bin", name);
 const REPOSITORY = "https://github.com/reportkit/reportkit";
 const license = readFileSync(join(root, "LICENSE"), "utf8");
 
-const packages = readdirSync(join(root, "packages"))
-  .map((name) => ({ name, dir: join(root, "packages", name) }))
-  .map((p) => ({ ...p, pkg: JSON.parse(readFileSync(join(p.dir, "package.json"), "utf8")) }))
-  .filter((p) => !p.pkg.private);
+const packages = publishablePackages(root);
 
 /** Runs a tool; its output is kept and shown only when it fails. */
 function run(cmd, args, cwd) {

@@ -1,5 +1,6 @@
 // The example as its users run it, against a real Postgres, curled: the DLR is recorded once
-// in `messages` however often it is sent; a wrong token is refused; health says Postgres is up.
+// in `messages` however often it is sent; a late ENROUTE leaves the message DELIVRD; a wrong
+// token is refused; health says Postgres is up.
 import { execFile } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_DLR_TEXT, TOKEN } from "../../test/fixtures/samples.js";
@@ -36,7 +37,7 @@ describe.runIf(requirePostgresServer("examples/postgres"))("examples/postgres", 
     await server?.close();
   });
 
-  const postDlr = (token: string) =>
+  const postDlr = (token: string, body = SAMPLE_DLR_TEXT) =>
     curl(
       "-X",
       "POST",
@@ -46,7 +47,7 @@ describe.runIf(requirePostgresServer("examples/postgres"))("examples/postgres", 
       "-H",
       "Content-Type: application/json",
       "--data-binary",
-      SAMPLE_DLR_TEXT,
+      body,
     );
 
   it("records the documented DLR once in messages, however often it is sent", async () => {
@@ -58,11 +59,32 @@ describe.runIf(requirePostgresServer("examples/postgres"))("examples/postgres", 
       id: "b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1",
       mobile: "919876543210",
       status: "DELIVRD",
+      outcome: "delivered",
+      final: true,
       delivered_at: "2021-04-09T10:57:51.000Z",
       reports: 1,
+      history: ["DELIVRD"],
     });
     expect(example.output()).toContain(
-      "delivery b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1: DELIVRD recorded",
+      "delivery b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1: DELIVRD recorded (delivered)",
+    );
+  });
+
+  it("keeps the message DELIVRD when the provider's retry of an older ENROUTE comes after it", async () => {
+    const enroute = SAMPLE_DLR_TEXT.replace('"DELIVRD"', '"ENROUTE"');
+    expect(enroute).toContain('"ENROUTE"');
+    expect(await postDlr(TOKEN, enroute)).toEqual({ status: 200, body: '{"ok":true}' });
+    const message = await curl(`${example.origin}/messages/b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1`);
+    expect(JSON.parse(message.body)).toMatchObject({
+      status: "DELIVRD",
+      outcome: "delivered",
+      final: true,
+      delivered_at: "2021-04-09T10:57:51.000Z",
+      reports: 2,
+      history: ["DELIVRD", "ENROUTE"],
+    });
+    expect(example.output()).toContain(
+      "delivery b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1: ENROUTE kept in the history; the message stays DELIVRD",
     );
   });
 

@@ -47,7 +47,8 @@ export class LineProcess {
   readonly #lines: Interface;
   readonly #waiting: Array<(line: unknown) => void> = [];
   readonly #queued: unknown[] = [];
-  #stderr = "";
+  /** The end of what it printed that is not a protocol line: its stderr, its own logs. */
+  #printed = "";
   #exit: Promise<number | null>;
 
   constructor(
@@ -61,9 +62,7 @@ export class LineProcess {
       stdio: ["pipe", "pipe", "pipe"],
     });
     this.child.stderr?.setEncoding("utf8");
-    this.child.stderr?.on("data", (chunk: string) => {
-      this.#stderr = (this.#stderr + chunk).slice(-4000);
-    });
+    this.child.stderr?.on("data", (chunk: string) => this.#print(chunk));
     // "close", not "exit": the last lines are read only once stdout has closed.
     this.#exit = new Promise((resolve) => this.child.on("close", (code) => resolve(code)));
     this.#lines = createInterface({ input: this.child.stdout as NodeJS.ReadableStream });
@@ -72,7 +71,8 @@ export class LineProcess {
       try {
         value = JSON.parse(line);
       } catch {
-        return; // Not a protocol line (a framework's own log): ignored.
+        this.#print(`${line}\n`); // Not a protocol line (a framework's own log): kept for errors.
+        return;
       }
       const waiter = this.#waiting.shift();
       if (waiter) waiter(value);
@@ -80,17 +80,25 @@ export class LineProcess {
     });
   }
 
-  /** The next JSON line, or an error naming the process if it exits or takes too long. */
-  next<T>(timeoutMs: number): Promise<T> {
+  /**
+   * The next JSON line, or an error naming the process, what was awaited (`what`, e.g. "its
+   * port") and what it printed, if it exits or takes longer than `timeoutMs`.
+   */
+  next<T>(timeoutMs: number, what = "its next line"): Promise<T> {
     if (this.#queued.length > 0) return Promise.resolve(this.#queued.shift() as T);
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`${this.label}: no answer within ${timeoutMs} ms.${this.#tail()}`)),
+        () =>
+          reject(
+            new Error(
+              `${this.label} (pid ${this.child.pid}) did not answer with ${what} within ${timeoutMs / 1000} s.${this.#tail()}`,
+            ),
+          ),
         timeoutMs,
       );
       this.#exit.then((code) => {
         clearTimeout(timer);
-        reject(new Error(`${this.label} exited with code ${code}.${this.#tail()}`));
+        reject(new Error(`${this.label} exited with code ${code} before ${what}.${this.#tail()}`));
       });
       this.#waiting.push((value) => {
         clearTimeout(timer);
@@ -119,8 +127,42 @@ export class LineProcess {
     if (this.child.exitCode === null) this.child.kill("SIGKILL");
   }
 
-  #tail(): string {
-    const tail = this.#stderr.trim();
-    return tail === "" ? "" : `\n--- its stderr ---\n${tail}`;
+  #print(text: string): void {
+    this.#printed = (this.#printed + text).slice(-4000);
   }
+
+  #tail(): string {
+    const tail = this.#printed.trim();
+    return tail === "" ? " It printed nothing." : `\n--- what it printed ---\n${tail}`;
+  }
+}
+
+/**
+ * How long one server may take from its spawn to its port line. Servers start at most
+ * STARTING_AT_ONCE at a time, each with this bound of its own: dozens started at once on one
+ * pinned CPU of a busy 2-core machine took longer than any bound meant for one.
+ */
+export const SERVER_READY_MS = 60_000;
+export const STARTING_AT_ONCE = 4;
+
+/** `start` for each item, at most `limit` at once; every outcome, in the items' order. */
+export async function settledInTurn<T, R>(
+  items: readonly T[],
+  limit: number,
+  start: (item: T) => Promise<R>,
+): Promise<PromiseSettledResult<R>[]> {
+  const results: PromiseSettledResult<R>[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      try {
+        results[i] = { status: "fulfilled", value: await start(items[i] as T) };
+      } catch (reason) {
+        results[i] = { status: "rejected", reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
 }

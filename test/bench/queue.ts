@@ -9,11 +9,13 @@ import { bullmqQueue } from "@reportkit/bullmq";
 import { defaultDedupeKey, parseReport } from "@reportkit/core";
 import { SAMPLE_DLR } from "../fixtures/samples.js";
 import { hasRedisServer, startRedisServer } from "../support/redis-server.js";
-import { LineProcess, type Pinning } from "./processes.js";
+import { LineProcess, type Pinning, SERVER_READY_MS } from "./processes.js";
 import { httpTable, median, type Row, type RunResult, summarize } from "./report.js";
 import { DLR, FIXTURES } from "./scenarios.js";
 
 export interface QueuePlan {
+  /** The frameworks' modules to measure (express, fastify, hono). */
+  readonly frameworks: readonly string[];
   readonly quick: boolean;
   readonly rounds: number;
   readonly duration: number;
@@ -55,7 +57,7 @@ export async function queueBench(
   try {
     // --- the receiver's 202 path ---------------------------------------------------------
     const servers = await Promise.all(
-      FRAMEWORKS.map(async (fw) => {
+      FRAMEWORKS.filter((fw) => plan.frameworks.includes(fw.module)).map(async (fw) => {
         const proc = new LineProcess(
           `${fw.label} queue-mode server`,
           [
@@ -72,7 +74,7 @@ export async function queueBench(
           },
         );
         children.push(proc);
-        const { port } = await proc.next<{ port: number }>(30_000);
+        const { port } = await proc.next<{ port: number }>(SERVER_READY_MS, "its port");
         return { fw, proc, port, sanity2xx: 0 };
       }),
     );

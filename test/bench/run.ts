@@ -1,4 +1,4 @@
-// pnpm bench [--quick] [--only=<text>] [--no-micro] [--profile]
+// pnpm bench [--quick | --smoke] [--only=<text>] [--no-micro] [--profile]
 //
 // reportkit against the bare framework and a hand-written receiver, side by side, in one run:
 // every server in its own process, the load generator in another. Each round runs every
@@ -28,7 +28,13 @@ import {
   startPostgresServer,
 } from "../support/postgres-server.js";
 import { hasRedisServer, type RedisServer, startRedisServer } from "../support/redis-server.js";
-import { choosePinning, LineProcess } from "./processes.js";
+import {
+  choosePinning,
+  LineProcess,
+  SERVER_READY_MS,
+  STARTING_AT_ONCE,
+  settledInTurn,
+} from "./processes.js";
 import { queueBench } from "./queue.js";
 import {
   controls,
@@ -64,17 +70,18 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** Where servers/ and micro.mjs are run from (see BENCH_DIR above). */
 const benchDir = process.env.BENCH_DIR ?? here;
 const args = process.argv.slice(2);
-const quick = args.includes("--quick");
+const smoke = args.includes("--smoke");
+const quick = smoke || args.includes("--quick");
 const profile = args.includes("--profile");
 const only = args.find((a) => a.startsWith("--only="))?.slice("--only=".length);
 const withMicro = !args.includes("--no-micro");
 
 const unknown = args.filter(
-  (a) => !["--quick", "--profile", "--no-micro"].includes(a) && !a.startsWith("--only="),
+  (a) => !["--quick", "--smoke", "--profile", "--no-micro"].includes(a) && !a.startsWith("--only="),
 );
 if (unknown.length > 0) {
   console.error(
-    `Unknown option ${unknown.join(" ")}. Use --quick, --only=<text>, --no-micro, --profile.`,
+    `Unknown option ${unknown.join(" ")}. Use --quick, --smoke, --only=<text>, --no-micro, --profile.`,
   );
   process.exit(2);
 }
@@ -111,11 +118,13 @@ interface ServerSpec {
   readonly scenarios: readonly Scenario[];
 }
 
-const FRAMEWORKS = [
+const ALL_FRAMEWORKS = [
   { label: "Express 5", module: "express", adapter: "@reportkit/express" },
   { label: "Fastify 5", module: "fastify", adapter: "@reportkit/fastify" },
   { label: "Hono 4 (node-server)", module: "hono", adapter: "@reportkit/hono" },
 ] as const;
+/** --smoke: Fastify alone, the one framework with every kind of server. */
+const FRAMEWORKS = smoke ? ALL_FRAMEWORKS.filter((fw) => fw.module === "fastify") : ALL_FRAMEWORKS;
 
 function adapterInstalled(adapter: string): boolean {
   const dir = join(dirname(benchDir), "node_modules", adapter);
@@ -253,8 +262,13 @@ async function startServer(
       ...(databaseUrl === undefined ? {} : { BENCH_DATABASE_URL: databaseUrl }),
     },
   );
-  const { port } = await proc.next<{ port: number }>(30_000);
-  return { spec, process: proc, port, sanity2xx: 0 };
+  try {
+    const { port } = await proc.next<{ port: number }>(SERVER_READY_MS, "its port");
+    return { spec, process: proc, port, sanity2xx: 0 };
+  } catch (error) {
+    proc.kill();
+    throw error;
+  }
 }
 
 /**
@@ -615,10 +629,15 @@ async function main(): Promise<number> {
   const killAll = () => {
     for (const child of children) child.kill();
   };
-  process.on("SIGINT", () => {
-    killAll();
-    process.exit(130);
-  });
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
+    process.on(signal, () => {
+      killAll();
+      process.exit(code);
+    });
+  }
 
   // One redis-server for the Redis store's servers (unpinned: it runs beside them).
   let redis: RedisServer | undefined;
@@ -637,17 +656,28 @@ async function main(): Promise<number> {
     if (specs.some((spec) => spec.variant === "reportkit-dedupe-postgres")) {
       postgres = await startPostgresServer();
     }
-    console.error(`starting ${specs.length} servers (${pinning.description}) ...`);
-    const starts = await Promise.allSettled(
-      specs.map((spec) => startServer(spec, pinning.server, profileDir, redis?.url, postgres?.url)),
+    console.error(
+      `starting ${specs.length} servers, ${STARTING_AT_ONCE} at a time (${pinning.description}) ...`,
     );
+    const starts = await settledInTurn(specs, STARTING_AT_ONCE, async (spec) => {
+      const server = await startServer(spec, pinning.server, profileDir, redis?.url, postgres?.url);
+      console.error(`started: ${spec.framework} ${spec.variant} on port ${server.port}`);
+      return server;
+    });
     for (const result of starts) {
       if (result.status === "fulfilled") children.push(result.value.process);
     }
-    for (const result of starts) {
-      if (result.status === "rejected") throw result.reason;
-      running.push(result.value);
+    const notStarted = starts.flatMap((result) =>
+      result.status !== "rejected"
+        ? []
+        : [result.reason instanceof Error ? result.reason.message : String(result.reason)],
+    );
+    if (notStarted.length > 0) {
+      throw new Error(
+        `${notStarted.length} of ${specs.length} benchmark servers did not start:\n${notStarted.join("\n\n")}`,
+      );
     }
+    for (const result of starts) if (result.status === "fulfilled") running.push(result.value);
     for (const server of running) await sanityCheck(server);
     const idle = await startIdleProcess(pinning.server);
     children.push(idle);
@@ -778,6 +808,7 @@ async function main(): Promise<number> {
     const queue = await queueBench(
       benchDir,
       {
+        frameworks: FRAMEWORKS.map((fw) => fw.module),
         quick,
         rounds: PLAN.minRounds,
         duration: PLAN.duration,

@@ -81,6 +81,8 @@ const DLR_REPORT = {
   id: "b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1",
   mobile: "919876543210",
   status: "DELIVRD",
+  final: true,
+  outcome: "delivered",
   credits: "2.0000",
   units: 1,
   deliveredAt: "2021-04-09T10:57:51.000Z",
@@ -104,6 +106,8 @@ const CALL_REPORT = {
   duration: 23,
   flowId: 4521,
   status: "ANSWER",
+  final: true,
+  outcome: "answered",
   source: "OBD",
   recordingUrl: "https://recordings.example.com/5f2b1a9c.mp3",
   warnings: [],
@@ -304,7 +308,13 @@ const composedCall = (fields: object, raw: object): Call => ({
   handler: "onCall",
   report: { ...EMPTY_CALL, ...fields, raw },
 });
-const CALL_EXAMPLE_GOT = { mid: CALL_REPORT.mid, to: "919876543210", status: "ANSWER" };
+const CALL_EXAMPLE_GOT = {
+  mid: CALL_REPORT.mid,
+  to: "919876543210",
+  status: "ANSWER",
+  final: true,
+  outcome: "answered",
+};
 
 // A delivery template with keys of the customer's choosing for every kind of value: text,
 // an exact decimal, a number, a wall-clock time and unix times.
@@ -786,7 +796,13 @@ export const CASES: ConformanceCase[] = [
     expect: {
       sequence: [{ status: 200 }, { status: 200 }],
       calls: [
-        delivered({ ...DLR_REPORT, status: "ACCEPTD", raw: { ...SAMPLE_DLR, status: "ACCEPTD" } }),
+        delivered({
+          ...DLR_REPORT,
+          status: "ACCEPTD",
+          final: false,
+          outcome: "pending",
+          raw: { ...SAMPLE_DLR, status: "ACCEPTD" },
+        }),
         delivered(),
       ],
     },

@@ -4,6 +4,7 @@
 import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import { createClient } from "@reportkit/client";
 import type { DeliveryReport } from "@reportkit/core";
 import { webhookReceiver } from "@reportkit/express";
 import { createSandbox, type Sandbox } from "@reportkit/sandbox";
@@ -323,6 +324,35 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     expect(await first.locator(".retry-now").count()).toBe(0);
     const text = await group.textContent();
     expect(text).not.toMatch(/next retry at|Retrying now|Retry now/);
+  });
+
+  it("shows each report's message as the pull API lists it, whatever became of the push", async () => {
+    const client = createClient({ baseUrl: sandbox.baseUrl, token: API_TOKEN });
+    const quiet = await client.webhooks.create({
+      name: "inactive",
+      uri: receiverUrl,
+      status: 0,
+    });
+    const sms = sandbox.sendSms({ webhookId: quiet.id, status: "UNDELIV" });
+    const call = sandbox.makeCall({ webhookId: quiet.id, status: "BUSY" });
+    const status = (id: string) =>
+      page.locator(`#attempts li.report[data-report-id="${id}"] .pull-status`);
+    // Not pushed (the webhook is inactive), yet listed with its status by the pull APIs.
+    await expect
+      .poll(() => status(sms.report.id).textContent(), { timeout: 10_000 })
+      .toBe("Pull DLR API: UNDELIV");
+    await expect
+      .poll(() => status(call.report.mid).textContent(), { timeout: 10_000 })
+      .toBe(`Call status API: BUSY (ended ${call.report.end_at})`);
+    expect(
+      await page
+        .locator(`#attempts li.report[data-report-id="${sms.report.id}"]`)
+        .getAttribute("data-state"),
+    ).toBe("skipped");
+    const delivered = sandbox.sendSms({ webhookId: quiet.id });
+    await expect
+      .poll(() => status(delivered.report.id).textContent(), { timeout: 10_000 })
+      .toBe(`Pull DLR API: DELIVRD (delivered ${delivered.report.deliv_time})`);
   });
 
   it("sends the verification challenge from the form and the card, and says how it went", async () => {

@@ -17,7 +17,7 @@ const handlerMs = Number(process.env.HANDLER_MS ?? "0");
 
 const cluster = process.env.REDIS_CLUSTER;
 const dedupe = redisDedupe({
-  ...(cluster === undefined ? { url: env("REDIS_URL") } : { cluster: cluster.split(",") }),
+  connection: cluster === undefined ? env("REDIS_URL") : { cluster: cluster.split(",") },
   leaseMs: Number(env("LEASE_MS")),
   timeoutMs: 500,
 });

@@ -21,7 +21,7 @@ describe.runIf(requireRedisServer("receiver-with-redis.test.ts"))(
     let redis: RedisServer;
     const stores: RedisDedupeStore[] = [];
     const store = (options: Partial<Parameters<typeof redisDedupe>[0]> = {}) => {
-      const created = redisDedupe({ url: redis.url, ...options });
+      const created = redisDedupe({ connection: redis.url, ...options });
       stores.push(created);
       return created;
     };
@@ -109,7 +109,7 @@ describe.runIf(requireRedisServer("receiver-with-redis.test.ts"))(
       await stopped.close();
       const receiver = createReceiver({
         token: TOKEN,
-        dedupe: store({ url: stopped.url, timeoutMs: 300 }),
+        dedupe: store({ connection: stopped.url, timeoutMs: 300 }),
         logger: false,
         onError: (error) => {
           errors.push(error);

@@ -2,7 +2,7 @@
 // that run out, atomic claims under concurrency, and a Redis that goes away and comes back.
 import { randomUUID } from "node:crypto";
 import { DEFAULT_DEDUPE_TTL_MS, DEFAULT_LEASE_MS } from "@reportkit/core/adapter";
-import { type RedisDedupeStore, redisDedupe } from "@reportkit/redis";
+import { type RedisDedupeOptions, type RedisDedupeStore, redisDedupe } from "@reportkit/redis";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RedisServer, requireRedisServer, startRedisServer } from "../support/redis-server.js";
@@ -11,8 +11,8 @@ describe.runIf(requireRedisServer("redis-store.test.ts"))("redisDedupe on a real
   let redis: RedisServer;
   let inspect: Redis;
   const stores: RedisDedupeStore[] = [];
-  const store = (options: Parameters<typeof redisDedupe>[0] = {}) => {
-    const created = redisDedupe({ url: redis.url, ...options });
+  const store = (options: Partial<RedisDedupeOptions> = {}) => {
+    const created = redisDedupe({ connection: redis.url, ...options });
     stores.push(created);
     return created;
   };
@@ -142,7 +142,7 @@ describe.runIf(requireRedisServer("redis-store.test.ts"))("redisDedupe on a real
   it("keeps stores with different prefixes apart, and borrows a client without closing it", async () => {
     const client = new Redis(redis.url, { enableOfflineQueue: false, lazyConnect: true });
     await client.connect();
-    const borrowed = redisDedupe({ client, prefix: "app2:" });
+    const borrowed = redisDedupe({ connection: client, prefix: "app2:" });
     const k = key();
     expect(await borrowed.claim(k, "a")).toBe("claimed");
     expect(await inspect.get(`app2:${k}`)).toBe("lease:a");
@@ -165,12 +165,14 @@ describe.runIf(requireRedisServer("redis-store.test.ts"))("redisDedupe on a real
 
   it("rejects at once while Redis is down, without the password, and works once it is back", async () => {
     const dedupe = redisDedupe({
-      url: redis.url.replace("redis://", "redis://user:s3cret-pass@"),
+      connection: redis.url.replace("redis://", "redis://user:s3cret-pass@"),
       timeoutMs: 500,
     });
     stores.push(dedupe);
     const refused = await Promise.resolve(dedupe.claim(key(), "a")).catch((e: Error) => e);
-    expect(String(refused)).toMatch(/^Error: redisDedupe: claim failed/);
+    expect(String(refused)).toMatch(
+      /^StoreError: redisDedupe: claim failed on Redis at redis:\/\/127\.0\.0\.1:\d+ \(/,
+    );
     expect(String(refused)).not.toContain("s3cret-pass");
     const k = key();
     // A timeout longer than the test's own: each call below must reject because the connection
@@ -192,7 +194,7 @@ describe.runIf(requireRedisServer("redis-store.test.ts"))("redisDedupe on a real
             (e: unknown) => e,
           );
         expect(String(error)).toMatch(
-          /^Error: redisDedupe: \w+ failed on Redis at redis:\/\/127\.0\.0\.1:\d+ \(/,
+          /^StoreError: redisDedupe: \w+ failed on Redis at redis:\/\/127\.0\.0\.1:\d+ \(/,
         );
       }
     } finally {
@@ -209,66 +211,111 @@ describe.runIf(requireRedisServer("redis-store.test.ts"))("redisDedupe on a real
 
 describe("redisDedupe options", () => {
   it.each([
-    [{}, /give `url` \(e\.g\. 'redis:\/\/127\.0\.0\.1:6379'\), `cluster` \(.*\) or `client`/],
-    [{ url: "localhost:6379" }, /must start with redis:\/\/ or rediss:\/\//],
-    [{ url: "127.0.0.1:6379" }, /`url` is not a URL; give it with its scheme/],
-    [{ url: "not a url" }, /`url` is not a URL/],
-    [{ url: "http://h" }, /got the scheme http:/],
-    [{ url: "redis://h", client: {} }, /give one of `url`, `cluster` or `client`/],
-    [{ url: "redis://h", cluster: ["redis://h:1"] }, /give one of `url`, `cluster` or `client`/],
-    [{ client: {} }, /`client` must be an ioredis client or Cluster/],
-    [{ cluster: [] }, /`cluster` must be a non-empty list of the cluster's nodes/],
-    [{ cluster: "redis://h:7000" }, /`cluster` must be a non-empty list/],
-    [{ cluster: ["h:7000"] }, /`cluster\[0\]` must start with redis:\/\/ or rediss:\/\//],
-    [{ cluster: ["redis://h:1", "http://h:2"] }, /`cluster\[1\]` must start with redis:\/\//],
+    [{}, /redisDedupe: give `connection`, where Redis is: e\.g\. "redis:\/\/127\.0\.0\.1:6379"/],
     [
-      { cluster: [{ host: "h", port: 0 }] },
-      /`cluster\[0\]` must be \{ host: string, port: 1-65535 \}/,
+      { connection: "localhost:6379" },
+      /`connection` must be a redis:\/\/ or rediss:\/\/ \(TLS\) URL, got the scheme "localhost"/,
+    ],
+    [{ connection: "127.0.0.1:6379" }, /`connection` is not a URL; give it with its scheme/],
+    [{ connection: "not a url" }, /`connection` is not a URL/],
+    [{ connection: "http://h" }, /got the scheme "http"/],
+    [{ connection: 6379 }, /`connection` must be where Redis is, .*; got 6379\./],
+    [
+      { connection: { url: "redis://h" } },
+      /`connection\.url` is no ioredis option: give the URL itself/,
     ],
     [
-      { cluster: ["redis://h:1/2"] },
+      { connection: { cluster: [] } },
+      /`connection\.cluster` must be a non-empty list of the cluster's nodes/,
+    ],
+    [
+      { connection: { cluster: "redis://h:7000" } },
+      /`connection\.cluster` must be a non-empty list/,
+    ],
+    [
+      { connection: { cluster: ["h:7000"] } },
+      /`connection\.cluster\[0\]` must start with redis:\/\/ or rediss:\/\//,
+    ],
+    [
+      { connection: { cluster: ["redis://h:1", "http://h:2"] } },
+      /`connection\.cluster\[1\]` must start with redis:\/\//,
+    ],
+    [
+      { connection: { cluster: [{ host: "h", port: 0 }] } },
+      /`connection\.cluster\[0\]` must be \{ host: string, port: 1-65535 \}/,
+    ],
+    [
+      { connection: { cluster: ["redis://h:1/2"] } },
       /names a database \(\/2\); a Redis Cluster has only database 0/,
     ],
     [
-      { cluster: ["redis://h:1", "rediss://h:2"] },
-      /the `cluster` URLs differ in scheme, user name or password/,
+      { connection: { cluster: ["redis://h:1", "rediss://h:2"] } },
+      /the `connection\.cluster` URLs differ in scheme, user name or password/,
     ],
     [
-      { url: "redis://h", ttlMs: 0 },
-      /`ttlMs` must be a whole number of milliseconds above 0, got 0/,
+      { connection: "redis://h", ttlMs: 0 },
+      "redisDedupe: `ttlMs` must be a whole number of milliseconds above 0, got 0.",
     ],
-    [{ url: "redis://h", leaseMs: 1.5 }, /`leaseMs` must be a whole number/],
-    [{ url: "redis://h", timeoutMs: -1 }, /`timeoutMs` must be a whole number/],
+    [{ connection: "redis://h", leaseMs: 1.5 }, /`leaseMs` must be a whole number/],
+    [{ connection: "redis://h", timeoutMs: -1 }, /`timeoutMs` must be a whole number/],
     [
-      { url: "redis://h", leaseMs: 10_000, ttlMs: 5_000 },
+      { connection: "redis://h", leaseMs: 10_000, ttlMs: 5_000 },
       /`leaseMs` \(10000\) must not exceed `ttlMs` \(5000\)/,
     ],
-    [{ url: "redis://h", prefix: 3 }, /`prefix` must be a string/],
-    [{ url: "redis://h", ttl: 5 }, /unknown option `ttl`/],
+    [{ connection: "redis://h", prefix: 3 }, "redisDedupe: `prefix` must be a string, got 3."],
+    [
+      { connection: "redis://h", journalPrefix: "reportkit:dedupe:" },
+      /`journalPrefix` must differ from `prefix`/,
+    ],
+    [
+      { connection: "redis://h", ttl: 5 },
+      "redisDedupe: unknown option `ttl`; the options are connection, prefix, ttlMs, leaseMs, timeoutMs, journalPrefix.",
+    ],
+    [
+      "redis://h",
+      /redisDedupe: pass an options object, e\.g\. redisDedupe\(\{ connection: "redis:\/\/127\.0\.0\.1:6379" \}\)/,
+    ],
   ])("refuses %j at factory time", (options, message) => {
     expect(() => redisDedupe(options as never)).toThrow(message);
   });
 
-  it("never echoes a password from a cluster's URLs", () => {
-    let message = "";
-    try {
-      redisDedupe({ cluster: ["redis://:s3cret@h:1", "redis://:other@h:2"] });
-    } catch (error) {
-      message = (error as Error).message;
-    }
-    expect(message).toMatch(/differ in scheme, user name or password/);
-    expect(message).not.toContain("s3cret");
-    expect(message).not.toContain("other");
+  it.each([
+    [
+      { url: "redis://h" },
+      'redisDedupe: `url` was renamed: pass `connection: "redis://…"` (the same URL).',
+    ],
+    [
+      { cluster: ["redis://h:7000"] },
+      "redisDedupe: `cluster` was renamed: pass `connection: { cluster: [the same nodes] }`.",
+    ],
+    [
+      { client: {} },
+      "redisDedupe: `client` was renamed: pass your ioredis client as `connection` (reportkit never closes it).",
+    ],
+    // The old key is refused first, whatever else is given: its fix is the one that helps.
+    [{ url: "redis://h", connection: "redis://h" }, /`url` was renamed/],
+  ])("refuses the old key of %j, saying the fix", (options, message) => {
+    expect(() => redisDedupe(options as never)).toThrow(message);
   });
 
-  it("never echoes a password from the url", () => {
-    let message = "";
-    try {
-      redisDedupe({ url: "http://user:s3cret@h" });
-    } catch (error) {
-      message = (error as Error).message;
+  it("never echoes a password from a cluster's URLs, the connection or an old `url`", () => {
+    const messages = [
+      { connection: { cluster: ["redis://:s3cret@h:1", "redis://:other@h:2"] } },
+      { connection: "http://user:s3cret@h" },
+      { url: "redis://user:s3cret@h" },
+    ].map((options) => {
+      try {
+        redisDedupe(options as never);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "";
+    });
+    expect(messages[0]).toMatch(/differ in scheme, user name or password/);
+    for (const message of messages) {
+      expect(message).not.toBe("");
+      expect(message).not.toContain("s3cret");
+      expect(message).not.toContain("other");
     }
-    expect(message).not.toBe("");
-    expect(message).not.toContain("s3cret");
   });
 });

@@ -7,11 +7,11 @@ describe.runIf(requireRedisServer("redis-journal.test.ts"))("Redis", () => {
   runJournalCases("Redis", async () => {
     const server = await startRedisServer();
     const stores: { close(): Promise<void> }[] = [];
-    const reader = redisJournal({ url: server.url });
+    const reader = redisJournal({ connection: server.url });
     return {
       url: server.url,
       store() {
-        const store = redisDedupe({ url: server.url });
+        const store = redisDedupe({ connection: server.url });
         stores.push(store);
         return store;
       },

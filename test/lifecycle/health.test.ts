@@ -43,7 +43,7 @@ describe.runIf(run)("health(): a round trip to each store and queue", () => {
   }
 
   it("ok with Redis up, not ok with a message naming Redis once it is stopped, ok again once back (dedupe store and queue)", async () => {
-    const dedupe = redisDedupe({ url: redis.url, timeoutMs: 500 });
+    const dedupe = redisDedupe({ connection: redis.url, timeoutMs: 500 });
     const queue = bullmqQueue({ connection: redis.url });
     closers.push(
       () => dedupe.close(),
@@ -81,7 +81,7 @@ describe.runIf(run)("health(): a round trip to each store and queue", () => {
     expect(down.queue.ok).toBe(false);
     expect(down.queue.checks.queue?.message).toMatch(
       new RegExp(
-        `^queue "reportkit": reportkit bullmq: redis at 127\\.0\\.0\\.1:${redis.port} is unreachable`,
+        `^queue "reportkit": bullmqQueue: ping failed on Redis at redis://127\\.0\\.0\\.1:${redis.port} \\(`,
       ),
     );
 

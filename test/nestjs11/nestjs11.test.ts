@@ -24,6 +24,11 @@ beforeAll(async () => {
     conditions: ["source"],
     external: ["@nestjs/*", "reflect-metadata", "rxjs"],
     tsconfigRaw: { compilerOptions: { experimentalDecorators: true } },
+    // CommonJS dependencies bundled into ESM (fastify-plugin 6 requires node:path) need a
+    // `require`: esbuild's own stub throws for any it was not given.
+    banner: {
+      js: 'import { createRequire as bannerRequire } from "node:module"; const require = bannerRequire(import.meta.url);',
+    },
     logLevel: "silent",
   });
 }, 60_000);

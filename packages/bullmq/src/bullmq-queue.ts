@@ -1,16 +1,7 @@
 import type { Report } from "@reportkit/core";
-import type { ReportQueue, TraceCarrier } from "@reportkit/core/adapter";
+import { type ReportQueue, readOptions, type TraceCarrier } from "@reportkit/core/adapter";
+import { checkConnection, type RedisConnection } from "@reportkit/redis/connection";
 import { Queue } from "bullmq";
-import {
-  connected,
-  describeClient,
-  isCluster,
-  producerClient,
-  queueNameOf,
-  queuePrefixOf,
-  type RedisClient,
-  type RedisConnection,
-} from "./connection.js";
 import { distinctLines } from "./distinct-lines.js";
 import {
   BACKOFF_TYPE,
@@ -19,6 +10,7 @@ import {
   type ReportJobData,
 } from "./job-data.js";
 import { reportJobId } from "./job-id.js";
+import { CALL_TIMEOUT_MS, PRODUCER, queueNameOf, queuePrefixOf } from "./queue-options.js";
 
 export interface BullmqQueueOptions {
   /**
@@ -66,23 +58,22 @@ export interface BullmqReportQueue extends ReportQueue {
  * app.use(webhookReceiver({ path: "/webhooks", queue }));
  */
 export function bullmqQueue(options: BullmqQueueOptions): BullmqReportQueue {
-  const where = "bullmqQueue(options)";
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError(`reportkit bullmq: ${where} needs an options object with \`connection\`.`);
-  }
-  if (options.onError !== undefined && typeof options.onError !== "function") {
-    throw new TypeError(`reportkit bullmq: ${where}: \`onError\` must be a function.`);
-  }
-  const name = queueNameOf(options.queueName, where);
-  const prefix = queuePrefixOf(options.prefix, name, options.connection, where);
-  const { client, owned } = producerClient(options.connection, where);
-  const onError = options.onError ?? distinctLines("reportkit bullmq queue");
-  const queue = new Queue<ReportJobData>(name, { connection: client, prefix });
+  const who = "bullmqQueue";
+  const read = readOptions(who, options, {
+    example: `bullmqQueue({ connection: "redis://127.0.0.1:6379" })`,
+    known: ["connection", "queueName", "prefix", "onError"],
+  });
+  const onError = read.callback("onError") ?? distinctLines("reportkit bullmq queue");
+  const name = queueNameOf(options.queueName, who);
+  const connection = checkConnection(options.connection, who);
+  const prefix = queuePrefixOf(read, name, connection.isCluster);
+  const redis = connection.open(PRODUCER);
+  const queue = new Queue<ReportJobData>(name, { connection: redis.client, prefix });
   // An 'error' event without a listener would throw; a connection error must never crash the
   // host: enqueue reports it to the receiver as a rejection.
   queue.on("error", onError);
-  if (owned) client.on("error", () => {});
   let closing: Promise<void> | undefined;
+  const closed = () => new Error(`${who}: queue "${name}" is closed.`);
 
   return {
     name,
@@ -91,10 +82,11 @@ export function bullmqQueue(options: BullmqQueueOptions): BullmqReportQueue {
       key: string | undefined,
       meta?: { trace?: TraceCarrier },
     ): Promise<void> {
-      if (closing !== undefined) throw new Error(`reportkit bullmq: queue "${name}" is closed.`);
-      await connected(client);
-      try {
-        await queue.add(
+      if (closing !== undefined) throw closed();
+      // A connection lost after it last said ready makes ioredis refuse the add ("Stream
+      // isn't writeable"): said, like any failure, as what failed on which Redis.
+      await redis.call("enqueue", CALL_TIMEOUT_MS, () =>
+        queue.add(
           report.type,
           meta?.trace === undefined
             ? { report, dedupeKey: key ?? null }
@@ -106,43 +98,19 @@ export function bullmqQueue(options: BullmqQueueOptions): BullmqReportQueue {
             removeOnComplete: { age: KEEP_COMPLETED_SECONDS },
             removeOnFail: false,
           },
-        );
-      } catch (cause) {
-        // The connection can drop after `connected` said ready and before the add went out:
-        // ioredis then refuses the command ("Stream isn't writeable ..."). Said as what it is.
-        if (connectionLost(client)) {
-          const why = cause instanceof Error ? `: ${cause.message}` : "";
-          throw new Error(`reportkit bullmq: ${describeClient(client)} is unreachable${why}.`, {
-            cause,
-          });
-        }
-        throw cause;
-      }
+        ),
+      );
     },
     async ping(): Promise<void> {
-      if (closing !== undefined) throw new Error(`reportkit bullmq: queue "${name}" is closed.`);
-      await connected(client);
-      try {
-        await client.ping();
-      } catch (cause) {
-        const why = cause instanceof Error ? `: ${cause.message}` : "";
-        throw new Error(`reportkit bullmq: ${describeClient(client)} is unreachable${why}.`, {
-          cause,
-        });
-      }
+      if (closing !== undefined) throw closed();
+      await redis.call("ping", CALL_TIMEOUT_MS, () => redis.client.ping());
     },
     close() {
       closing ??= (async () => {
         await queue.close();
-        if (owned) await client.quit().catch(() => client.disconnect());
+        await redis.close(CALL_TIMEOUT_MS);
       })();
       return closing;
     },
   };
-}
-
-/** Whether the client has no connection to write on (its status may still say "ready"). */
-function connectionLost(client: RedisClient): boolean {
-  if (isCluster(client)) return client.status !== "ready";
-  return client.status !== "ready" || client.stream?.writable !== true;
 }

@@ -249,7 +249,9 @@ describe.runIf(requireRedisServer("bullmq.test.ts"))("bullmqQueue and createWork
     await queue.enqueue(DLR, key(DLR));
     await redis.stop();
     try {
-      await expect(queue.enqueue(CALL, key(CALL))).rejects.toThrow(/unreachable/);
+      await expect(queue.enqueue(CALL, key(CALL))).rejects.toThrow(
+        /^bullmqQueue: enqueue failed on Redis at redis:\/\/127\.0\.0\.1:\d+ \(/,
+      );
     } finally {
       await redis.start();
     }
@@ -267,7 +269,7 @@ describe.runIf(requireRedisServer("bullmq.test.ts"))("bullmqQueue and createWork
     client.stream.destroy();
     expect(client.status).toBe("ready");
     await expect(queue.enqueue(CALL, key(CALL))).rejects.toThrow(
-      /redis at 127\.0\.0\.1:\d+ is unreachable: Stream isn't writeable/,
+      /^bullmqQueue: enqueue failed on Redis at redis:\/\/127\.0\.0\.1:\d+ \(Stream isn't writeable/,
     );
     client.disconnect();
   });
@@ -277,20 +279,29 @@ describe.runIf(requireRedisServer("bullmq.test.ts"))("bullmqQueue and createWork
       bullmqQueue({ connection: "redis://127.0.0.1:9", queueName: fresh(), onError: quiet }),
     );
     await expect(queue.enqueue(DLR, key(DLR))).rejects.toThrow(
-      /redis at 127\.0\.0\.1:9 is unreachable/,
+      "bullmqQueue: enqueue failed on Redis at redis://127.0.0.1:9 (connect ECONNREFUSED 127.0.0.1:9).",
     );
   });
 
   it("checks its options once, at construction, with messages that say how to fix them", () => {
     expect(() => bullmqQueue({ connection: "localhost:6379" })).toThrow(
-      /`connection` must be a redis:\/\/ or rediss:\/\/ URL/,
+      /^bullmqQueue: `connection` must be a redis:\/\/ or rediss:\/\/ \(TLS\) URL/,
+    );
+    expect(() => bullmqQueue({ connection: redis.url, url: redis.url } as never)).toThrow(
+      "bullmqQueue: unknown option `url`; the options are connection, queueName, prefix, onError.",
+    );
+    expect(() => bullmqQueue({ connection: redis.url, onError: "log" as never })).toThrow(
+      'bullmqQueue: `onError` must be a function, got "log".',
+    );
+    expect(() => bullmqQueue({ connection: redis.url, prefix: "" })).toThrow(
+      'bullmqQueue: `prefix` must be a non-empty string, got "".',
     );
     expect(() => bullmqQueue({ connection: redis.url, queueName: "a:b" })).toThrow(
       /`queueName` must be a non-empty string without ":"/,
     );
     expect(() => createWorker({ connection: redis.url })).toThrow(/give at least one handler/);
     expect(() => createWorker({ connection: redis.url, onCall: () => {}, attempts: 0 })).toThrow(
-      /`attempts` must be a whole number from 1 to 1000, got 0/,
+      "createWorker: `attempts` must be a whole number from 1 to 1000, got 0.",
     );
     expect(() =>
       createWorker({

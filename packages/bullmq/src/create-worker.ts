@@ -1,9 +1,15 @@
 import type { CallReport, DeliveryReport, Report } from "@reportkit/core";
-import { reportFromJson, type Telemetry, type TraceCarrier } from "@reportkit/core/adapter";
+import {
+  readOptions,
+  reportFromJson,
+  type Telemetry,
+  type TraceCarrier,
+} from "@reportkit/core/adapter";
+import { checkConnection, type RedisConnection } from "@reportkit/redis/connection";
 import { type Job, UnrecoverableError, Worker } from "bullmq";
-import { queueNameOf, queuePrefixOf, type RedisConnection, workerClient } from "./connection.js";
 import { distinctLines } from "./distinct-lines.js";
 import { JOB_ATTEMPTS_CEILING, type StoredReportJobData } from "./job-data.js";
+import { CALL_TIMEOUT_MS, queueNameOf, queuePrefixOf } from "./queue-options.js";
 
 /** What a worker's handler learns about the job besides the report. */
 export interface ReportJobContext {
@@ -69,13 +75,23 @@ export interface ReportWorker {
   close(): Promise<void>;
 }
 
-const DEFAULTS = {
-  concurrency: 1,
-  attempts: 5,
-  backoff: { type: "exponential", delay: 1000 },
-  lockDurationMs: 30_000,
-  stalledIntervalMs: 30_000,
-} as const;
+const OPTION_NAMES: (keyof CreateWorkerOptions)[] = [
+  "connection",
+  "queueName",
+  "prefix",
+  "onDelivery",
+  "onCall",
+  "concurrency",
+  "attempts",
+  "backoff",
+  "lockDurationMs",
+  "stalledIntervalMs",
+  "telemetry",
+  "onError",
+];
+
+/** Exponential from 1 s: 1 s, 2 s, 4 s, 8 s. */
+const DEFAULT_BACKOFF: WorkerBackoff = { type: "exponential", delay: 1000 };
 
 /**
  * A worker for the reports a receiver in queue mode added: each job's report is handed to
@@ -96,54 +112,25 @@ const DEFAULTS = {
  * process.on("SIGTERM", () => worker.close());
  */
 export function createWorker(options: CreateWorkerOptions): ReportWorker {
-  const where = "createWorker(options)";
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError(`reportkit bullmq: ${where} needs an options object.`);
-  }
-  const { onDelivery, onCall } = options;
-  for (const [name, fn] of [
-    ["onDelivery", onDelivery],
-    ["onCall", onCall],
-    ["onError", options.onError],
-  ] as const) {
-    if (fn !== undefined && typeof fn !== "function") {
-      throw new TypeError(`reportkit bullmq: ${where}: \`${name}\` must be a function.`);
-    }
-  }
+  const who = "createWorker";
+  const read = readOptions(who, options, {
+    example: "createWorker({ connection, onDelivery(report) {} })",
+    known: OPTION_NAMES,
+  });
+  const onDelivery = read.callback("onDelivery");
+  const onCall = read.callback("onCall");
+  const onErrorOption = read.callback("onError");
   if (onDelivery === undefined && onCall === undefined) {
     throw new TypeError(
-      `reportkit bullmq: ${where}: give at least one handler, \`onDelivery(report)\` or \`onCall(report)\`.`,
+      `${who}: give at least one handler, \`onDelivery(report)\` or \`onCall(report)\`.`,
     );
   }
-  const concurrency = wholeNumber(
-    options.concurrency,
-    DEFAULTS.concurrency,
-    1,
-    1000,
-    "concurrency",
-  );
-  const attempts = wholeNumber(
-    options.attempts,
-    DEFAULTS.attempts,
-    1,
-    JOB_ATTEMPTS_CEILING,
-    "attempts",
-  );
-  const delayFor = backoffOf(options.backoff ?? DEFAULTS.backoff);
-  const lockDuration = wholeNumber(
-    options.lockDurationMs,
-    DEFAULTS.lockDurationMs,
-    100,
-    2 ** 31,
-    "lockDurationMs",
-  );
-  const stalledInterval = wholeNumber(
-    options.stalledIntervalMs,
-    DEFAULTS.stalledIntervalMs,
-    100,
-    2 ** 31,
-    "stalledIntervalMs",
-  );
+  const concurrency = read.wholeNumber("concurrency", 1, { min: 1, max: 1000 });
+  const attempts = read.wholeNumber("attempts", 5, { min: 1, max: JOB_ATTEMPTS_CEILING });
+  const delayFor = backoffOf(options.backoff ?? DEFAULT_BACKOFF);
+  const longest = { min: 100, max: 2 ** 31 };
+  const lockDuration = read.wholeNumber("lockDurationMs", 30_000, longest);
+  const stalledInterval = read.wholeNumber("stalledIntervalMs", 30_000, longest);
   const { telemetry } = options;
   if (
     telemetry !== undefined &&
@@ -152,14 +139,17 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
       typeof telemetry.startReport !== "function")
   ) {
     throw new TypeError(
-      `reportkit bullmq: ${where}: \`telemetry\` must be a Telemetry, e.g. otelTelemetry() from @reportkit/otel.`,
+      `${who}: \`telemetry\` must be a Telemetry, e.g. otelTelemetry() from @reportkit/otel.`,
     );
   }
-  const name = queueNameOf(options.queueName, where);
-  const prefix = queuePrefixOf(options.prefix, name, options.connection, where);
-  const { client, owned } = workerClient(options.connection, where);
+  const name = queueNameOf(options.queueName, who);
+  const connection = checkConnection(options.connection, who);
+  const prefix = queuePrefixOf(read, name, connection.isCluster);
+  // BullMQ needs `maxRetriesPerRequest: null` for its blocking reads, and a worker simply
+  // waits for Redis to come back.
+  const redis = connection.open({ maxRetriesPerRequest: null });
   const connectionError = distinctLines("reportkit worker");
-  const onError = options.onError ?? defaultOnError(attempts, connectionError);
+  const onError = onErrorOption ?? defaultOnError(attempts, connectionError);
 
   async function process(job: Job<StoredReportJobData>): Promise<void> {
     const context = contextOf(job);
@@ -195,7 +185,7 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
   }
 
   const worker = new Worker<StoredReportJobData>(name, process, {
-    connection: client,
+    connection: redis.client,
     prefix,
     concurrency,
     lockDuration,
@@ -210,14 +200,13 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
   worker.on("failed", (job, error) => {
     if (job !== undefined) onError(error, { ...contextOf(job), attempt: job.attemptsMade });
   });
-  if (owned) client.on("error", () => {});
   let closing: Promise<void> | undefined;
 
   return {
     close() {
       closing ??= (async () => {
         await worker.close();
-        if (owned) await client.quit().catch(() => client.disconnect());
+        await redis.close(CALL_TIMEOUT_MS);
       })();
       return closing;
     },
@@ -263,21 +252,11 @@ function defaultOnError(
   };
 }
 
-function wholeNumber(value: unknown, fallback: number, min: number, max: number, name: string) {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw new TypeError(
-      `reportkit bullmq: createWorker(options): \`${name}\` must be a whole number from ${min} to ${max}, got ${String(value)}.`,
-    );
-  }
-  return value;
-}
-
 /** The delay before attempt n+1, after n failed attempts. */
 function backoffOf(backoff: WorkerBackoff): (attemptsMade: number) => number {
   const invalid = () =>
     new TypeError(
-      `reportkit bullmq: createWorker(options): \`backoff\` must be a delay in ms or { type: "fixed" | "exponential", delay, jitter? }, got ${JSON.stringify(backoff)}.`,
+      `createWorker: \`backoff\` must be a delay in ms or { type: "fixed" | "exponential", delay, jitter? }, got ${JSON.stringify(backoff)}.`,
     );
   const spec: { type: string; delay: unknown; jitter?: unknown } =
     typeof backoff === "number" ? { type: "fixed", delay: backoff } : backoff;

@@ -1,9 +1,9 @@
+export type { RedisConnection } from "@reportkit/redis/connection";
 export {
   type BullmqQueueOptions,
   type BullmqReportQueue,
   bullmqQueue,
 } from "./bullmq-queue.js";
-export { DEFAULT_QUEUE_NAME, type RedisConnection } from "./connection.js";
 export {
   type CreateWorkerOptions,
   createWorker,
@@ -19,4 +19,5 @@ export {
   type QueueAdminOptions,
   queueAdmin,
 } from "./queue-admin.js";
+export { DEFAULT_QUEUE_NAME } from "./queue-options.js";
 export { type QueueStats, type QueueStatsOptions, queueStats } from "./queue-stats.js";

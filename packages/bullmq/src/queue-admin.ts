@@ -1,12 +1,8 @@
+import { readOptions } from "@reportkit/core/adapter";
+import { checkConnection, type RedisConnection } from "@reportkit/redis/connection";
 import { type Job, Queue } from "bullmq";
-import {
-  connected,
-  producerClient,
-  queueNameOf,
-  queuePrefixOf,
-  type RedisConnection,
-} from "./connection.js";
 import type { StoredReportJobData } from "./job-data.js";
+import { CALL_TIMEOUT_MS, PRODUCER, queueNameOf, queuePrefixOf } from "./queue-options.js";
 
 export interface QueueAdminOptions {
   /** Where Redis is: as for `bullmqQueue` (a URL, options, a cluster's nodes, a client). */
@@ -56,29 +52,33 @@ const PAGE = 500;
  * await admin.close();
  */
 export function queueAdmin(options: QueueAdminOptions): QueueAdmin {
-  const where = "queueAdmin(options)";
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError(`reportkit bullmq: ${where} needs an options object with \`connection\`.`);
-  }
-  const name = queueNameOf(options.queueName, where);
-  const prefix = queuePrefixOf(options.prefix, name, options.connection, where);
-  const { client, owned } = producerClient(options.connection, where);
-  if (owned) client.on("error", () => {});
-  const queue = new Queue<StoredReportJobData>(name, { connection: client, prefix });
+  const who = "queueAdmin";
+  const read = readOptions(who, options, {
+    example: `queueAdmin({ connection: "redis://127.0.0.1:6379" })`,
+    known: ["connection", "queueName", "prefix"],
+  });
+  const name = queueNameOf(options.queueName, who);
+  const connection = checkConnection(options.connection, who);
+  const prefix = queuePrefixOf(read, name, connection.isCluster);
+  const redis = connection.open(PRODUCER);
+  const queue = new Queue<StoredReportJobData>(name, { connection: redis.client, prefix });
   queue.on("error", () => {});
+  const call = <T>(what: string, command: () => Promise<T>) =>
+    redis.call(what, CALL_TIMEOUT_MS, command);
 
   async function failedJobs(): Promise<Job<StoredReportJobData>[]> {
-    await connected(client);
     const jobs: Job<StoredReportJobData>[] = [];
     for (let start = 0; ; start += PAGE) {
-      const page = await queue.getFailed(start, start + PAGE - 1);
+      const page = await call("reading the queue", () => queue.getFailed(start, start + PAGE - 1));
       jobs.push(...page.filter((job): job is Job<StoredReportJobData> => job !== undefined));
       if (page.length < PAGE) return jobs;
     }
   }
 
   async function retryJob(job: Job<StoredReportJobData>): Promise<void> {
-    await job.retry("failed", { resetAttemptsMade: true, resetAttemptsStarted: true });
+    await call(`putting back job "${job.id}"`, () =>
+      job.retry("failed", { resetAttemptsMade: true, resetAttemptsStarted: true }),
+    );
   }
 
   return {
@@ -86,17 +86,16 @@ export function queueAdmin(options: QueueAdminOptions): QueueAdmin {
       return (await failedJobs()).map(describeJob);
     },
     async retry(jobId) {
-      await connected(client);
-      const job = await queue.getJob(jobId);
+      const job = await call(`reading job "${jobId}"`, () => queue.getJob(jobId));
       if (job === undefined) {
         throw new Error(
-          `reportkit bullmq: no job "${jobId}" in queue "${name}"; \`reportkit queue failed\` lists the failed ones.`,
+          `${who}: no job "${jobId}" in queue "${name}"; \`reportkit queue failed\` lists the failed ones.`,
         );
       }
-      const state = await job.getState();
+      const state = await call(`reading job "${jobId}"`, () => job.getState());
       if (state !== "failed") {
         throw new Error(
-          `reportkit bullmq: job "${jobId}" is ${state}, not failed; only failed jobs are put back.`,
+          `${who}: job "${jobId}" is ${state}, not failed; only failed jobs are put back.`,
         );
       }
       await retryJob(job);
@@ -108,7 +107,7 @@ export function queueAdmin(options: QueueAdminOptions): QueueAdmin {
     },
     async close() {
       await queue.close();
-      if (owned) await client.quit().catch(() => client.disconnect());
+      await redis.close(CALL_TIMEOUT_MS);
     },
   };
 }

@@ -1,13 +1,12 @@
-import { Queue } from "bullmq";
+import { readOptions, shown } from "@reportkit/core/adapter";
 import {
-  connected,
+  checkConnection,
   isCluster,
-  producerClient,
-  queueNameOf,
-  queuePrefixOf,
   type RedisClient,
   type RedisConnection,
-} from "./connection.js";
+} from "@reportkit/redis/connection";
+import { Queue } from "bullmq";
+import { CALL_TIMEOUT_MS, PRODUCER, queueNameOf, queuePrefixOf } from "./queue-options.js";
 
 export interface QueueStatsOptions {
   /** Where Redis is: as for `bullmqQueue` (a URL, options, a cluster's nodes, a client). */
@@ -51,35 +50,36 @@ const SCAN_COUNT = 1000;
  * }
  */
 export async function queueStats(options: QueueStatsOptions): Promise<QueueStats[]> {
-  const where = "queueStats(options)";
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError(`reportkit bullmq: ${where} needs an options object with \`connection\`.`);
-  }
+  const who = "queueStats";
+  const read = readOptions(who, options, {
+    example: `queueStats({ connection: "redis://127.0.0.1:6379" })`,
+    known: ["connection", "queueNames", "prefix"],
+  });
   const { queueNames } = options;
   if (queueNames !== undefined && !Array.isArray(queueNames)) {
-    throw new TypeError(`reportkit bullmq: ${where}: \`queueNames\` must be a list of names.`);
+    throw new TypeError(
+      `${who}: \`queueNames\` must be a list of names, got ${shown(queueNames)}.`,
+    );
   }
-  const named = queueNames?.map((name) => ({
-    name: queueNameOf(name, where),
-    prefix: queuePrefixOf(options.prefix, queueNameOf(name, where), options.connection, where),
-  }));
-  const { client, owned } = producerClient(options.connection, where);
-  if (owned) client.on("error", () => {});
+  const connection = checkConnection(options.connection, who);
+  const named = queueNames?.map((queueName) => {
+    const name = queueNameOf(queueName, who);
+    return { name, prefix: queuePrefixOf(read, name, connection.isCluster) };
+  });
+  const redis = connection.open(PRODUCER);
+  const call = <T>(what: string, command: () => Promise<T>) =>
+    redis.call(what, CALL_TIMEOUT_MS, command);
+  const { client } = redis;
   try {
-    await connected(client);
-    const queues = named ?? (await findQueues(client, options.prefix));
+    const queues =
+      named ?? (await call("finding the queues", () => findQueues(client, options.prefix)));
     const stats: QueueStats[] = [];
     for (const { name, prefix } of queues) {
       const queue = new Queue(name, { connection: client, prefix });
       queue.on("error", () => {});
       try {
-        const counts = await queue.getJobCounts(
-          "waiting",
-          "prioritized",
-          "active",
-          "delayed",
-          "failed",
-          "completed",
+        const counts = await call("counting the jobs", () =>
+          queue.getJobCounts("waiting", "prioritized", "active", "delayed", "failed", "completed"),
         );
         stats.push({
           queueName: name,
@@ -100,7 +100,7 @@ export async function queueStats(options: QueueStatsOptions): Promise<QueueStats
         : a.queueName.localeCompare(b.queueName),
     );
   } finally {
-    if (owned) await client.quit().catch(() => client.disconnect());
+    await redis.close(CALL_TIMEOUT_MS);
   }
 }
 

@@ -1,5 +1,5 @@
-// The real `reportkit` binary (dist/cli.js, the package's "bin", built here with tsc -b), run as a
-// child process against a sandbox and recording receivers on this machine.
+// The real `reportkit` binary (dist/cli.js, which the package's "bin" runs, built here with
+// tsc -b), run as a child process against a sandbox and recording receivers on this machine.
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";

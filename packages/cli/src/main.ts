@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { journalCommand, replayCommand } from "./commands/journal-command.js";
 import { queueCommand } from "./commands/queue-command.js";
+import { reconcileCommand } from "./commands/reconcile-command.js";
 import { sandboxCommand } from "./commands/sandbox-command.js";
 import { sendCommand } from "./commands/send-command.js";
 import { triggerCommand } from "./commands/trigger-command.js";
@@ -28,6 +29,7 @@ export function createProgram(given: CliIo): Command {
   queueCommand(program.command("queue"), io);
   journalCommand(program.command("journal"), io);
   replayCommand(program.command("replay"), io);
+  reconcileCommand(program.command("reconcile"), io);
   return program;
 }
 
@@ -45,16 +47,23 @@ export async function main(argv: readonly string[] = process.argv, given: CliIo 
     // Commander has already printed its own usage errors (and help/version, exit code 0).
     if (error instanceof CommanderError) return error.exitCode;
     const message = error instanceof Error ? error.message : String(error);
-    // Our own option checks (CliError, and the packages' "reportkit ...: " TypeErrors) and API
-    // failures are expected; anything else is a bug, and says so.
-    const ours = /^reportkit [a-z]+: /;
+    // Our own option checks (CliError, the packages' TypeErrors named after their factory),
+    // API failures and a store or Redis that failed (a StoreError: what failed on which
+    // server, and why) are expected; anything else is a bug, and says so.
+    const ours = /^(reportkit [a-z]+|redisJournal|postgresJournal|queueAdmin|queueStats): /;
     const known =
       error instanceof CliError ||
-      (error instanceof Error && (isClientError(error) || ours.test(message)));
+      (error instanceof Error &&
+        (isClientError(error) || isStoreError(error) || ours.test(message)));
     const text = message.replace(ours, "");
     io.stderr(`reportkit: ${oneLine(known ? text : `unexpected error: ${text}`)}\n`);
     return 1;
   }
+}
+
+/** A StoreError of @reportkit/core/adapter, by its name: the CLI has no runtime copy of core. */
+function isStoreError(error: Error): boolean {
+  return error.name === "StoreError";
 }
 
 function isClientError(error: Error): boolean {
@@ -63,6 +72,7 @@ function isClientError(error: Error): boolean {
     "InvalidResponseError",
     "RequestFailedError",
     "ResponseTooLargeError",
+    "ReconcileIncompleteError",
     "ClientError",
   ].includes(error.name);
 }

@@ -155,7 +155,7 @@ describe.runIf(requireRedisServer("queue-command.test.ts"))(
       const down = await reportkit(["queue", "stats", "--redis", "redis://127.0.0.1:9"]);
       expect(down).toMatchObject({ code: 1, stdout: "" });
       expect(down.stderr).toBe(
-        "reportkit: redis at 127.0.0.1:9 is unreachable: connect ECONNREFUSED 127.0.0.1:9.\n",
+        "reportkit: finding the queues failed on Redis at redis://127.0.0.1:9 (connect ECONNREFUSED 127.0.0.1:9).\n",
       );
     });
 
@@ -186,7 +186,7 @@ describe.runIf(requireRedisServer("queue-command.test.ts"))(
       const down = await reportkit(["queue", "failed", "--redis", "redis://127.0.0.1:9"]);
       expect(down.code).toBe(1);
       expect(down.stderr).toBe(
-        "reportkit: redis at 127.0.0.1:9 is unreachable: connect ECONNREFUSED 127.0.0.1:9.\n",
+        "reportkit: reading the queue failed on Redis at redis://127.0.0.1:9 (connect ECONNREFUSED 127.0.0.1:9).\n",
       );
       const neither = await reportkit(["queue", "retry", "--redis", redis.url]);
       expect(neither).toMatchObject({ code: 1 });

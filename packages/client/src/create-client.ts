@@ -1,12 +1,14 @@
 import { normalizeBaseUrl } from "./base-url.js";
-import { InvalidResponseError } from "./errors.js";
+import { type CallsApi, callsApi, type DlrApi, dlrApi } from "./pull-apis.js";
 import {
   type Webhook,
   WebhookListResponseSchema,
   type WebhookPage,
   WebhookResponseSchema,
 } from "./schemas.js";
+import { type SubscriptionsApi, subscriptionsApi } from "./subscriptions-api.js";
 import { request, type Transport, validate } from "./transport.js";
+import { walkPages } from "./walk-pages.js";
 
 export interface ClientOptions {
   /** The provider's base address, ending in /api/v2/ (the final slash is added if missing). */
@@ -78,12 +80,19 @@ export interface WebhooksApi {
 export interface Client {
   readonly baseUrl: string;
   readonly webhooks: WebhooksApi;
+  /** Messages and their current status (Pull DLR, `sms/status`), and the status summary. */
+  readonly dlr: DlrApi;
+  /** Calls and their status (`outgoing/callstatus`). */
+  readonly calls: CallsApi;
+  /** Event subscriptions (`developer/subscriptions`). */
+  readonly subscriptions: SubscriptionsApi;
 }
 
 const WEBHOOKS = "developer/webhooks";
 
 /**
- * A typed client for the provider's webhook management API.
+ * A typed client for the provider's API: the webhook management API, the pull APIs (messages
+ * and calls with their status, the status summary) and event subscriptions.
  *
  * @example
  * const client = createClient({ baseUrl: "https://api.example.com/api/v2/", token });
@@ -140,26 +149,8 @@ export function createClientWith(t: Transport): Client {
     return validate(t, WebhookListResponseSchema, `GET ${WEBHOOKS}`, body);
   }
 
-  async function* iterate(
-    params: Omit<ListWebhooksParams, "page"> = {},
-  ): AsyncIterableIterator<Webhook> {
-    let page = 1;
-    for (;;) {
-      const result = await list({ ...params, page });
-      // A server (or proxy) that ignores `page` would otherwise be asked for the same page
-      // forever, and its webhooks yielded again each time.
-      if (result.page.current !== page) {
-        throw new InvalidResponseError(`GET ${WEBHOOKS}`, {
-          status: 200,
-          body: result,
-          issues: [`meta.current_page: asked for page ${page}, got ${result.page.current}`],
-        });
-      }
-      yield* result.data;
-      // Page numbers, not links.next: the links may name another host (a proxy's view).
-      if (result.data.length === 0 || result.page.current >= result.page.last) return;
-      page += 1;
-    }
+  function iterate(params: Omit<ListWebhooksParams, "page"> = {}): AsyncIterableIterator<Webhook> {
+    return walkPages(`GET ${WEBHOOKS}`, (page) => list({ ...params, page }));
   }
 
   async function create(input: CreateWebhookInput): Promise<Webhook> {
@@ -194,6 +185,9 @@ export function createClientWith(t: Transport): Client {
   return {
     baseUrl: t.baseUrl,
     webhooks: { list, iterate, create, get, update, delete: remove },
+    dlr: dlrApi(t),
+    calls: callsApi(t),
+    subscriptions: subscriptionsApi(t),
   };
 }
 

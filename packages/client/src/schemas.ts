@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { paginated } from "./paginator.js";
 
 // Lenient on format: unknown fields pass through (kept in `raw`), numbers may come as digit
 // strings and the other way round, as PHP backends mix them. Strict on types that matter: a
@@ -7,12 +8,6 @@ import { z } from "zod";
 const text = z.union([z.string(), z.number().transform(String)], {
   error: "expected a string",
 });
-
-const count = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)], {
-  error: "expected a whole number",
-});
-
-const nullableCount = count.nullish().transform((v) => v ?? null);
 
 // The provider sends "1"/"0" in list, create and edit responses and 1/0 in show.
 const webhookStatus = z.union(
@@ -82,67 +77,8 @@ export const WebhookSchema = z.unknown().transform((input, ctx) => {
 export type Webhook = z.output<typeof WebhookSchema>;
 export type WebhookStatus = Webhook["status"];
 
-const pageUrl = z
-  .string()
-  .nullish()
-  .transform((s) => s ?? null);
-
-const LinksSchema = z.looseObject({
-  first: pageUrl,
-  last: pageUrl,
-  prev: pageUrl,
-  next: pageUrl,
-});
-
-const MetaSchema = z.looseObject({
-  current_page: count,
-  from: nullableCount,
-  to: nullableCount,
-  last_page: count,
-  per_page: count,
-  total: count,
-  path: pageUrl,
-});
-
 /** The list response: a Laravel API-resource paginator (sections 2.2 and 2.3). */
-export const WebhookListResponseSchema = z
-  .looseObject({
-    message: z.string().optional(),
-    data: z.array(WebhookSchema),
-    links: LinksSchema.optional(),
-    meta: MetaSchema.optional(),
-  })
-  .transform((r) => {
-    const size = r.data.length;
-    // A server that does not paginate is one page holding everything.
-    const meta = r.meta ?? {
-      current_page: 1,
-      from: size === 0 ? null : 1,
-      to: size === 0 ? null : size,
-      last_page: 1,
-      per_page: size,
-      total: size,
-      path: null,
-    };
-    return {
-      data: r.data,
-      page: {
-        current: meta.current_page,
-        last: meta.last_page,
-        perPage: meta.per_page,
-        total: meta.total,
-        from: meta.from,
-        to: meta.to,
-        path: meta.path,
-      },
-      links: {
-        first: r.links?.first ?? null,
-        last: r.links?.last ?? null,
-        prev: r.links?.prev ?? null,
-        next: r.links?.next ?? null,
-      },
-    };
-  });
+export const WebhookListResponseSchema = paginated(WebhookSchema);
 
 /** One page of webhooks. */
 export type WebhookPage = z.output<typeof WebhookListResponseSchema>;

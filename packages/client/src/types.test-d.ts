@@ -1,8 +1,12 @@
 import { describe, expectTypeOf, it } from "vitest";
 import {
   type ApiError,
+  type CallStatusRecord,
   type Client,
   createClient,
+  type DlrPage,
+  type DlrRecord,
+  type Subscription,
   type Webhook,
   type WebhookPage,
 } from "./index.js";
@@ -33,5 +37,23 @@ describe("client types", () => {
     void client.webhooks.create({ name: "n", uri: "https://a.example/", status: 2 });
     // @ts-expect-error the API requires name and uri on edit
     void client.webhooks.update("id", { status: 0 });
+  });
+});
+
+describe("pull API types", () => {
+  it("types the records and the calls", () => {
+    const client = createClient({ baseUrl: "https://x.example/api/v2/", token: "t" });
+    expectTypeOf(client.dlr.list({ date: "2024-06-24" })).resolves.toEqualTypeOf<DlrPage>();
+    expectTypeOf(client.dlr.iterate({ id: "a:1" })).toEqualTypeOf<
+      AsyncIterableIterator<DlrRecord>
+    >();
+    expectTypeOf<DlrRecord["deliveredAt"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<DlrRecord["units"]>().toEqualTypeOf<number | null>();
+    expectTypeOf<CallStatusRecord["to"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<Subscription["webhookId"]>().toEqualTypeOf<string>();
+    // @ts-expect-error a filter is required
+    void client.dlr.list({});
+    // @ts-expect-error the call-status API has no group filter
+    void client.calls.list({ groupId: "g" });
   });
 });

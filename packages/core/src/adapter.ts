@@ -26,11 +26,6 @@ export type {
   RefusalCode,
   WebBody,
 } from "./receiver/types.js";
-export {
-  type RedisClusterNode,
-  type ResolvedClusterNodes,
-  resolveClusterNodes,
-} from "./redis-nodes.js";
 export { reportFromJson } from "./report/report-json.js";
 export type { ReceiverHeaders } from "./request/headers.js";
 export {
@@ -44,5 +39,21 @@ export {
   type JournalRequest,
   PROVIDER_RETRY_WINDOW_MS,
 } from "./store-kit/dedupe-store.js";
+export {
+  DEFAULT_JOURNAL_LIMIT,
+  JOURNAL_STATUSES,
+  type JournalFilter,
+  type JournalQuery,
+  type JournalStatus,
+  journalQuery,
+  type ReadableJournal,
+} from "./store-kit/journal-reader.js";
+export {
+  type OptionReader,
+  type OptionRules,
+  readOptions,
+  shown,
+} from "./store-kit/option-checks.js";
 export type { ReportQueue } from "./store-kit/report-queue.js";
+export { reasonOf, StoreError } from "./store-kit/store-error.js";
 export type { ReportOutcome, ReportSpan, Telemetry, TraceCarrier } from "./store-kit/telemetry.js";

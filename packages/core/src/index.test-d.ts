@@ -1,11 +1,13 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
 import {
+  type CallOutcome,
   type CallPayload,
   type CallReport,
   type CallReportSchema,
   type CallStatus,
   createReceiver,
+  type DeliveryOutcome,
   type DeliveryPayload,
   type DeliveryReport,
   type DeliveryReportSchema,
@@ -27,6 +29,11 @@ describe("public types", () => {
         expectTypeOf(report.id).toEqualTypeOf<string>();
         expectTypeOf(report.mobile).toEqualTypeOf<string | null>();
         expectTypeOf(report.status).toEqualTypeOf<DeliveryStatus>();
+        expectTypeOf(report.final).toEqualTypeOf<boolean>();
+        expectTypeOf(report.outcome).toEqualTypeOf<
+          "delivered" | "undelivered" | "pending" | "unknown"
+        >();
+        expectTypeOf(report.outcome).toEqualTypeOf<DeliveryOutcome>();
         expectTypeOf(report.credits).toEqualTypeOf<string | null>();
         expectTypeOf(report.units).toEqualTypeOf<number | null>();
         expectTypeOf(report.deliveredAt).toEqualTypeOf<Date | null>();
@@ -45,6 +52,9 @@ describe("public types", () => {
         expectTypeOf(report).toEqualTypeOf<CallReport>();
         expectTypeOf(report.type).toEqualTypeOf<"call">();
         expectTypeOf(report.status).toEqualTypeOf<CallStatus>();
+        expectTypeOf(report.final).toEqualTypeOf<boolean>();
+        expectTypeOf(report.outcome).toEqualTypeOf<"answered" | "unanswered" | "unknown">();
+        expectTypeOf(report.outcome).toEqualTypeOf<CallOutcome>();
         expectTypeOf(report.to).toEqualTypeOf<string | null>();
         expectTypeOf(report.from).toEqualTypeOf<string | null>();
         expectTypeOf(report.bridge).toEqualTypeOf<string | null>();
@@ -68,6 +78,8 @@ describe("public types", () => {
     expectTypeOf<"DELIVRD">().toExtend<DeliveryStatus>();
     expectTypeOf<"ANSWER">().toExtend<CallStatus>();
     expectTypeOf<"SOMETHING_NEW">().toExtend<DeliveryStatus>();
+    expectTypeOf<"DLT-TEMPLATE-MISMATCH">().toExtend<DeliveryStatus>();
+    expectTypeOf<"AWAITING-DLR">().toExtend<DeliveryStatus>();
   });
 
   it("parseReport returns a discriminated result", () => {

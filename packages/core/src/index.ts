@@ -2,15 +2,35 @@
 // "@reportkit/core/adapter" (adapter.ts).
 
 export {
+  CALL_OUTCOMES,
+  CALL_STATUS_TABLE,
   CALL_VARIABLES,
+  type CallOutcome,
   type CallPayload,
   type ComposedTemplate,
+  classifyCallStatus,
+  classifyDeliveryStatus,
+  DELIVERY_OUTCOMES,
+  DELIVERY_STATUS_TABLE,
   DELIVERY_VARIABLES,
+  type DeliveryOutcome,
   type DeliveryPayload,
+  DLT_REJECTION,
+  isStatusConflict,
   PROVIDER_TIME_ZONE,
+  STATUS_PRECEDENCES,
+  type StatusClass,
+  type StatusPoint,
+  type StatusPrecedence,
+  supersedes,
   type TemplateProblem,
   type TemplateVariables,
 } from "@reportkit/wire";
+// The wire payloads are @reportkit/wire's, shared with the sandbox; the zod schemas in
+// report/schemas.ts are checked against them (report/schemas.test-d.ts). The status vocabulary
+// (statuses.ts) and the rule that orders a message's statuses (supersedes.ts) are wire's too:
+// every report's `final` and `outcome` come from it. The composed-webhook grammar and variable
+// tables are wire's too (composed/ types a handler by a template and reads requests by it).
 export { ComposedTemplateError } from "./composed/compile-template.js";
 export type { ComposedCallReport, ComposedDeliveryReport } from "./composed/composed-types.js";
 export type { ReportContext } from "./process/handler-context.js";
@@ -56,10 +76,6 @@ export {
   type ReportWarning,
   ReportWarningSchema,
 } from "./report/schemas.js";
-// The wire payloads are @reportkit/wire's, shared with the sandbox; the zod schemas in schemas.ts are
-// checked against them (wire-payloads.test-d.ts).
-// The composed-webhook grammar and variable tables are wire's too (composed-types.ts types a
-// handler by a template, compile-template.ts and read-composed.ts read requests by it).
 export type {
   ChallengeOption,
   ChallengeReply,

@@ -1,5 +1,6 @@
 import type { DiscoveryService } from "@nestjs/core";
 import { HANDLER_METADATA, type HandlerKind } from "./decorators.js";
+import { missingMetadataMessage, parametersWithoutToken } from "./injection-metadata.js";
 
 /** A decorated method, bound to its provider instance. */
 export interface FoundHandler {
@@ -9,7 +10,8 @@ export interface FoundHandler {
 
 /**
  * The `@OnDelivery(name)` and `@OnCall(name)` methods among the app's providers, for the
- * receiver `name`. Two of one kind are an error naming both, at start-up.
+ * receiver `name`. Two of one kind are an error naming both, at start-up; so is a handler
+ * provider whose constructor parameters Nest could not inject (no decorator metadata).
  */
 export function discoverHandlers(
   discovery: DiscoveryService,
@@ -33,6 +35,13 @@ export function discoverHandlers(
           throw new Error(
             `reportkit: two ${decorator}(${JSON.stringify(name)}) methods, ${before.where} and ${where}; a receiver takes one handler per kind. Remove one, or give each its own receiver: ${decorator}("other") with ReportkitModule.forRoot({ name: "other", path: "/other" }).`,
           );
+        }
+        // A class provider (not useValue / useFactory): Nest constructed it from its metadata.
+        if (!wrapper.isNotMetatype && wrapper.metatype === instance.constructor) {
+          const missing = parametersWithoutToken(instance.constructor);
+          if (missing.length > 0) {
+            throw new Error(missingMetadataMessage(instance.constructor.name, where, missing));
+          }
         }
         found[kind] = { where, handler: method.bind(instance) };
       }

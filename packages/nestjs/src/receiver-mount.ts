@@ -7,10 +7,15 @@ import {
 } from "@nestjs/common";
 import { DiscoveryService, HttpAdapterHost } from "@nestjs/core";
 import type { CloseOptions, HealthReport } from "@reportkit/core";
-import { webhookReceiver as expressReceiver } from "@reportkit/express";
-import { type FastifyReportkit, webhookReceiver as fastifyReceiver } from "@reportkit/fastify";
+import type { FastifyReportkit } from "@reportkit/fastify";
 import { discoverHandlers } from "./discover-handlers.js";
 import { REPORTKIT_MODULE_OPTIONS, type ReportkitModuleOptions } from "./module-options.js";
+import {
+  adapterFailure,
+  isPlatform,
+  PLATFORM_ADAPTERS,
+  type PlatformAdapters,
+} from "./platform-adapters.js";
 
 /** What the mount attaches handlers to and closes: the Express handler or `fastify.reportkit`. */
 interface Target {
@@ -50,12 +55,16 @@ export class ReceiverMount implements OnModuleInit, BeforeApplicationShutdown {
   private target: Target | undefined;
   private failure: unknown;
   private handlers: ReturnType<typeof discoverHandlers> | undefined;
+  private readonly adapters: PlatformAdapters;
 
   constructor(
     private readonly options: ReportkitModuleOptions,
     adapterHost: HttpAdapterHost,
     private readonly discovery: DiscoveryService,
+    // `object` here: the declarations users compile against name no optional peer's types.
+    adapters: object,
   ) {
+    this.adapters = adapters as PlatformAdapters;
     // Now (Nest's factory) or once the testing module's createNestApplication() sets it: in both
     // cases before app.init() adds the body parsers.
     adapterHost.init$.subscribe(() => {
@@ -77,7 +86,11 @@ export class ReceiverMount implements OnModuleInit, BeforeApplicationShutdown {
     const options = { logger: new Logger("Reportkit"), ...rest };
     const below = path.endsWith("/*");
     const type = adapter.getType();
-    if (type === "express") {
+    if (isPlatform(type) && this.adapters[type] === undefined) {
+      throw adapterFailure(type, this.adapters.failures[type]);
+    }
+    const { express: expressReceiver, fastify: fastifyReceiver } = this.adapters;
+    if (type === "express" && expressReceiver !== undefined) {
       const app = adapter.getInstance() as { use(...args: unknown[]): unknown };
       if (below) {
         const handler = expressReceiver(options);
@@ -88,7 +101,7 @@ export class ReceiverMount implements OnModuleInit, BeforeApplicationShutdown {
         app.use(handler);
         this.target = handler;
       }
-    } else if (type === "fastify") {
+    } else if (type === "fastify" && fastifyReceiver !== undefined) {
       // A scope of its own: one `reportkit` decoration per receiver, and its body parsers.
       (adapter.getInstance() as FastifyLike).register(async (scope: FastifyLike) => {
         await scope.register(fastifyReceiver, { ...options, path });
@@ -144,6 +157,7 @@ for (const [index, token] of [
   REPORTKIT_MODULE_OPTIONS,
   HttpAdapterHost,
   DiscoveryService,
+  PLATFORM_ADAPTERS,
 ].entries()) {
   Inject(token)(ReceiverMount, undefined, index);
 }

@@ -1,10 +1,11 @@
 import { Module } from "@nestjs/common";
-import { DiscoveryModule } from "@nestjs/core";
+import { DiscoveryModule, HttpAdapterHost } from "@nestjs/core";
 import {
   type REPORTKIT_ASYNC_OPTIONS_TYPE,
   type REPORTKIT_OPTIONS_TYPE,
   ReportkitConfigurableModule,
 } from "./module-options.js";
+import { loadPlatformAdapters, PLATFORM_ADAPTERS } from "./platform-adapters.js";
 import { ReceiverMount } from "./receiver-mount.js";
 
 /**
@@ -40,6 +41,16 @@ export class ReportkitModule extends ReportkitConfigurableModule {
 // Decorated by a call, as ReceiverMount is: the same whatever the app's decorator settings.
 Module({
   imports: [DiscoveryModule],
-  providers: [ReceiverMount],
+  providers: [
+    ReceiverMount,
+    {
+      // Before the mount is made: Nest awaits an async factory. NestFactory has the HTTP adapter
+      // by then, so only its platform's adapter is loaded; a testing module gets it later.
+      provide: PLATFORM_ADAPTERS,
+      inject: [HttpAdapterHost],
+      useFactory: (host: HttpAdapterHost) =>
+        loadPlatformAdapters((host.httpAdapter as { getType(): string } | undefined)?.getType()),
+    },
+  ],
   exports: [ReceiverMount],
 })(ReportkitModule);

@@ -1,6 +1,7 @@
 // The store's way to Postgres: a pool of its own (from a connection string) or a borrowed one,
 // a connect that gives up in time, errors that say where and why (never a password), and the
 // tables created once, on first use.
+import { StoreError } from "@reportkit/core/adapter";
 import pg from "pg";
 
 /** How long taking a connection may take before Postgres counts as unreachable (503). */
@@ -22,7 +23,7 @@ export interface Connection {
   /** A client of the pool, or a rejection within CONNECT_TIMEOUT_MS. */
   connect(): Promise<pg.PoolClient>;
   /** `error` as a message that says what failed, on which server, and why. */
-  failure(what: string, error: unknown): Error;
+  failure(what: string, error: unknown): StoreError;
   /** Creates the tables once (again after a failed try); later calls share the first. */
   ready(): Promise<void>;
   end(): Promise<void>;
@@ -67,11 +68,8 @@ export function connection(
 
   let tables: Promise<void> | undefined;
 
-  function failure(what: string, error: unknown): Error {
-    const reason = error instanceof Error ? error.message || String(error) : String(error);
-    return new Error(`${who}: ${what} failed on Postgres at ${address} (${reason}).`, {
-      cause: error,
-    });
+  function failure(what: string, error: unknown): StoreError {
+    return new StoreError(who, what, `Postgres at ${address}`, error);
   }
 
   async function connect(): Promise<pg.PoolClient> {

@@ -7,11 +7,12 @@ export {
   type PostgresScope,
   postgresInbox,
 } from "./postgres-inbox.js";
+export { type PostgresJournalOptions, postgresJournal } from "./postgres-journal.js";
+export { type RecordedStatus, type RecordStatusOptions, recordStatus } from "./record-status.js";
 export {
-  type JournalFilter,
-  type JournalStatus,
-  type PostgresJournal,
-  type PostgresJournalOptions,
-  postgresJournal,
-} from "./postgres-journal.js";
-export { DEFAULT_INBOX_TABLE, DEFAULT_JOURNAL_TABLE, postgresInboxSql } from "./schema.js";
+  DEFAULT_INBOX_TABLE,
+  DEFAULT_JOURNAL_TABLE,
+  MESSAGE_STATUS_TABLE,
+  postgresInboxSql,
+  STATUS_HISTORY_TABLE,
+} from "./schema.js";

@@ -46,7 +46,7 @@ describe("postgresInbox options", () => {
       expect(() =>
         postgresInbox({ connectionString: "postgres://h/db", lockTimeoutMs: bad as never }),
       ).toThrow(
-        `postgresInbox: \`lockTimeoutMs\` must be a whole number of milliseconds above 0, got ${String(bad)}.`,
+        `postgresInbox: \`lockTimeoutMs\` must be a whole number of milliseconds above 0, got ${typeof bad === "string" ? `"${bad}"` : String(bad)}.`,
       );
     }
     return inbox.close();

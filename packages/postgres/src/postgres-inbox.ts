@@ -1,10 +1,16 @@
 // The transactional inbox: each report is processed inside one Postgres transaction that also
 // holds its dedupe mark, and the handler writes through that transaction (`ctx.tx`), so the
 // handler's writes and the mark commit together or not at all.
-import { type ClaimResult, DEFAULT_LEASE_MS, type DedupeStore } from "@reportkit/core/adapter";
+import {
+  type ClaimResult,
+  DEFAULT_LEASE_MS,
+  type DedupeStore,
+  type ReadableJournal,
+  readOptions,
+} from "@reportkit/core/adapter";
 import type pg from "pg";
 import { type ConnectionOptions, connection, releaseClient } from "./connection.js";
-import { journalOn, type PostgresJournal } from "./postgres-journal.js";
+import { journalOn } from "./postgres-journal.js";
 import {
   DEFAULT_INBOX_TABLE,
   DEFAULT_JOURNAL_TABLE,
@@ -52,7 +58,7 @@ export interface PostgresInbox extends DedupeStore<PostgresScope> {
   readonly leaseMs: number;
   readonly retentionMs: number;
   readonly lockTimeoutMs: number;
-  readonly journal: PostgresJournal;
+  readonly journal: ReadableJournal;
   claim(key: string, owner: string): Promise<ClaimResult>;
   complete(key: string, owner: string): Promise<void>;
   release(key: string, owner: string): Promise<void>;
@@ -68,15 +74,6 @@ export const DEFAULT_LOCK_TIMEOUT_MS = 5000;
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
 /** Keys deleted per statement, so that a backlog never holds a long lock. */
 const PRUNE_BATCH = 5000;
-const OPTION_NAMES = new Set([
-  "pool",
-  "connectionString",
-  "table",
-  "journalTable",
-  "retentionMs",
-  "lockTimeoutMs",
-  "leaseMs",
-]);
 
 /**
  * A transactional inbox in Postgres: pass it as the receiver's (or an adapter's) `dedupe`, and
@@ -102,29 +99,30 @@ const OPTION_NAMES = new Set([
  * });
  */
 export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError(
-      "postgresInbox: pass an options object, e.g. postgresInbox({ connectionString: process.env.DATABASE_URL }).",
-    );
-  }
-  for (const name of Object.keys(options)) {
-    if (!OPTION_NAMES.has(name)) {
-      throw new TypeError(
-        `postgresInbox: unknown option \`${name}\`; the options are ${[...OPTION_NAMES].join(", ")}.`,
-      );
-    }
-  }
-  const inbox = tableName("table", options.table ?? DEFAULT_INBOX_TABLE);
-  const journalTable = tableName("journalTable", options.journalTable ?? DEFAULT_JOURNAL_TABLE);
-  const retentionMs = positiveMs("retentionMs", options.retentionMs, DEFAULT_RETENTION_MS);
-  const lockTimeoutMs = positiveMs("lockTimeoutMs", options.lockTimeoutMs, DEFAULT_LOCK_TIMEOUT_MS);
-  const leaseMs = positiveMs("leaseMs", options.leaseMs, DEFAULT_LEASE_MS);
-  const db = connection(
-    "postgresInbox",
-    options,
-    () => inboxTableSql(inbox) + journalTableSql(journalTable),
+  const who = "postgresInbox";
+  const read = readOptions(who, options, {
+    example: "postgresInbox({ connectionString: process.env.DATABASE_URL })",
+    known: [
+      "pool",
+      "connectionString",
+      "table",
+      "journalTable",
+      "retentionMs",
+      "lockTimeoutMs",
+      "leaseMs",
+    ],
+  });
+  const inbox = tableName(who, "table", options.table ?? DEFAULT_INBOX_TABLE);
+  const journalTable = tableName(
+    who,
+    "journalTable",
+    options.journalTable ?? DEFAULT_JOURNAL_TABLE,
   );
-  const journal = journalOn(db, journalTable);
+  const retentionMs = read.positiveMs("retentionMs", DEFAULT_RETENTION_MS);
+  const lockTimeoutMs = read.positiveMs("lockTimeoutMs", DEFAULT_LOCK_TIMEOUT_MS);
+  const leaseMs = read.positiveMs("leaseMs", DEFAULT_LEASE_MS);
+  const db = connection(who, options, () => inboxTableSql(inbox) + journalTableSql(journalTable));
+  const journal = journalOn(db, journalTable, `${who}.journal`);
   // Each claimed report's open transaction, until `complete` commits or `release` rolls back.
   const held = new Map<string, pg.PoolClient>();
   let closed = false;
@@ -271,14 +269,4 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
       await db.end();
     },
   };
-}
-
-function positiveMs(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
-    throw new TypeError(
-      `postgresInbox: \`${name}\` must be a whole number of milliseconds above 0, got ${String(value)}.`,
-    );
-  }
-  return value;
 }

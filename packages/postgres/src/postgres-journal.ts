@@ -1,41 +1,16 @@
 // The failure journal in Postgres: reports reportkit could not get processed (a handler that
 // failed or timed out, a report refused after authentication), kept with their request so that
 // `reportkit replay` can send them again once the cause is fixed.
-import type { FailureJournal, JournalEntry, JournalRecord } from "@reportkit/core/adapter";
+import type { JournalEntry, JournalStatus, ReadableJournal } from "@reportkit/core/adapter";
+import { journalQuery, readOptions } from "@reportkit/core/adapter";
 import type pg from "pg";
 import { type Connection, type ConnectionOptions, connection } from "./connection.js";
 import { DEFAULT_JOURNAL_TABLE, journalTableSql, type TableName, tableName } from "./schema.js";
-
-export type JournalStatus = JournalEntry["status"];
-
-/** Which entries `list` gives: by status and by when they were last seen. */
-export interface JournalFilter {
-  /** One status or several; default every status. */
-  status?: JournalStatus | readonly JournalStatus[];
-  /** Only entries last seen at or after this time. */
-  since?: Date;
-  /** At most this many, the oldest first; default 1000. */
-  limit?: number;
-}
-
-/** A failure journal you can also read and update: what `reportkit journal` and `replay` use. */
-export interface PostgresJournal extends FailureJournal {
-  record(entry: JournalRecord): Promise<void>;
-  ping(): Promise<void>;
-  /** The kept entries, oldest last seen first. */
-  list(filter?: JournalFilter): Promise<JournalEntry[]>;
-  /** Marks an entry `resolved` (its report was processed); false when there is no such entry. */
-  resolve(key: string): Promise<boolean>;
-  /** Ends the pool the journal opened from `connectionString` (a borrowed pool stays open). */
-  close(): Promise<void>;
-}
 
 export interface PostgresJournalOptions extends ConnectionOptions {
   /** Default "reportkit_journal"; "schema.table" works too. */
   journalTable?: string;
 }
-
-const DEFAULT_LIMIT = 1000;
 
 /**
  * The failure journal on its own, for tools that read it (`postgresInbox` has one built in,
@@ -50,14 +25,22 @@ const DEFAULT_LIMIT = 1000;
  * }
  * await journal.close();
  */
-export function postgresJournal(options: PostgresJournalOptions): PostgresJournal {
-  const table = tableName("journalTable", options.journalTable ?? DEFAULT_JOURNAL_TABLE);
-  const db = connection("postgresJournal", options, () => journalTableSql(table));
-  return journalOn(db, table);
+export function postgresJournal(options: PostgresJournalOptions): ReadableJournal {
+  const who = "postgresJournal";
+  readOptions(who, options, {
+    example: "postgresJournal({ connectionString: process.env.DATABASE_URL })",
+    known: ["pool", "connectionString", "journalTable"],
+  });
+  const table = tableName(who, "journalTable", options.journalTable ?? DEFAULT_JOURNAL_TABLE);
+  const db = connection(who, options, () => journalTableSql(table));
+  return journalOn(db, table, who);
 }
 
-/** The journal on a connection the caller holds (the inbox shares its own with it). */
-export function journalOn(db: Connection, table: TableName): PostgresJournal {
+/**
+ * The journal on a connection the caller holds (the inbox shares its own with it); `who`
+ * names it in the refusals of a `list` filter.
+ */
+export function journalOn(db: Connection, table: TableName, who: string): ReadableJournal {
   const t = table.sql;
   const RECORD = `INSERT INTO ${t} AS j (key, kind, status, method, url, content_type, body,
   body_encoding, first_seen, last_seen, attempts, last_error)
@@ -97,14 +80,13 @@ ON CONFLICT (key) DO UPDATE SET kind = EXCLUDED.kind, status = EXCLUDED.status,
     async ping() {
       await query("ping", "SELECT 1", []);
     },
-    async list(filter = {}) {
-      const statuses = filter.status === undefined ? null : [filter.status].flat();
-      const limit = filter.limit ?? DEFAULT_LIMIT;
+    async list(filter) {
+      const { statuses, since, limit } = journalQuery(`${who}.list`, filter);
       const { rows } = await query(
         "listing the journal",
         `SELECT * FROM ${t} WHERE ($1::text[] IS NULL OR status = ANY($1))
   AND ($2::timestamptz IS NULL OR last_seen >= $2) ORDER BY last_seen, key LIMIT $3`,
-        [statuses, filter.since ?? null, limit],
+        [statuses ?? null, since ?? null, limit],
       );
       return rows.map(entryOf);
     },

@@ -1,8 +1,13 @@
-// The inbox's and the journal's tables: their SQL (created on first use, and exported for
-// migration tools), and the names they may have.
+// The inbox's and the journal's tables, and recordStatus's two: their SQL (created on first
+// use, and exported for migration tools), and the names they may have.
+import { DELIVERY_OUTCOMES } from "@reportkit/core";
 
 export const DEFAULT_INBOX_TABLE = "reportkit_inbox";
 export const DEFAULT_JOURNAL_TABLE = "reportkit_journal";
+/** recordStatus's table: one row per message, its status as far as it has moved. */
+export const MESSAGE_STATUS_TABLE = "reportkit_message_status";
+/** recordStatus's history: one row per status it was given, applied or not. */
+export const STATUS_HISTORY_TABLE = "reportkit_status_history";
 
 /** A table name as SQL: each part quoted, so a name is never read as SQL. */
 export interface TableName {
@@ -18,11 +23,11 @@ const PART = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
  * `table` or `schema.table`, each part a plain identifier (letters, digits, underscores).
  * @throws TypeError saying what a name may be
  */
-export function tableName(option: string, name: unknown): TableName {
+export function tableName(who: string, option: string, name: unknown): TableName {
   const parts = typeof name === "string" ? name.split(".") : [];
   if (parts.length === 0 || parts.length > 2 || !parts.every((part) => PART.test(part))) {
     throw new TypeError(
-      `postgresInbox: \`${option}\` must be a table name, "name" or "schema.name", each part letters, digits and underscores (at most 63), not starting with a digit; got ${JSON.stringify(name)}.`,
+      `${who}: \`${option}\` must be a table name, "name" or "schema.name", each part letters, digits and underscores (at most 63), not starting with a digit; got ${JSON.stringify(name)}.`,
     );
   }
   return {
@@ -31,13 +36,50 @@ export function tableName(option: string, name: unknown): TableName {
   };
 }
 
-/** The inbox: one row per report processed, its key committed with the handler's writes. */
+/**
+ * The inbox: one row per report processed, its key committed with the handler's writes. With it
+ * come recordStatus's tables, so that a handler can record statuses through `ctx.tx` from the
+ * first report on.
+ */
 export function inboxTableSql(table: TableName): string {
   return `CREATE TABLE IF NOT EXISTS ${table.sql} (
   key text PRIMARY KEY,
   processed_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX IF NOT EXISTS "${table.base}_processed_at_idx" ON ${table.sql} (processed_at);
+${statusTablesSql()}`;
+}
+
+const OUTCOMES = DELIVERY_OUTCOMES.map((outcome) => `'${outcome}'`).join(", ");
+
+/**
+ * recordStatus's tables: a message's status (`updated_at`: when that status arrived;
+ * `reported_at`: the report's own time; `previous_status`: the one it replaced) and every status
+ * given, with whether it was applied and whether it contradicted a final one.
+ */
+export function statusTablesSql(): string {
+  return `CREATE TABLE IF NOT EXISTS ${MESSAGE_STATUS_TABLE} (
+  message_id text PRIMARY KEY,
+  status text NOT NULL,
+  outcome text NOT NULL CHECK (outcome IN (${OUTCOMES})),
+  final boolean NOT NULL,
+  reported_at timestamptz,
+  updated_at timestamptz NOT NULL,
+  first_seen timestamptz NOT NULL,
+  previous_status text
+);
+CREATE TABLE IF NOT EXISTS ${STATUS_HISTORY_TABLE} (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  message_id text NOT NULL,
+  status text NOT NULL,
+  outcome text NOT NULL,
+  final boolean NOT NULL,
+  reported_at timestamptz,
+  received_at timestamptz NOT NULL,
+  applied boolean NOT NULL,
+  conflict boolean NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ${STATUS_HISTORY_TABLE}_message_id_idx ON ${STATUS_HISTORY_TABLE} (message_id, id);
 `;
 }
 
@@ -62,8 +104,9 @@ CREATE INDEX IF NOT EXISTS "${table.base}_status_last_seen_idx" ON ${table.sql} 
 }
 
 /**
- * The SQL that creates both tables (`CREATE TABLE IF NOT EXISTS`, so it may run again), for a
- * migration tool. The store runs the same statements on first use.
+ * The SQL that creates the inbox's and the journal's tables, and recordStatus's two
+ * (`CREATE TABLE IF NOT EXISTS`, so it may run again), for a migration tool. The store runs the
+ * same statements on first use.
  *
  * @example
  * import { postgresInboxSql } from "@reportkit/postgres";
@@ -72,7 +115,9 @@ CREATE INDEX IF NOT EXISTS "${table.base}_status_last_seen_idx" ON ${table.sql} 
  */
 export function postgresInboxSql(options: { table?: string; journalTable?: string } = {}): string {
   return (
-    inboxTableSql(tableName("table", options.table ?? DEFAULT_INBOX_TABLE)) +
-    journalTableSql(tableName("journalTable", options.journalTable ?? DEFAULT_JOURNAL_TABLE))
+    inboxTableSql(tableName("postgresInboxSql", "table", options.table ?? DEFAULT_INBOX_TABLE)) +
+    journalTableSql(
+      tableName("postgresInboxSql", "journalTable", options.journalTable ?? DEFAULT_JOURNAL_TABLE),
+    )
   );
 }

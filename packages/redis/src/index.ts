@@ -1,3 +1,4 @@
+export type { RedisConnection } from "./redis-connection.js";
 export { type RedisDedupeStore, redisDedupe } from "./redis-dedupe.js";
 export {
   DEFAULT_PREFIX,
@@ -6,10 +7,9 @@ export {
 } from "./redis-dedupe-options.js";
 export {
   DEFAULT_JOURNAL_PREFIX,
-  type JournalFilter,
-  type JournalStatus,
+  DEFAULT_JOURNAL_TIMEOUT_MS,
   RESOLVED_TTL_MS,
-  type RedisJournal,
   type RedisJournalOptions,
   redisJournal,
 } from "./redis-journal.js";
+export type { RedisClusterNode } from "./redis-nodes.js";

@@ -1,34 +1,25 @@
+import { DEFAULT_DEDUPE_TTL_MS, DEFAULT_LEASE_MS, readOptions } from "@reportkit/core/adapter";
 import {
-  DEFAULT_DEDUPE_TTL_MS,
-  DEFAULT_LEASE_MS,
-  type RedisClusterNode,
-  type ResolvedClusterNodes,
-  resolveClusterNodes,
-} from "@reportkit/core/adapter";
-import type { Cluster, Redis } from "ioredis";
+  type CheckedConnection,
+  checkConnection,
+  RENAMED_CONNECTION_OPTIONS,
+  type RedisConnection,
+} from "./redis-connection.js";
 import { DEFAULT_JOURNAL_PREFIX } from "./redis-journal.js";
 
 export interface RedisDedupeOptions {
   /**
-   * Where Redis listens, e.g. `redis://127.0.0.1:6379` or `rediss://user:pass@host:6380/2`.
-   * The store opens its own connection (fail-fast settings, reconnecting by itself) and
-   * `close()` closes it. Give one of `url`, `cluster` or `client`.
+   * Where Redis is: a `redis://` or `rediss://` URL (e.g. `rediss://user:pass@host:6380/2`),
+   * ioredis options (`{ host, port, … }`), a Redis Cluster's nodes (`{ cluster:
+   * ["redis://h1:7000", …] }`; a user name and password in the URLs apply to every node), or an
+   * ioredis `Redis` or `Cluster` you already have. From a URL, options or nodes the store opens
+   * its own connection (fail-fast settings, reconnecting by itself) and `close()` closes it; your
+   * own client is borrowed, never closed (create it with `enableOfflineQueue: false` for a quick
+   * 503 while Redis is down; whatever its settings, every store call gives up after
+   * `timeoutMs`). On a cluster each report is one key, so each report's claim, completion and
+   * release stay on one slot.
    */
-  url?: string;
-  /**
-   * A Redis Cluster's nodes (some or all of them): `redis://host:port` URLs (`rediss://` for
-   * TLS; a user name and password in them apply to every node) or `{ host, port }`. The store
-   * opens its own `Cluster` connection, as for `url`. Each report is one key, so each report's
-   * claim, completion and release stay on one slot.
-   */
-  cluster?: readonly RedisClusterNode[];
-  /**
-   * An ioredis client (`Redis`) or `Cluster` you already have. The store borrows it: `close()`
-   * leaves it open. For a quick 503 while Redis is down, create it with
-   * `enableOfflineQueue: false`; whatever its settings, every store call gives up after
-   * `timeoutMs`.
-   */
-  client?: Redis | Cluster;
+  connection: RedisConnection;
   /** Put before every report's key. Default "reportkit:dedupe:". */
   prefix?: string;
   /**
@@ -55,10 +46,7 @@ export const DEFAULT_PREFIX = "reportkit:dedupe:";
 export const DEFAULT_TIMEOUT_MS = 1000;
 
 export interface RedisDedupeConfig {
-  connection:
-    | { url: string; address: string }
-    | { cluster: ResolvedClusterNodes; address: string }
-    | { client: Redis | Cluster };
+  connection: CheckedConnection;
   prefix: string;
   ttlMs: number;
   leaseMs: number;
@@ -66,108 +54,28 @@ export interface RedisDedupeConfig {
   journalPrefix: string;
 }
 
-const OPTION_NAMES = new Set([
-  "url",
-  "cluster",
-  "client",
-  "prefix",
-  "ttlMs",
-  "leaseMs",
-  "timeoutMs",
-  "journalPrefix",
-]);
-
 /** Checks `redisDedupe`'s options once, at factory time. @throws TypeError saying what and how. */
 export function resolveRedisDedupeOptions(options: RedisDedupeOptions): RedisDedupeConfig {
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError(
-      "redisDedupe: pass an options object, e.g. redisDedupe({ url: 'redis://127.0.0.1:6379' }).",
-    );
-  }
-  for (const name of Object.keys(options)) {
-    if (!OPTION_NAMES.has(name)) {
-      throw new TypeError(
-        `redisDedupe: unknown option \`${name}\`; the options are ${[...OPTION_NAMES].join(", ")}.`,
-      );
-    }
-  }
-  const ttlMs = positiveMs("ttlMs", options.ttlMs, DEFAULT_DEDUPE_TTL_MS);
-  const leaseMs = positiveMs("leaseMs", options.leaseMs, DEFAULT_LEASE_MS);
-  const timeoutMs = positiveMs("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS);
+  const read = readOptions("redisDedupe", options, {
+    example: `redisDedupe({ connection: "redis://127.0.0.1:6379" })`,
+    known: ["connection", "prefix", "ttlMs", "leaseMs", "timeoutMs", "journalPrefix"],
+    renamed: RENAMED_CONNECTION_OPTIONS,
+  });
+  const ttlMs = read.positiveMs("ttlMs", DEFAULT_DEDUPE_TTL_MS);
+  const leaseMs = read.positiveMs("leaseMs", DEFAULT_LEASE_MS);
+  const timeoutMs = read.positiveMs("timeoutMs", DEFAULT_TIMEOUT_MS);
   if (leaseMs > ttlMs) {
     throw new TypeError(
       `redisDedupe: \`leaseMs\` (${leaseMs}) must not exceed \`ttlMs\` (${ttlMs}): a report is remembered at least as long as one attempt may hold it.`,
     );
   }
-  const prefix = options.prefix ?? DEFAULT_PREFIX;
-  if (typeof prefix !== "string") {
-    throw new TypeError(`redisDedupe: \`prefix\` must be a string, got ${typeof prefix}.`);
-  }
-  const journalPrefix = options.journalPrefix ?? DEFAULT_JOURNAL_PREFIX;
-  if (typeof journalPrefix !== "string" || journalPrefix === prefix) {
+  const prefix = read.string("prefix", DEFAULT_PREFIX);
+  const journalPrefix = read.string("journalPrefix", DEFAULT_JOURNAL_PREFIX);
+  if (journalPrefix === prefix) {
     throw new TypeError(
-      `redisDedupe: \`journalPrefix\` must be a string other than \`prefix\`, got ${JSON.stringify(journalPrefix)}.`,
+      `redisDedupe: \`journalPrefix\` must differ from \`prefix\`, got ${JSON.stringify(prefix)} for both.`,
     );
   }
-  return { connection: connection(options), prefix, ttlMs, leaseMs, timeoutMs, journalPrefix };
-}
-
-function connection(options: RedisDedupeOptions): RedisDedupeConfig["connection"] {
-  const { url, client, cluster } = options;
-  const given = [url, cluster, client].filter((value) => value !== undefined).length;
-  if (given > 1) {
-    throw new TypeError(
-      "redisDedupe: give one of `url`, `cluster` or `client` (with `client` the store uses yours as it is).",
-    );
-  }
-  if (cluster !== undefined) {
-    const resolved = resolveClusterNodes(cluster, "redisDedupe");
-    return { cluster: resolved, address: resolved.address };
-  }
-  if (client !== undefined) {
-    if (
-      typeof client !== "object" ||
-      client === null ||
-      typeof client.evalsha !== "function" ||
-      typeof client.set !== "function"
-    ) {
-      throw new TypeError(
-        "redisDedupe: `client` must be an ioredis client or Cluster, e.g. new Redis('redis://127.0.0.1:6379', { enableOfflineQueue: false }).",
-      );
-    }
-    return { client };
-  }
-  if (url === undefined) {
-    throw new TypeError(
-      "redisDedupe: give `url` (e.g. 'redis://127.0.0.1:6379'), `cluster` (a Redis Cluster's nodes) or `client` (an ioredis client or Cluster).",
-    );
-  }
-  if (typeof url !== "string") {
-    throw new TypeError(`redisDedupe: \`url\` must be a string, got ${typeof url}.`);
-  }
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new TypeError(
-      "redisDedupe: `url` is not a URL; give it with its scheme, e.g. 'redis://127.0.0.1:6379'.",
-    );
-  }
-  if (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:") {
-    throw new TypeError(
-      `redisDedupe: \`url\` must start with redis:// or rediss:// (TLS), got the scheme ${parsed.protocol}`,
-    );
-  }
-  // Only scheme, host and port ever appear in messages: never a user name or password.
-  return { url, address: `${parsed.protocol}//${parsed.host}` };
-}
-
-function positiveMs(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
-    throw new TypeError(
-      `redisDedupe: \`${name}\` must be a whole number of milliseconds above 0, got ${String(value)}.`,
-    );
-  }
-  return value;
+  const connection = checkConnection(options.connection, "redisDedupe");
+  return { connection, prefix, ttlMs, leaseMs, timeoutMs, journalPrefix };
 }

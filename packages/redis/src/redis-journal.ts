@@ -3,47 +3,38 @@
 // `reportkit replay` can send them again once the cause is fixed. One hash per entry and one
 // sorted set of keys by last seen; failed and refused entries are kept until resolved, resolved
 // ones for RESOLVED_TTL_MS.
-import type { FailureJournal, JournalEntry, JournalRecord } from "@reportkit/core/adapter";
-import { type Cluster, Redis } from "ioredis";
+import type { JournalEntry, JournalStatus, ReadableJournal } from "@reportkit/core/adapter";
+import { journalQuery, readOptions } from "@reportkit/core/adapter";
 import { RECORD, RESOLVE } from "./lua-scripts.js";
-
-export type JournalStatus = JournalEntry["status"];
-
-/** Which entries `list` gives: by status and by when they were last seen. */
-export interface JournalFilter {
-  /** One status or several; default every status. */
-  status?: JournalStatus | readonly JournalStatus[];
-  /** Only entries last seen at or after this time. */
-  since?: Date;
-  /** At most this many, the oldest first; default 1000. */
-  limit?: number;
-}
-
-/** A failure journal you can also read and update: what `reportkit journal` and `replay` use. */
-export interface RedisJournal extends FailureJournal {
-  record(entry: JournalRecord): Promise<void>;
-  ping(): Promise<void>;
-  /** The kept entries, oldest last seen first. */
-  list(filter?: JournalFilter): Promise<JournalEntry[]>;
-  /** Marks an entry `resolved` (its report was processed); false when there is no such entry. */
-  resolve(key: string): Promise<boolean>;
-  /** Closes the connection the journal opened from `url` (a borrowed client stays open). */
-  close(): Promise<void>;
-}
+import {
+  checkConnection,
+  FAIL_FAST,
+  RENAMED_CONNECTION_OPTIONS,
+  type RedisClient,
+  type RedisConnection,
+} from "./redis-connection.js";
 
 export interface RedisJournalOptions {
-  /** e.g. redis://127.0.0.1:6379: the journal opens (and closes) a connection of its own. */
-  url?: string;
-  /** An ioredis client you already have: borrowed, never closed. */
-  client?: Redis;
-  /** Put before the journal's keys. Default "reportkit:journal:". */
+  /**
+   * Where Redis is, as for `redisDedupe`: a redis:// URL, ioredis options, `{ cluster: [...] }`
+   * or an ioredis client (borrowed, never closed). From a URL, options or nodes the journal
+   * opens a connection of its own, and `close()` closes it.
+   */
+  connection: RedisConnection;
+  /** Put before the journal's keys: `redisDedupe`'s `journalPrefix`. Default "reportkit:journal:". */
   prefix?: string;
+  /**
+   * How long one call (a list, a resolve) may take before Redis counts as unreachable, in ms.
+   * Default 5000: a tool's read of a whole journal, not a provider's request.
+   */
+  timeoutMs?: number;
 }
 
 export const DEFAULT_JOURNAL_PREFIX = "reportkit:journal:";
 /** How long a resolved entry stays listed: a day, for `reportkit journal list --status resolved`. */
 export const RESOLVED_TTL_MS = 24 * 60 * 60 * 1000;
-const DEFAULT_LIMIT = 1000;
+/** How long one standalone journal call may take by default, in ms. */
+export const DEFAULT_JOURNAL_TIMEOUT_MS = 5000;
 
 /** Where an entry and the index live, by prefix. */
 export function journalKeys(prefix: string): { entry: (key: string) => string; index: string } {
@@ -60,28 +51,33 @@ export function journalKeys(prefix: string): { entry: (key: string) => string; i
  * @example
  * import { redisJournal } from "@reportkit/redis";
  *
- * const journal = redisJournal({ url: process.env.REDIS_URL });
+ * const journal = redisJournal({ connection: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" });
  * for (const entry of await journal.list({ status: "failed" })) {
  *   console.log(entry.key, entry.attempts, entry.lastError);
  * }
  * await journal.close();
  */
-export function redisJournal(options: RedisJournalOptions): RedisJournal {
-  const { url, client: given } = options;
-  if ((url === undefined) === (given === undefined)) {
-    throw new TypeError(
-      "redisJournal: give `url` (e.g. 'redis://127.0.0.1:6379') or `client`, one of them.",
-    );
-  }
-  const client = given ?? new Redis(url as string, { maxRetriesPerRequest: 1, lazyConnect: false });
-  if (given === undefined) client.on("error", () => {});
-  const journal = journalOn(client, options.prefix ?? DEFAULT_JOURNAL_PREFIX, (_what, command) =>
-    command(),
-  );
+export function redisJournal(options: RedisJournalOptions): ReadableJournal {
+  const who = "redisJournal";
+  const read = readOptions(who, options, {
+    example: `redisJournal({ connection: "redis://127.0.0.1:6379" })`,
+    known: ["connection", "prefix", "timeoutMs"],
+    renamed: RENAMED_CONNECTION_OPTIONS,
+  });
+  const prefix = read.string("prefix", DEFAULT_JOURNAL_PREFIX);
+  const timeoutMs = read.positiveMs("timeoutMs", DEFAULT_JOURNAL_TIMEOUT_MS);
+  const redis = checkConnection(options.connection, who).open(FAIL_FAST);
+  let closed = false;
+  const call: RedisCall = (what, command) =>
+    closed
+      ? Promise.reject(new Error(`${who}: ${what} after close(); the journal is closed.`))
+      : redis.call(what, timeoutMs, command);
   return {
-    ...journal,
+    ...journalOn(redis.client, prefix, call, who),
     async close() {
-      if (given === undefined) client.disconnect();
+      if (closed) return;
+      closed = true;
+      await redis.close(timeoutMs);
     },
   };
 }
@@ -89,12 +85,16 @@ export function redisJournal(options: RedisJournalOptions): RedisJournal {
 /** Runs one Redis command for `what`, with the caller's timeout and error message. */
 export type RedisCall = <T>(what: string, command: () => Promise<T>) => Promise<T>;
 
-/** The journal on a client the caller holds (redisDedupe shares its own with it). */
+/**
+ * The journal on a client the caller holds (redisDedupe shares its own with it), its calls
+ * made through `call`; `who` names it in the refusals of a `list` filter.
+ */
 export function journalOn(
-  client: Redis | Cluster,
+  client: RedisClient,
   prefix: string,
   call: RedisCall,
-): Omit<RedisJournal, "close"> {
+  who: string,
+): Omit<ReadableJournal, "close"> {
   const keys = journalKeys(prefix);
   return {
     async record(entry) {
@@ -121,10 +121,9 @@ export function journalOn(
     async ping() {
       await call("ping", () => client.ping());
     },
-    async list(filter = {}) {
-      const since = filter.since === undefined ? "-inf" : String(filter.since.getTime());
-      const statuses = filter.status === undefined ? undefined : [filter.status].flat();
-      const limit = filter.limit ?? DEFAULT_LIMIT;
+    async list(filter) {
+      const { statuses, since: after, limit } = journalQuery(`${who}.list`, filter);
+      const since = after === undefined ? "-inf" : String(after.getTime());
       return call("listing the journal", async () => {
         const found = await client.zrangebyscore(keys.index, since, "+inf");
         const entries: JournalEntry[] = [];

@@ -5,7 +5,8 @@
 //   webhook-list.js the webhook list (webhook-form.js creates and edits one; webhook-facts.js
 //                   says in words whether a bearer is sent and how the challenge went)
 //   send-form.js    the "send a test report" form
-//   attempt-log.js  the push attempts
+//   attempt-log.js  the push attempts (pull-status.js: each report's message as the pull API
+//                   lists it)
 //   dom.js          element helpers (textContent only, never innerHTML)
 // A new module must also be listed in DASHBOARD_FILES (src/dashboard-server.ts) to be served.
 import { $ } from "./dom.js";

@@ -2,6 +2,7 @@
 // oldest first), each attempt with its request, the reply and actions.
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
+import { showPullStatus } from "./pull-status.js";
 
 const MAX_REPORTS = 200;
 /** Each report's timeline group, by report id. */
@@ -65,6 +66,7 @@ export function addAttempt(attempt) {
   if (group === undefined) {
     group = reportGroup(attempt);
     groups.set(attempt.report_id, group);
+    void showPullStatus(group, attempt);
   }
   const timeline = group.querySelector(".timeline");
   // A later attempt settles the earlier ones: an attempt that was waiting for its retry is
@@ -104,6 +106,7 @@ function reportGroup(attempt) {
       el("strong", {}, type),
       el("code", { className: "report-id" }, attempt.report_id),
       el("span", { className: "badge state" }),
+      el("span", { className: "pull-status", role: "status" }),
     ),
     el("ol", { className: "timeline" }),
   );

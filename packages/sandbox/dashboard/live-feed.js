@@ -17,6 +17,9 @@ export function connect() {
       "error",
       "No dashboard key: open the dashboard URL the sandbox printed (it ends in #key=…).",
     );
+    // Not "No webhook yet": without the key nothing is known of the sandbox's webhooks.
+    $("no-webhooks").textContent =
+      "Add the key: open the dashboard URL the sandbox printed when it started (it ends in #key=…).";
     return;
   }
   const events = new EventSource(`api/sandbox/events?key=${encodeURIComponent(key)}`);
@@ -37,6 +40,8 @@ export function connect() {
     $("base-url").textContent = snapshot.base_url;
     showWebhooks(snapshot.webhooks);
     clearAttempts();
+    // Hidden until now: before the snapshot, "nothing pushed yet" was not known.
+    $("no-attempts").hidden = snapshot.attempts.length > 0;
     for (const attempt of snapshot.attempts) addAttempt(attempt);
     setConnection("live", "Live");
   });

@@ -10,6 +10,8 @@ function webhookKind(webhook) {
 }
 
 export function showWebhooks(webhooks) {
+  // Until the first list arrives it says "Connecting…" (or, with no key, how to add it).
+  $("no-webhooks").textContent = "No webhook yet: create one below.";
   $("no-webhooks").hidden = webhooks.length > 0;
   const list = $("webhooks");
   // The list is drawn anew: keep the keyboard where it was (same webhook, same button).

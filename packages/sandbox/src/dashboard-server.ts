@@ -17,6 +17,7 @@ const DASHBOARD_FILES = [
   "attempt-log.js",
   "dom.js",
   "live-feed.js",
+  "pull-status.js",
   "send-form.js",
   "webhook-facts.js",
   "webhook-form.js",

@@ -61,18 +61,21 @@ interface PageLink {
 
 /**
  * Laravel's LengthAwarePaginator as an API resource collection: `links` and `meta`, with the
- * numbered window (UrlWindow, 3 on each side) and its "..." gaps.
+ * numbered window (UrlWindow, 3 on each side) and its "..." gaps. `query` is what the links
+ * keep besides `page` (the Pull DLR API's keep nothing, as its page shows); `perPage` 15 as the
+ * management API, 100 as the Pull DLR API.
  */
 export function paginate<T>(
   items: readonly T[],
   page: number,
   path: string,
   query: [string, string][],
+  perPage = PER_PAGE,
 ) {
   const total = items.length;
-  const lastPage = Math.max(1, Math.ceil(total / PER_PAGE));
-  const start = (page - 1) * PER_PAGE;
-  const data = items.slice(start, start + PER_PAGE);
+  const lastPage = Math.max(1, Math.ceil(total / perPage));
+  const start = (page - 1) * perPage;
+  const data = items.slice(start, start + perPage);
   const url = (n: number) => {
     const params = new URLSearchParams([...query, ["page", String(n)]]);
     return `${path}?${params.toString()}`;
@@ -100,7 +103,7 @@ export function paginate<T>(
       last_page: lastPage,
       links,
       path,
-      per_page: PER_PAGE,
+      per_page: perPage,
       to: data.length === 0 ? null : start + data.length,
       total,
     },

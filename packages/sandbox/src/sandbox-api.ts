@@ -9,10 +9,12 @@ import {
   webhookFields,
 } from "./management-api.js";
 import { maskRequest, maskText, maskUrl } from "./mask.js";
+import type { MessageLog } from "./message-log.js";
 import type { PushAttempt, Pusher } from "./pusher.js";
 import { resolveTemplate } from "./render-composed.js";
 import { sentHeaders } from "./send-once.js";
 import type { Dispatcher } from "./simulate-sms-and-calls.js";
+import type { SubscriptionStore } from "./subscriptions-api.js";
 import { challengeJson } from "./verification-challenge.js";
 import { bearerOf, type StoredWebhook, type WebhookStore } from "./webhook-store.js";
 
@@ -30,6 +32,10 @@ export interface SandboxState {
   /** The bearer of webhooks with neither token nor secret: REPORTKIT_TOKEN, from the CLI. */
   fallbackToken: string | undefined;
   challenge: Challenger;
+  /** Every simulated message and call, as the pull APIs list them. */
+  messages: MessageLog;
+  /** Event subscriptions: a send without `webhook_id` goes to the subscribed webhook. */
+  subscriptions: SubscriptionStore;
 }
 
 export function sandboxRoute(
@@ -43,9 +49,13 @@ export function sandboxRoute(
       : notAllowed(method, path, allowed === "GET" ? "GET, HEAD" : allowed);
   switch (path) {
     case "sandbox/sms":
-      return only("POST", (r) => sendSms(state.dispatcher, r));
+      return only("POST", (r) =>
+        sendSms(state.dispatcher, subscribed(state, r, "sms:message:status")),
+      );
     case "sandbox/calls":
-      return only("POST", (r) => makeCall(state.dispatcher, r));
+      return only("POST", (r) =>
+        makeCall(state.dispatcher, subscribed(state, r, "voice:message:out")),
+      );
     case "sandbox/composed-webhooks":
       return only("POST", (r) => createComposed(state, r));
     case "sandbox/push-attempts":
@@ -65,6 +75,15 @@ export function sandboxRoute(
     );
   }
   return undefined;
+}
+
+/** The request, its `webhook_id` filled from a subscription to `event` when it has none. */
+function subscribed(state: SandboxState, request: ApiRequest, event: string): ApiRequest {
+  if (request.body.webhook_id !== undefined && request.body.webhook_id !== "") return request;
+  const webhookId = state.subscriptions.webhookFor(event);
+  return webhookId === undefined
+    ? request
+    : { ...request, body: { ...request.body, webhook_id: webhookId } };
 }
 
 function resend(state: SandboxState, reportId: string): JsonReply {

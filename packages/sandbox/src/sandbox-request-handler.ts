@@ -6,6 +6,7 @@ import { FieldErrors } from "./field-errors.js";
 import { formatHost } from "./format-host.js";
 import { fail, type JsonReply } from "./laravel.js";
 import { type ApiRequest, managementRoute, notAllowed } from "./management-api.js";
+import { pullRoute } from "./pull-api.js";
 import { readRequestBody } from "./read-request-body.js";
 import {
   dashboardWriteRefusal,
@@ -15,6 +16,7 @@ import {
 } from "./request-guard.js";
 import { type SandboxState, sandboxRoute } from "./sandbox-api.js";
 import { type SandboxCredentials, unauthenticated } from "./sandbox-credentials.js";
+import { subscriptionsRoute } from "./subscriptions-api.js";
 
 /** Where the management API lives, as on the provider. */
 export const API_BASE_PATH = "/api/v2/";
@@ -100,7 +102,10 @@ export function createRequestHandler(
       return "streamed";
     }
     const route =
-      managementRoute(state.store, request, state.challenge) ?? sandboxRoute(state, request);
+      managementRoute(state.store, request, state.challenge) ??
+      sandboxRoute(state, request) ??
+      pullRoute(state.messages, request) ??
+      subscriptionsRoute(state.subscriptions, request);
     if (route === undefined) return fail(404, `The route ${request.path} could not be found.`);
     if (typeof route !== "function") return route;
     const refused = authenticate(false);

@@ -1,9 +1,11 @@
 import { EventFeed } from "./event-feed.js";
 import { credentialsOf } from "./mask.js";
+import { MessageLog } from "./message-log.js";
 import { createPusher, type PushAttempt } from "./pusher.js";
 import type { SandboxState } from "./sandbox-api.js";
 import type { ResolvedSandboxOptions } from "./sandbox-options.js";
 import { Dispatcher } from "./simulate-sms-and-calls.js";
+import { SubscriptionStore } from "./subscriptions-api.js";
 import { sendChallenge } from "./verification-challenge.js";
 import { bearerOf, WebhookStore } from "./webhook-store.js";
 
@@ -35,12 +37,14 @@ export function createSandboxState(
       onAttempt(attempt);
     },
   });
+  const messages = new MessageLog();
   const dispatcher = new Dispatcher(
     store,
     pusher,
     options.timeZone,
     options.payloads,
     fallbackToken,
+    messages,
   );
   const state: SandboxState = {
     store,
@@ -51,6 +55,8 @@ export function createSandboxState(
       ...(fallbackToken === undefined ? [] : [fallbackToken]),
     ],
     fallbackToken,
+    messages,
+    subscriptions: new SubscriptionStore(),
     async challenge(webhook) {
       const outcome =
         webhook.composed === null

@@ -1,5 +1,6 @@
 import type { CallPayload, DeliveryPayload } from "@reportkit/wire";
 import { FieldErrors } from "./field-errors.js";
+import type { MessageLog } from "./message-log.js";
 import { type PushRequest, standardPush } from "./push-request.js";
 import type { Pusher, PushJob, PushOutcome } from "./pusher.js";
 import { composedValuesOf, renderComposed } from "./render-composed.js";
@@ -66,12 +67,15 @@ export class Dispatcher {
     private readonly payloads: PayloadStyle = "documented",
     /** The bearer for a webhook with neither token nor secret (REPORTKIT_TOKEN, from the CLI). */
     private readonly fallbackToken: string | undefined = undefined,
+    /** Where each message and call is kept for the pull APIs. */
+    private readonly log: MessageLog | undefined = undefined,
   ) {}
 
   sendSms(input: SmsInput): Dispatched<SandboxDeliveryPayload> {
     const webhook = this.webhookFor(input.webhookId, "delivery");
     const { webhookId: _, ...overrides } = input;
     const complete = buildDeliveryReport(overrides, { now: new Date(), timeZone: this.timeZone });
+    this.log?.sms(complete, overrides.message);
     const report = this.shape(webhook, complete, documentedDelivery, withoutDeliveryTime);
     return this.dispatch(webhook, report, "delivery", report.id);
   }
@@ -83,6 +87,7 @@ export class Dispatcher {
       now: new Date(),
       timeZone: this.timeZone,
     });
+    this.log?.call(complete);
     const report = this.shape(webhook, complete, documentedCall, (r) => r);
     return this.dispatch(webhook, report, "call", report.mid);
   }

@@ -13,6 +13,31 @@ export {
   type ReportType,
 } from "./payloads.js";
 export {
+  CALL_OUTCOMES,
+  CALL_STATUS_TABLE,
+  CALL_STATUSES,
+  type CallOutcome,
+  type CallStatus,
+  classifyCallStatus,
+  classifyDeliveryStatus,
+  DELIVERY_OUTCOMES,
+  DELIVERY_STATUS_TABLE,
+  DELIVERY_STATUSES,
+  type DeliveryOutcome,
+  type DeliveryStatus,
+  DLT_REJECTION,
+  type StatusClass,
+  statusKey,
+  UNRECOGNIZED_STATUS,
+} from "./statuses.js";
+export {
+  isStatusConflict,
+  STATUS_PRECEDENCES,
+  type StatusPoint,
+  type StatusPrecedence,
+  supersedes,
+} from "./supersedes.js";
+export {
   type BodyValue,
   type ComposedTemplate,
   type ParsedTemplate,

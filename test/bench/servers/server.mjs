@@ -51,7 +51,7 @@ async function optionsFor(variant) {
   const url = process.env.BENCH_REDIS_URL;
   if (url === undefined)
     throw new Error("BENCH_REDIS_URL is not set (run.ts starts redis-server).");
-  return { ...reportkitOptions, dedupe: redisDedupe({ url }) };
+  return { ...reportkitOptions, dedupe: redisDedupe({ connection: url }) };
 }
 
 /** The composed webhooks (path, template, handler) a reportkit-composed server mounts. */

@@ -1,18 +1,23 @@
-import type { JournalEntry } from "@reportkit/core/adapter";
+import type {
+  JournalEntry,
+  JournalFilter,
+  JournalStatus,
+  ReadableJournal,
+} from "@reportkit/core/adapter";
 import type { Command } from "commander";
 import { parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
+import { loadOptional, POSTGRES, REDIS } from "../optional-package.js";
+import { redisConnectionOf } from "../redis-url.js";
 import { formatTable, oneLine } from "../table.js";
 
-type Status = JournalEntry["status"];
-const STATUSES: readonly Status[] = ["failed", "refused", "resolved"];
-
-/** What the CLI needs of a journal: the Postgres and the Redis one both have it. */
-interface Journal {
-  list(filter: { status?: readonly Status[]; since?: Date }): Promise<JournalEntry[]>;
-  resolve(key: string): Promise<boolean>;
-  close(): Promise<void>;
-}
+// Type-checked against the journal's own statuses (a new one would not compile here); a value
+// of the CLI's, since @reportkit/core is no runtime dependency of it.
+const STATUSES = Object.keys({
+  failed: true,
+  refused: true,
+  resolved: true,
+} satisfies Record<JournalStatus, true>) as JournalStatus[];
 
 interface ListFlags {
   db?: string;
@@ -126,15 +131,17 @@ function withDb(command: Command): Command {
   return command
     .option(
       "--db <url>",
-      "the journal's database: postgres://… or redis://… (env: REPORTKIT_DB_URL)",
+      "the journal's database: postgres://… or redis://… (a Redis Cluster's nodes comma-separated) (env: REPORTKIT_DB_URL)",
     )
     .option("--since <duration>", "only entries last seen this long ago or later, e.g. 2h, 30m")
     .option("--json", "print JSON instead of a table");
 }
 
-function filterOf(flags: ListFlags, allowed: readonly Status[] | undefined) {
+function filterOf(flags: ListFlags, allowed: readonly JournalStatus[] | undefined): JournalFilter {
   const statuses =
-    flags.status === undefined ? undefined : flags.status.split(",").map((s) => s.trim() as Status);
+    flags.status === undefined
+      ? undefined
+      : flags.status.split(",").map((s) => s.trim() as JournalStatus);
   for (const status of statuses ?? []) {
     if (!(allowed ?? STATUSES).includes(status)) {
       throw new CliError(
@@ -149,11 +156,16 @@ function filterOf(flags: ListFlags, allowed: readonly Status[] | undefined) {
   return { ...(statuses && { status: statuses }), ...(since && { since }) };
 }
 
-/** Opens the journal the URL names; pg and ioredis are loaded only here, when needed. */
+/**
+ * Opens the journal the URL names (several redis:// URLs, comma-separated, are a Redis
+ * Cluster's nodes); @reportkit/postgres and @reportkit/redis (optional peers of the CLI) are
+ * loaded only here, when needed. A journal that cannot be reached rejects with a StoreError
+ * naming its server, which `main` prints as it is.
+ */
 async function withJournal(
   flags: ListFlags,
   io: CliIo,
-  run: (journal: Journal) => Promise<void>,
+  run: (journal: ReadableJournal) => Promise<void>,
 ): Promise<void> {
   const url = flags.db ?? io.env.REPORTKIT_DB_URL;
   if (url === undefined || url === "") {
@@ -161,13 +173,13 @@ async function withJournal(
       "no journal database: pass --db (or set REPORTKIT_DB_URL), e.g. postgres://user:pass@127.0.0.1:5432/app or redis://127.0.0.1:6379.",
     );
   }
-  let journal: Journal;
+  let journal: ReadableJournal;
   if (/^postgres(ql)?:\/\//.test(url)) {
-    const { postgresJournal } = await import("@reportkit/postgres");
+    const { postgresJournal } = await loadOptional(POSTGRES, () => import("@reportkit/postgres"));
     journal = postgresJournal({ connectionString: url });
   } else if (/^rediss?:\/\//.test(url)) {
-    const { redisJournal } = await import("@reportkit/redis");
-    journal = redisJournal({ url });
+    const { redisJournal } = await loadOptional(REDIS, () => import("@reportkit/redis"));
+    journal = redisJournal({ connection: redisConnectionOf(url) });
   } else {
     throw new CliError("--db must start with postgres://, postgresql://, redis:// or rediss://.");
   }

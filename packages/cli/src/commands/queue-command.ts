@@ -1,6 +1,8 @@
 import type { FailedReportJob, QueueAdmin, QueueStats, RedisConnection } from "@reportkit/bullmq";
 import type { Command } from "commander";
 import { CliError, type CliIo } from "../io.js";
+import { BULLMQ, loadOptional } from "../optional-package.js";
+import { redisConnectionOf } from "../redis-url.js";
 import { formatTable } from "../table.js";
 
 interface QueueFlags {
@@ -22,7 +24,7 @@ export function queueCommand(queue: Command, io: CliIo): Command {
     .action(async (flags: QueueFlags) => {
       const connection = connectionOf(flags, io);
       // Loaded here, not at start-up: the other commands need neither BullMQ nor ioredis.
-      const { queueStats } = await import("@reportkit/bullmq");
+      const { queueStats } = await loadOptional(BULLMQ, () => import("@reportkit/bullmq"));
       const stats = await queueStats({
         connection,
         ...(flags.queue === undefined ? {} : { queueNames: [flags.queue] }),
@@ -107,7 +109,6 @@ function withRedis(command: Command): Command {
   return redisOptions(command).option("--queue <name>", "the BullMQ queue name", "reportkit");
 }
 
-/** One URL is one Redis; several, comma-separated, are a Redis Cluster's nodes. */
 function connectionOf(flags: QueueFlags, io: CliIo): RedisConnection {
   const url = flags.redis ?? io.env.REPORTKIT_REDIS_URL;
   if (url === undefined || url === "") {
@@ -115,8 +116,7 @@ function connectionOf(flags: QueueFlags, io: CliIo): RedisConnection {
       "no Redis URL: pass --redis or set REPORTKIT_REDIS_URL (e.g. redis://127.0.0.1:6379).",
     );
   }
-  const urls = url.split(",").map((part) => part.trim());
-  return urls.length === 1 ? url : { cluster: urls };
+  return redisConnectionOf(url);
 }
 
 async function withAdmin(
@@ -126,7 +126,7 @@ async function withAdmin(
 ): Promise<void> {
   const connection = connectionOf(flags, io);
   // Loaded here, not at start-up: the other commands need neither BullMQ nor ioredis.
-  const { queueAdmin } = await import("@reportkit/bullmq");
+  const { queueAdmin } = await loadOptional(BULLMQ, () => import("@reportkit/bullmq"));
   const admin = queueAdmin({
     connection,
     queueName: flags.queue,

@@ -20,6 +20,8 @@ describe("handler types follow a literal composed template", () => {
         expectTypeOf(report.mid).toEqualTypeOf<string>();
         expectTypeOf(report.to).toEqualTypeOf<string>();
         expectTypeOf(report.status).toEqualTypeOf<CallStatus>();
+        expectTypeOf(report.final).toEqualTypeOf<boolean>();
+        expectTypeOf(report.outcome).toEqualTypeOf<"answered" | "unanswered" | "unknown">();
         expectTypeOf(report.duration).toEqualTypeOf<null>();
         expectTypeOf(report.from).toEqualTypeOf<null>();
         expectTypeOf(report.startedAt).toEqualTypeOf<null>();
@@ -43,6 +45,10 @@ describe("handler types follow a literal composed template", () => {
       onDelivery(report) {
         expectTypeOf(report.id).toEqualTypeOf<string>();
         expectTypeOf(report.status).toEqualTypeOf<DeliveryStatus>();
+        expectTypeOf(report.final).toEqualTypeOf<boolean>();
+        expectTypeOf(report.outcome).toEqualTypeOf<
+          "delivered" | "undelivered" | "pending" | "unknown"
+        >();
         expectTypeOf(report.deliveredAt).toEqualTypeOf<Date | null>();
         expectTypeOf(report.units).toEqualTypeOf<number | null>();
         expectTypeOf(report.mobile).toEqualTypeOf<null>();

@@ -1,4 +1,9 @@
-import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
+import {
+  classifyCallStatus,
+  classifyDeliveryStatus,
+  PROVIDER_TIME_ZONE,
+  type StatusClass,
+} from "@reportkit/wire";
 import { isRecord } from "@reportkit/wire/internal";
 import { invalidReport, type ReportError, unrecognizedReport } from "../reply/errors.js";
 import { boundedRaw } from "./bounded-raw.js";
@@ -125,11 +130,14 @@ function toDelivery(p: Payload, readWallClock: WallClockReader): ParseResult {
   if (typeof status !== "string") return unidentified("status", status, p.status, DELIVERY);
   // A fresh array per report: handlers may add their own. Entries only when a value fails.
   const warnings: ReportWarning[] = [];
+  const { final, outcome } = classified(classifyDeliveryStatus(status), status, DELIVERY, warnings);
   const report: DeliveryReport = {
     type: "delivery",
     id,
     mobile: warn(readPhone(p.mobile), "mobile", warnings),
     status,
+    final,
+    outcome,
     credits: warn(readDecimal(p.credits), "credits", warnings),
     units: warn(readCount(p.units), "units", warnings),
     deliveredAt: time(p.deliv_at, "deliv_at", p.deliv_time, "deliv_time", readWallClock, warnings),
@@ -154,6 +162,7 @@ function toCall(p: Payload, readWallClock: WallClockReader): ParseResult {
   const status = readIdentity(p.status);
   if (typeof status !== "string") return unidentified("status", status, p.status, CALL);
   const warnings: ReportWarning[] = [];
+  const { final, outcome } = classified(classifyCallStatus(status), status, CALL, warnings);
   const mid = readIdentity(p.mid);
   const webhookId = readIdentity(p.webhook_id);
   // A composed template always carries one of them (the grammar's IDENTITY_VARIABLES).
@@ -170,12 +179,30 @@ function toCall(p: Payload, readWallClock: WallClockReader): ParseResult {
     duration: warn(readCount(p.duration), "duration", warnings),
     flowId: warn(readCount(p.flow_id), "flow_id", warnings),
     status,
+    final,
+    outcome,
     source: warn(readText(p.source), "source", warnings),
     recordingUrl: warn(readText(p.recording_url), "recording_url", warnings),
     warnings,
     raw: boundedRaw(p, warnings),
   };
   return { ok: true, report };
+}
+
+/** A status's class; a warning when the status table does not know it (it is taken all the same). */
+function classified<Outcome extends string>(
+  found: StatusClass<Outcome>,
+  status: string,
+  what: string,
+  warnings: ReportWarning[],
+): StatusClass<Outcome> {
+  if (!found.known) {
+    warnings.push({
+      field: "status",
+      message: `${quote(status)} is not a status of the ${what} that reportkit knows; taken as sent, as not final with outcome "unknown"`,
+    });
+  }
+  return found;
 }
 
 /** The value, or null with a warning naming the field when it could not be read. */

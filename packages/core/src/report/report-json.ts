@@ -1,3 +1,4 @@
+import { classifyCallStatus, classifyDeliveryStatus } from "@reportkit/wire";
 import { isRecord } from "@reportkit/wire/internal";
 import { z } from "zod";
 import { CallReportSchema, DeliveryReportSchema, type Report } from "./schemas.js";
@@ -42,6 +43,17 @@ export function reportFromJson(json: unknown): Report {
   for (const name of dateFields) {
     const value = revived[name];
     if (typeof value === "string" || typeof value === "number") revived[name] = new Date(value);
+  }
+  // A report serialised before reports carried `final` and `outcome` (a job queued by an older
+  // receiver): both follow from its status.
+  if (revived.final === undefined && revived.outcome === undefined) {
+    if (typeof revived.status === "string") {
+      const found = (type === "delivery" ? classifyDeliveryStatus : classifyCallStatus)(
+        revived.status,
+      );
+      revived.final = found.final;
+      revived.outcome = found.outcome;
+    }
   }
   const result = schema.safeParse(revived);
   if (!result.success) {

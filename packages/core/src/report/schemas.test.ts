@@ -108,16 +108,26 @@ describe("DeliveryReportSchema, CallReportSchema and ReportWarningSchema: what h
 });
 
 describe("DELIVERY_STATUSES and CALL_STATUSES", () => {
-  it("list the SMPP stat values and Asterisk DIALSTATUS values", () => {
+  it("list the field notes' and SMPP's delivery statuses and Asterisk DIALSTATUS values", () => {
     expect(DELIVERY_STATUSES).toEqual([
       "DELIVRD",
       "UNDELIV",
       "EXPIRED",
       "REJECTD",
+      "FAILED",
+      "BARRED",
+      "BLACKLST",
+      "INVALID-SUB",
+      "MOB-OFF",
+      "NET-ERR",
+      "REJ-MULTIPART",
+      "DNDNUMB",
       "DELETED",
-      "ACCEPTD",
+      "TIMEOUT-DLR",
       "UNKNOWN",
+      "AWAITING-DLR",
       "ENROUTE",
+      "ACCEPTD",
     ]);
     expect(CALL_STATUSES).toEqual([
       "ANSWER",
@@ -130,10 +140,10 @@ describe("DELIVERY_STATUSES and CALL_STATUSES", () => {
   });
 
   it("each reaches the handler as sent, and so does a status outside the lists", () => {
-    const deliveries = [...DELIVERY_STATUSES, "FAILED"].map((status) =>
+    const deliveries = [...DELIVERY_STATUSES, "DLT-HEADER", "QUEUED"].map((status) =>
       parsed({ ...SAMPLE_DLR, status }),
     );
-    expect(deliveries.map((r) => r.status)).toEqual([...DELIVERY_STATUSES, "FAILED"]);
+    expect(deliveries.map((r) => r.status)).toEqual([...DELIVERY_STATUSES, "DLT-HEADER", "QUEUED"]);
     const calls = [...CALL_STATUSES, "TORTURE"].map((status) => parsed({ ...SAMPLE_CALL, status }));
     expect(calls.map((r) => r.status)).toEqual([...CALL_STATUSES, "TORTURE"]);
   });

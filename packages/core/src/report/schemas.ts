@@ -1,31 +1,20 @@
+import {
+  CALL_OUTCOMES,
+  type CallStatus,
+  DELIVERY_OUTCOMES,
+  type DeliveryStatus,
+} from "@reportkit/wire";
 import { z } from "zod";
 import { optionalNumberOrString, optionalStringOrNumber, stringOrNumber } from "./fields.js";
 
-/** SMPP delivery-receipt `stat` values seen in practice; any other string passes through. */
-export const DELIVERY_STATUSES = [
-  "DELIVRD",
-  "UNDELIV",
-  "EXPIRED",
-  "REJECTD",
-  "DELETED",
-  "ACCEPTD",
-  "UNKNOWN",
-  "ENROUTE",
-] as const;
-
-/** Asterisk DIALSTATUS values; any other string passes through. */
-export const CALL_STATUSES = [
-  "ANSWER",
-  "BUSY",
-  "NOANSWER",
-  "CANCEL",
-  "CONGESTION",
-  "CHANUNAVAIL",
-] as const;
-
-// `string & {}` keeps editor completion for the known values while accepting any string.
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number] | (string & {});
-export type CallStatus = (typeof CALL_STATUSES)[number] | (string & {});
+// The status vocabulary is @reportkit/wire's (statuses.ts): the known statuses, and what each
+// says (`final`, `outcome`) on every report.
+export {
+  CALL_STATUSES,
+  type CallStatus,
+  DELIVERY_STATUSES,
+  type DeliveryStatus,
+} from "@reportkit/wire";
 
 const isNonEmptyString = (v: unknown): v is string => typeof v === "string" && v !== "";
 
@@ -71,7 +60,8 @@ const raw = z.record(z.string(), z.unknown());
 
 /**
  * A value the receiver could not read: the report field is null, the value is still in `raw`
- * under its wire name. `field` is the wire name ("units", "deliv_time").
+ * under its wire name. `field` is the wire name ("units", "deliv_time"). Also a `status` the
+ * status table does not know: kept as sent, not final, outcome `unknown`.
  */
 export const ReportWarningSchema = z.object({ field: z.string(), message: z.string() });
 export type ReportWarning = z.infer<typeof ReportWarningSchema>;
@@ -95,6 +85,10 @@ export const DeliveryReportSchema = z.object({
   /** Null when the report has none (or an unreadable one: see `warnings`). */
   mobile: z.string().nullable(),
   status: z.custom<DeliveryStatus>(isNonEmptyString),
+  /** True when nothing should follow this status (DELIVRD, UNDELIV, …; not ENROUTE). */
+  final: z.boolean(),
+  /** What the status says about the message; `unknown` also for a status not in the table. */
+  outcome: z.enum(DELIVERY_OUTCOMES),
   credits,
   units: count,
   deliveredAt: instant,
@@ -120,6 +114,10 @@ export const CallReportSchema = z.object({
   duration: count,
   flowId: count,
   status: z.custom<CallStatus>(isNonEmptyString),
+  /** True for every known status: a call report is pushed once the call has ended. */
+  final: z.boolean(),
+  /** Whether the callee answered; `unknown` for a status not in the table. */
+  outcome: z.enum(CALL_OUTCOMES),
   source: z.string().nullable(),
   recordingUrl: z.string().nullable(),
   /** Values that could not be read (their field is null); `[]` when every value was read. */

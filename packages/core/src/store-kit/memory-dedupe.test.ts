@@ -88,7 +88,15 @@ describe("memoryDedupe", () => {
     expect(store.claim("b", "p")).toBe("claimed");
   });
 
-  it.each([{ ttlMs: 0 }, { maxKeys: -1 }, { leaseMs: 1.5 }])("refuses %o", (options) => {
-    expect(() => memoryDedupe(options)).toThrow(/must be a positive whole number/);
+  it.each([
+    [{ ttlMs: 0 }, "memoryDedupe: `ttlMs` must be a whole number of milliseconds above 0, got 0."],
+    [{ maxKeys: -1 }, "memoryDedupe: `maxKeys` must be a whole number above 0, got -1."],
+    [
+      { leaseMs: 1.5 },
+      "memoryDedupe: `leaseMs` must be a whole number of milliseconds above 0, got 1.5.",
+    ],
+    [{ ttl: 5 }, "memoryDedupe: unknown option `ttl`; the options are ttlMs, maxKeys, leaseMs."],
+  ])("refuses %o", (options, message) => {
+    expect(() => memoryDedupe(options as never)).toThrow(message);
   });
 });

@@ -5,6 +5,7 @@ import {
   type DedupeStore,
 } from "./dedupe-store.js";
 import { KeyTable } from "./key-table.js";
+import { readOptions } from "./option-checks.js";
 
 export interface MemoryDedupeOptions {
   /** How long a processed report is remembered, in ms. Default 2 h: the provider's 90-minute retry window plus a margin. */
@@ -28,9 +29,13 @@ export interface MemoryDedupeOptions {
  * createReceiver({ token, onDelivery, dedupe: memoryDedupe({ ttlMs: 3 * 60 * 60_000 }) });
  */
 export function memoryDedupe(options: MemoryDedupeOptions = {}): DedupeStore {
-  const ttlMs = positive(options.ttlMs, DEFAULT_DEDUPE_TTL_MS, "ttlMs");
-  const maxKeys = positive(options.maxKeys, 100_000, "maxKeys");
-  const leaseMs = positive(options.leaseMs, DEFAULT_LEASE_MS, "leaseMs");
+  const read = readOptions("memoryDedupe", options, {
+    example: "memoryDedupe({ maxKeys: 100_000 })",
+    known: ["ttlMs", "maxKeys", "leaseMs"],
+  });
+  const ttlMs = read.positiveMs("ttlMs", DEFAULT_DEDUPE_TTL_MS);
+  const maxKeys = read.wholeNumber("maxKeys", 100_000);
+  const leaseMs = read.positiveMs("leaseMs", DEFAULT_LEASE_MS);
   const epoch = Date.now();
   const keys = new KeyTable(maxKeys);
 
@@ -65,14 +70,4 @@ export function memoryDedupe(options: MemoryDedupeOptions = {}): DedupeStore {
       if (entry !== -1 && keys.owner(entry) === owner) keys.remove(entry);
     },
   };
-}
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new TypeError(
-      `reportkit: memoryDedupe({ ${name} }) must be a positive whole number, got ${String(value)}.`,
-    );
-  }
-  return value;
 }

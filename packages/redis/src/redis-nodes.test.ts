@@ -31,8 +31,8 @@ describe("resolveClusterNodes", () => {
   });
 
   it("names the caller and the node in its refusals", () => {
-    expect(() => resolveClusterNodes(["redis://h:1", 7], "bullmqQueue(options)")).toThrow(
-      "bullmqQueue(options): `cluster[1]` must be a redis:// URL or { host, port }",
+    expect(() => resolveClusterNodes(["redis://h:1", 7], "bullmqQueue")).toThrow(
+      "bullmqQueue: `connection.cluster[1]` must be a redis:// URL or { host, port }",
     );
   });
 });

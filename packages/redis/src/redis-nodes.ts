@@ -18,17 +18,17 @@ export interface ResolvedClusterNodes {
 
 /**
  * Checks a list of cluster nodes once, at construction. URLs must agree on scheme, user name
- * and password (a cluster has one of each). @throws TypeError naming `where`, saying how to fix.
+ * and password (a cluster has one of each). @throws TypeError naming `who`, saying how to fix.
  *
  * @example
  * resolveClusterNodes(["redis://10.0.0.1:7000", "redis://10.0.0.2:7000"], "redisDedupe");
  * // { nodes: [{ host: "10.0.0.1", port: 7000 }, …], redisOptions: {}, address: "redis://10.0.0.1:7000,10.0.0.2:7000" }
  */
-export function resolveClusterNodes(list: unknown, where: string): ResolvedClusterNodes {
+export function resolveClusterNodes(list: unknown, who: string): ResolvedClusterNodes {
   const example = `e.g. ["redis://10.0.0.1:7000", "redis://10.0.0.2:7000"] or [{ host: "10.0.0.1", port: 7000 }]`;
   if (!Array.isArray(list) || list.length === 0) {
     throw new TypeError(
-      `${where}: \`cluster\` must be a non-empty list of the cluster's nodes, ${example}.`,
+      `${who}: \`connection.cluster\` must be a non-empty list of the cluster's nodes, ${example}.`,
     );
   }
   const nodes: { host: string; port: number }[] = [];
@@ -40,7 +40,7 @@ export function resolveClusterNodes(list: unknown, where: string): ResolvedClust
       const { host, port } = node as { host?: unknown; port?: unknown };
       if (typeof host !== "string" || host === "" || !validPort(port)) {
         throw new TypeError(
-          `${where}: \`cluster[${index}]\` must be { host: string, port: 1-65535 } or a redis:// URL, ${example}.`,
+          `${who}: \`connection.cluster[${index}]\` must be { host: string, port: 1-65535 } or a redis:// URL, ${example}.`,
         );
       }
       nodes.push({ host, port });
@@ -48,7 +48,7 @@ export function resolveClusterNodes(list: unknown, where: string): ResolvedClust
     }
     if (typeof node !== "string") {
       throw new TypeError(
-        `${where}: \`cluster[${index}]\` must be a redis:// URL or { host, port }, ${example}.`,
+        `${who}: \`connection.cluster[${index}]\` must be a redis:// URL or { host, port }, ${example}.`,
       );
     }
     let url: URL;
@@ -56,31 +56,31 @@ export function resolveClusterNodes(list: unknown, where: string): ResolvedClust
       url = new URL(node);
     } catch {
       throw new TypeError(
-        `${where}: \`cluster[${index}]\` is not a URL; give it with its scheme, e.g. "redis://10.0.0.1:7000".`,
+        `${who}: \`connection.cluster[${index}]\` is not a URL; give it with its scheme, e.g. "redis://10.0.0.1:7000".`,
       );
     }
     if (url.protocol !== "redis:" && url.protocol !== "rediss:") {
       throw new TypeError(
-        `${where}: \`cluster[${index}]\` must start with redis:// or rediss:// (TLS), got the scheme ${url.protocol}`,
+        `${who}: \`connection.cluster[${index}]\` must start with redis:// or rediss:// (TLS), got the scheme "${url.protocol.slice(0, -1)}".`,
       );
     }
     if (url.pathname !== "" && url.pathname !== "/" && url.pathname !== "/0") {
       throw new TypeError(
-        `${where}: \`cluster[${index}]\` names a database (${url.pathname}); a Redis Cluster has only database 0.`,
+        `${who}: \`connection.cluster[${index}]\` names a database (${url.pathname}); a Redis Cluster has only database 0.`,
       );
     }
     const isSecure = url.protocol === "rediss:";
-    const who = `${url.username}:${url.password}`;
+    const nodeCredentials = `${url.username}:${url.password}`;
     if (
       (secure !== undefined && secure !== isSecure) ||
-      (credentials !== undefined && credentials !== who)
+      (credentials !== undefined && credentials !== nodeCredentials)
     ) {
       throw new TypeError(
-        `${where}: the \`cluster\` URLs differ in scheme, user name or password; a cluster has one of each, so give every node the same.`,
+        `${who}: the \`connection.cluster\` URLs differ in scheme, user name or password; a cluster has one of each, so give every node the same.`,
       );
     }
     secure = isSecure;
-    credentials = who;
+    credentials = nodeCredentials;
     if (url.username !== "") redisOptions.username = decodeURIComponent(url.username);
     if (url.password !== "") redisOptions.password = decodeURIComponent(url.password);
     if (isSecure) redisOptions.tls = {};

@@ -1,0 +1,83 @@
+// The failure journal's read API, declared once for every store that keeps one (the store
+// packages' journals implement it; `reportkit journal` and `reportkit replay` use it), and the
+// one reading of a `list` filter they share.
+import type { FailureJournal, JournalEntry, JournalRecord } from "./dedupe-store.js";
+import { readOptions, shown } from "./option-checks.js";
+
+export type JournalStatus = JournalEntry["status"];
+
+/** Every status an entry can have, in the order a person reads them. */
+export const JOURNAL_STATUSES: readonly JournalStatus[] = Object.keys({
+  failed: true,
+  refused: true,
+  resolved: true,
+} satisfies Record<JournalStatus, true>) as JournalStatus[];
+
+/** Which entries `list` gives: by status and by when they were last seen. */
+export interface JournalFilter {
+  /** One status or several; default every status. */
+  status?: JournalStatus | readonly JournalStatus[];
+  /** Only entries last seen at or after this time. */
+  since?: Date;
+  /** At most this many, the oldest first; default 1000. */
+  limit?: number;
+}
+
+/**
+ * A failure journal you can also read and update: what `reportkit journal` and `reportkit
+ * replay` use. The store packages' journal factories return one (`postgresJournal()`), and a
+ * store's built-in journal (`inbox.journal`) is one too.
+ */
+export interface ReadableJournal extends FailureJournal {
+  record(entry: JournalRecord): Promise<void>;
+  ping(): Promise<void>;
+  /** The kept entries, oldest last seen first. */
+  list(filter?: JournalFilter): Promise<JournalEntry[]>;
+  /** Marks an entry `resolved` (its report was processed); false when there is no such entry. */
+  resolve(key: string): Promise<boolean>;
+  /** Closes what the journal opened itself (a connection from a URL), never what it was given. */
+  close(): Promise<void>;
+}
+
+/** How many entries `list` gives when the filter names no `limit`. */
+export const DEFAULT_JOURNAL_LIMIT = 1000;
+
+/** A `list` filter as a journal queries by it: every field there, checked. */
+export interface JournalQuery {
+  /** The statuses to give, or undefined for every one. */
+  readonly statuses: readonly JournalStatus[] | undefined;
+  readonly since: Date | undefined;
+  readonly limit: number;
+}
+
+/**
+ * Reads a `list` filter once, for a journal's query.
+ * @throws TypeError naming `who` (e.g. "postgresJournal.list") and the field, saying what it takes.
+ *
+ * @example
+ * journalQuery("postgresJournal.list", { status: "failed" });
+ * // { statuses: ["failed"], since: undefined, limit: 1000 }
+ */
+export function journalQuery(who: string, filter: JournalFilter | undefined): JournalQuery {
+  if (filter === undefined) {
+    return { statuses: undefined, since: undefined, limit: DEFAULT_JOURNAL_LIMIT };
+  }
+  const read = readOptions(who, filter, {
+    example: `{ status: "failed", since: new Date(Date.now() - 3_600_000) }`,
+    known: ["status", "since", "limit"],
+  });
+  const statuses = filter.status === undefined ? undefined : [filter.status].flat();
+  for (const status of statuses ?? []) {
+    if (!JOURNAL_STATUSES.includes(status)) {
+      throw new TypeError(
+        `${who}: \`status\` must be ${JOURNAL_STATUSES.join(", ")} or a list of them, got ${shown(status)}.`,
+      );
+    }
+  }
+  const { since } = filter;
+  if (since !== undefined && (!(since instanceof Date) || Number.isNaN(since.getTime()))) {
+    throw new TypeError(`${who}: \`since\` must be a valid Date, got ${shown(since)}.`);
+  }
+  const limit = read.wholeNumber("limit", DEFAULT_JOURNAL_LIMIT);
+  return { statuses, since, limit };
+}

@@ -1,0 +1,93 @@
+// Which of two statuses of one message is its status: the rule @reportkit/postgres's
+// recordStatus runs as one SQL statement, as a pure function for any other store. The two are
+// tested against each other on every pair of the status table.
+import { statusKey } from "./statuses.js";
+
+/** One status of a message, as a store keeps it. */
+export interface StatusPoint {
+  /** The status as sent ("DELIVRD"); compared in any case. */
+  readonly status: string;
+  /** From the report (`report.final`). */
+  readonly final: boolean;
+  /** From the report (`report.outcome`): only `"unknown"` matters to the rule. */
+  readonly outcome: string;
+  /**
+   * The report's own time: when the message reached this status (a delivery report's
+   * `deliveredAt`); null when the report has none.
+   */
+  readonly reportedAt: Date | null;
+  /** When the report arrived (a handler's `ctx.receivedAt`, or the database's clock). */
+  readonly receivedAt: Date;
+}
+
+/**
+ * Between two different final statuses that both know the outcome (DELIVRD and UNDELIV, say: a
+ * provider fault): `"first"` keeps the one recorded first (default: what handlers already acted
+ * on does not change under them); `"latest"` takes the later one by the reports' own time (by
+ * arrival when either has none).
+ */
+export type StatusPrecedence = "first" | "latest";
+
+export const STATUS_PRECEDENCES = [
+  "first",
+  "latest",
+] as const satisfies readonly StatusPrecedence[];
+
+/**
+ * Whether `next` replaces `current` as the message's status. The rules, in order:
+ * 1. the first status of a message is recorded (`current` null);
+ * 2. the same status again (in any case) changes nothing;
+ * 3. a final status replaces a non-final one; a non-final one never replaces a final one;
+ * 4. between two non-final ones, the later one: by the reports' own time when both have one,
+ *    else by arrival (a tie changes nothing);
+ * 5. between two final ones, one with a known outcome replaces one whose outcome is `unknown`
+ *    (a late DELIVRD after TIMEOUT-DLR), never the reverse;
+ * 6. otherwise (two different finals both known, or both unknown) `precedence` decides:
+ *    `"first"` keeps the current one, `"latest"` takes the later one as in rule 4.
+ *
+ * @example
+ * const next = { status: report.status, final: report.final, outcome: report.outcome,
+ *   reportedAt: report.deliveredAt, receivedAt: ctx.receivedAt };
+ * if (supersedes(next, stored)) await save(next);
+ */
+export function supersedes(
+  next: StatusPoint,
+  current: StatusPoint | null,
+  precedence: StatusPrecedence = "first",
+): boolean {
+  if (current === null) return true;
+  if (statusKey(next.status) === statusKey(current.status)) return false;
+  if (next.final !== current.final) return next.final;
+  if (!next.final) return isLater(next, current);
+  const nextUnknown = next.outcome === "unknown";
+  const currentUnknown = current.outcome === "unknown";
+  if (nextUnknown !== currentUnknown) return currentUnknown;
+  return precedence === "latest" && isLater(next, current);
+}
+
+/**
+ * Whether `next` and `current` are two different final statuses that both know the outcome:
+ * the provider contradicts itself. Rule 6 of {@link supersedes} settles it; a store records and
+ * reports it (recordStatus marks the history row and logs one line).
+ */
+export function isStatusConflict(
+  next: Pick<StatusPoint, "status" | "final" | "outcome">,
+  current: Pick<StatusPoint, "status" | "final" | "outcome"> | null,
+): boolean {
+  return (
+    current !== null &&
+    next.final &&
+    current.final &&
+    next.outcome !== "unknown" &&
+    current.outcome !== "unknown" &&
+    statusKey(next.status) !== statusKey(current.status)
+  );
+}
+
+/** Rule 4: by the reports' own time when both have one, else by arrival. */
+function isLater(next: StatusPoint, current: StatusPoint): boolean {
+  if (next.reportedAt !== null && current.reportedAt !== null) {
+    return next.reportedAt.getTime() > current.reportedAt.getTime();
+  }
+  return next.receivedAt.getTime() > current.receivedAt.getTime();
+}
