@@ -90,8 +90,28 @@ const DLR_REPORT = {
   submittedAt: "2021-04-09T10:57:49.000Z",
   cid: "6789",
   custom: "order-1234",
+  // The fields the provider's verification page adds to a DLR, typed.
+  custom1: "campaign-3344",
+  custom2: "new-campXXX",
+  location: "India",
+  region: "Bangalore",
+  provider: "Jio",
+  locationCode: "in",
+  regionCode: "KA",
+  providerCode: "RJ",
   warnings: [],
   raw: SAMPLE_DLR,
+};
+/** The verification page's fields as a composed report has them: no variable carries them. */
+const NO_EXTRA_FIELDS = {
+  custom1: null,
+  custom2: null,
+  location: null,
+  region: null,
+  provider: null,
+  locationCode: null,
+  regionCode: null,
+  providerCode: null,
 };
 
 const CALL_REPORT = {
@@ -341,9 +361,9 @@ const DLR_VALUES: Record<keyof typeof DLR_KEYS, string> = {
   submitted: "1617965869",
   ref: "order-1234",
 };
-/** The same report as the standard push gives; no variable carries `cid`. */
+/** The same report as the standard push gives; no variable carries `cid` nor the extra fields. */
 const composedDelivery = (values: Record<string, string>, fields: object = {}): Call =>
-  delivered({ ...DLR_REPORT, cid: null, ...fields, raw: values });
+  delivered({ ...DLR_REPORT, cid: null, ...NO_EXTRA_FIELDS, ...fields, raw: values });
 
 const DLR_QUERY_TEMPLATE = `https://example.com/webhooks?${Object.entries(DLR_KEYS)
   .map(([key, variable]) => `${key}=${variable}`)
@@ -415,6 +435,7 @@ const PATH_REPORT = {
   submittedAt: null,
   cid: null,
   custom: null,
+  ...NO_EXTRA_FIELDS,
   raw: {},
 };
 // One template with a value in each place: a path segment with text around its placeholder,

@@ -37,6 +37,14 @@ describe("@reportkit/testing types", () => {
     expectTypeOf(dlr.status).toEqualTypeOf<"UNDELIV">();
     expectTypeOf(dlr.units).toEqualTypeOf<"2">();
     expectTypeOf(dlr).not.toHaveProperty("cid");
+    // The verification page's extra fields: in the sample as strings, overridable, removable.
+    expectTypeOf(deliveryPayload().custom1).toEqualTypeOf<string>();
+    expectTypeOf(deliveryPayload().provider_code).toEqualTypeOf<string>();
+    const extra = deliveryPayload({ location: "Nepal", region_code: undefined });
+    expectTypeOf(extra.location).toEqualTypeOf<"Nepal">();
+    expectTypeOf(extra).not.toHaveProperty("region_code");
+    // @ts-expect-error: like every wire field, a string or a number, not an object
+    deliveryPayload({ custom2: { a: 1 } });
     const call = callPayload();
     expectTypeOf(call.to).toEqualTypeOf<number>();
     expectTypeOf(call.duration).toEqualTypeOf<string>();

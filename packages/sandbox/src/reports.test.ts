@@ -31,6 +31,8 @@ describe("buildDeliveryReport", () => {
       submit_time: "2021-04-09 16:27:49",
       sent_time: "2021-04-09 16:27:48",
       custom: "order-1234",
+      location: "India",
+      location_code: "in",
     });
     expect(report.cid).toMatch(/^\d+$/);
     expect(Object.keys(report)).toEqual([
@@ -47,7 +49,56 @@ describe("buildDeliveryReport", () => {
       "submit_time",
       "cid",
       "custom",
+      "location",
+      "region",
+      "provider",
+      "location_code",
+      "region_code",
+      "provider_code",
     ]);
+  });
+
+  it("pushes custom1 and custom2 when given, after custom, in the verification page's order", () => {
+    const report = buildDeliveryReport(
+      { custom: "order-1", custom1: "campaign-3344", custom2: "new-camp" },
+      clock,
+    );
+    expect(report).toMatchObject({ custom1: "campaign-3344", custom2: "new-camp" });
+    expect(Object.keys(report).slice(-9)).toEqual([
+      "custom",
+      "custom1",
+      "custom2",
+      "location",
+      "region",
+      "provider",
+      "location_code",
+      "region_code",
+      "provider_code",
+    ]);
+    expect(buildDeliveryReport({}, clock)).not.toHaveProperty("custom1");
+    expect(buildDeliveryReport({}, clock)).not.toHaveProperty("custom2");
+    expect(() => buildDeliveryReport({ custom1: "a\nb" }, clock)).toThrow(/The custom1 field/);
+    expect(() => buildDeliveryReport({ custom2: "x".repeat(256) }, clock)).toThrow(
+      /The custom2 field/,
+    );
+  });
+
+  it("says where an Indian number is registered, and nothing for another country's", () => {
+    const indian = buildDeliveryReport({ mobile: "919876543210" }, clock);
+    expect(indian).toMatchObject({ location: "India", location_code: "in" });
+    expect(indian.region).toEqual(expect.any(String));
+    expect(indian.provider_code).toMatch(/^[A-Z]{2}$/);
+    const british = buildDeliveryReport({ mobile: "447700900123" }, clock);
+    for (const field of [
+      "location",
+      "region",
+      "provider",
+      "location_code",
+      "region_code",
+      "provider_code",
+    ]) {
+      expect(british).not.toHaveProperty(field);
+    }
   });
 
   it("writes the wall clock in the zone asked for", () => {
@@ -148,6 +199,12 @@ describe("documented shapes (field-notes.md: the documentation's samples)", () =
       "submit_time",
       "cid",
       "custom",
+      "location",
+      "region",
+      "provider",
+      "location_code",
+      "region_code",
+      "provider_code",
     ]);
     expect(documented).toMatchObject({
       id: complete.id,
@@ -197,6 +254,8 @@ describe("composed values", () => {
     const vars = composedValuesOf("delivery", buildDeliveryReport({}, clock), "hook-1");
     expect(Object.keys(vars)).toEqual(Object.keys(DELIVERY_VARIABLES));
     expect(vars).toMatchObject({ units: "1", custom: "" });
+    // No variable carries the verification page's fields (the provider's list ends at custom).
+    expect(vars).not.toHaveProperty("location");
     for (const value of Object.values(vars)) expect(typeof value).toBe("string");
   });
 

@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import type { DocumentedCallPayload, DocumentedDeliveryPayload } from "@reportkit/wire";
 import { FieldCheck, hasControlCharacter } from "./field-errors.js";
 import { formatWallClock, unixSeconds } from "./format-wall-clock.js";
+import { locationOf } from "./number-location.js";
 
 /**
  * The SMS delivery report the sandbox pushes (provider-interface.md 2.4), one of the shapes the
@@ -43,6 +44,9 @@ export interface DeliveryOverrides {
   status?: string;
   /** The client's custom id. Omitted from the report when not given. */
   custom?: string;
+  /** Two more values of the client's own. Each omitted from the report when not given. */
+  custom1?: string;
+  custom2?: string;
   /** Credits charged, sent with four decimals. Default 0.25 per unit. */
   credits?: string | number;
   /** SMS parts. Default from `message` (160 characters, then 153 a part), else 1. */
@@ -82,8 +86,9 @@ export interface ReportClock {
 const DIGITS = /^\d+$/;
 
 /**
- * A realistic SMS delivery report: id "<uuid>:1", credits with four decimals, and unix and
- * wall-clock times for the same instants (received 3 s, submitted 2 s before delivery now).
+ * A realistic SMS delivery report: id "<uuid>:1", credits with four decimals, unix and
+ * wall-clock times for the same instants (received 3 s, submitted 2 s before delivery now),
+ * and for an Indian number where it is registered (`location`, `region`, `provider`, codes).
  * @throws FieldErrors naming each invalid override
  */
 export function buildDeliveryReport(
@@ -116,6 +121,8 @@ export function buildDeliveryReport(
     }
   }
   const custom = checkText(check, "custom", overrides.custom, 255);
+  const custom1 = checkText(check, "custom1", overrides.custom1, 255);
+  const custom2 = checkText(check, "custom2", overrides.custom2, 255);
   const cid = checkText(check, "cid", overrides.cid, 64) ?? String(randomInt(1000, 1_000_000));
   check.done();
 
@@ -138,6 +145,11 @@ export function buildDeliveryReport(
     cid,
   };
   if (custom !== undefined) report.custom = custom;
+  if (custom1 !== undefined) report.custom1 = custom1;
+  if (custom2 !== undefined) report.custom2 = custom2;
+  // After the client's values, as in the verification page's sample.
+  const location = locationOf(mobile);
+  if (location !== undefined) Object.assign(report, location);
   return report;
 }
 

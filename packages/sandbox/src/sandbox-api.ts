@@ -114,6 +114,8 @@ function sendSms(dispatcher: Dispatcher, { body }: ApiRequest): JsonReply {
     mobile: body.mobile as string | undefined,
     status: body.status as string | undefined,
     custom: body.custom as string | undefined,
+    custom1: body.custom1 as string | undefined,
+    custom2: body.custom2 as string | undefined,
     credits: body.credits as string | undefined,
     units: body.units as number | undefined,
     cid: body.cid as string | undefined,

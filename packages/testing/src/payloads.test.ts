@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { callPayload, deliveryPayload } from "./payloads.js";
 
 describe("deliveryPayload", () => {
-  it("is the documented DLR: wall-clock times, no unix fields, credits a four-place string", () => {
+  it("is the documented DLR: wall-clock times, no unix fields, credits a four-place string, the verification page's extra fields", () => {
     const payload = deliveryPayload();
     expect(payload).toEqual({
       id: expect.stringMatching(
@@ -18,6 +18,14 @@ describe("deliveryPayload", () => {
       submit_time: "2021-04-09 16:27:49",
       cid: "6789",
       custom: "order-1234",
+      custom1: "campaign-3344",
+      custom2: "new-campXXX",
+      location: "India",
+      region: "Bangalore",
+      provider: "Jio",
+      location_code: "in",
+      region_code: "KA",
+      provider_code: "RJ",
     });
     for (const unix of ["deliv_at", "sent_at", "submit_at"])
       expect(payload).not.toHaveProperty(unix);
@@ -40,6 +48,39 @@ describe("deliveryPayload", () => {
       credits: "2.0000",
       units: 1,
       deliveredAt: new Date("2021-04-09T10:57:51Z"),
+      custom1: "campaign-3344",
+      custom2: "new-campXXX",
+      location: "India",
+      region: "Bangalore",
+      provider: "Jio",
+      locationCode: "in",
+      regionCode: "KA",
+      providerCode: "RJ",
+    });
+    expect(result.report.warnings).toEqual([]);
+  });
+
+  it("overrides and leaves out the extra fields like any other, and the parser follows", () => {
+    const payload = deliveryPayload({
+      custom1: "campaign-7",
+      provider: "Airtel",
+      provider_code: 42,
+      region: undefined,
+      region_code: undefined,
+    });
+    expect(payload).toMatchObject({ custom1: "campaign-7", provider: "Airtel", provider_code: 42 });
+    expect(payload).not.toHaveProperty("region");
+    expect(payload).not.toHaveProperty("region_code");
+    const result = parseReport(payload);
+    expect(result.ok && result.report).toMatchObject({
+      custom1: "campaign-7",
+      custom2: "new-campXXX",
+      provider: "Airtel",
+      providerCode: "42",
+      region: null,
+      regionCode: null,
+      location: "India",
+      warnings: [],
     });
   });
 

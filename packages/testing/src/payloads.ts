@@ -1,5 +1,6 @@
 import type { CallPayload, DeliveryPayload } from "@reportkit/core";
 import {
+  type DeliveryExtraField,
   DOCUMENTED_CALL_SAMPLE,
   DOCUMENTED_DELIVERY_SAMPLE,
   type DocumentedCallPayload,
@@ -9,12 +10,14 @@ import {
 /**
  * An SMS delivery report as the provider documents it (provider-interface.md 2.4 and its
  * sample): the wall-clock `*_time` strings and no unix `*_at` fields, `credits` a four-place
- * decimal string, `units` a number; the sample's delivery time and custom id included.
+ * decimal string, `units` a number; the sample's delivery time and custom id included, and
+ * the fields the verification page's sample adds (`custom1`, `custom2`, `location`, `region`,
+ * `provider`, `location_code`, `region_code`, `provider_code`).
  */
 export type DeliveryPayloadSample = DocumentedDeliveryPayload & {
   deliv_time: string;
   custom: string;
-};
+} & Required<Pick<DocumentedDeliveryPayload, DeliveryExtraField>>;
 
 /**
  * A call report as the provider documents it (provider-interface.md 2.5 and its sample):
@@ -57,6 +60,7 @@ function withOverrides(defaults: object, overrides: object | undefined): object 
  * @example
  * deliveryPayload(); // { id: "…:1", mobile: "919876543210", status: "DELIVRD", credits: "2.0000", … }
  * deliveryPayload({ status: "UNDELIV", custom: "order-42" });
+ * deliveryPayload({ custom1: "campaign-7", provider: "Airtel", region_code: undefined });
  * deliveryPayload({ deliv_at: "1617965871" }); // with a unix field, which the receiver prefers
  * deliveryPayload({ cid: undefined }); // without `cid`
  */

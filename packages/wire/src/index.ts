@@ -4,6 +4,7 @@ export {
   type CallField,
   type CallPayload,
   DELIVERY_FIELDS,
+  type DeliveryExtraField,
   type DeliveryField,
   type DeliveryPayload,
   DOCUMENTED_CALL_SAMPLE,

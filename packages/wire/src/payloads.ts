@@ -1,7 +1,10 @@
 /** The two kinds of report the provider pushes. A composed template states which it carries. */
 export type ReportType = "delivery" | "call";
 
-/** The fields of an SMS delivery report as pushed (provider-interface.md 2.4), in its order. */
+/**
+ * The fields of an SMS delivery report as pushed, in the documentation's order: those of
+ * provider-interface.md 2.4, then the ones the verification page's sample adds (field-notes.md).
+ */
 export const DELIVERY_FIELDS = [
   "id",
   "mobile",
@@ -16,6 +19,14 @@ export const DELIVERY_FIELDS = [
   "submit_time",
   "cid",
   "custom",
+  "custom1",
+  "custom2",
+  "location",
+  "region",
+  "provider",
+  "location_code",
+  "region_code",
+  "provider_code",
 ] as const;
 
 /** The fields of a call report as pushed (provider-interface.md 2.5), in its order. */
@@ -36,6 +47,17 @@ export const CALL_FIELDS = [
 
 export type DeliveryField = (typeof DELIVERY_FIELDS)[number];
 export type CallField = (typeof CALL_FIELDS)[number];
+
+/** The fields the verification page's sample adds to 2.4 (field-notes.md). */
+export type DeliveryExtraField =
+  | "custom1"
+  | "custom2"
+  | "location"
+  | "region"
+  | "provider"
+  | "location_code"
+  | "region_code"
+  | "provider_code";
 
 /**
  * An SMS delivery report as senders really push it. The documentation types every field but
@@ -67,6 +89,19 @@ export interface DeliveryPayload {
   cid?: string | number | null;
   /** The client's custom id. */
   custom?: string | number | null;
+  // The fields below are in the verification page's sample only (field-notes.md); the pull
+  // API's records carry `custom1`, `location` and `provider` too. Each may be absent.
+  /** Two more values of the client's own, e.g. "campaign-3344". */
+  custom1?: string | number | null;
+  custom2?: string | number | null;
+  /** Where the number is registered: country ("India"), circle ("Bangalore"), operator ("Jio"). */
+  location?: string | number | null;
+  region?: string | number | null;
+  provider?: string | number | null;
+  /** Their codes: "in", "KA", "RJ". */
+  location_code?: string | number | null;
+  region_code?: string | number | null;
+  provider_code?: string | number | null;
 }
 
 /**
@@ -112,6 +147,14 @@ export interface DocumentedDeliveryPayload extends DeliveryPayload {
   submit_time: string;
   cid: string;
   custom?: string;
+  custom1?: string;
+  custom2?: string;
+  location?: string;
+  region?: string;
+  provider?: string;
+  location_code?: string;
+  region_code?: string;
+  provider_code?: string;
 }
 
 /**
@@ -133,9 +176,14 @@ export interface DocumentedCallPayload extends CallPayload {
   recording_url?: string;
 }
 
-/** The SMS delivery report of the documentation's sample, as valid JSON would carry it. */
+/**
+ * The SMS delivery report of the documentation's sample, as valid JSON would carry it. The
+ * fields after `custom` are the verification page's sample's, copied as it writes them.
+ */
 export const DOCUMENTED_DELIVERY_SAMPLE: Readonly<
-  DocumentedDeliveryPayload & { deliv_time: string; custom: string }
+  DocumentedDeliveryPayload & { deliv_time: string; custom: string } & Required<
+      Pick<DocumentedDeliveryPayload, DeliveryExtraField>
+    >
 > = Object.freeze({
   id: "b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1",
   mobile: "919876543210",
@@ -147,6 +195,14 @@ export const DOCUMENTED_DELIVERY_SAMPLE: Readonly<
   submit_time: "2021-04-09 16:27:49",
   cid: "6789",
   custom: "order-1234",
+  custom1: "campaign-3344",
+  custom2: "new-campXXX",
+  location: "India",
+  region: "Bangalore",
+  provider: "Jio",
+  location_code: "in",
+  region_code: "KA",
+  provider_code: "RJ",
 });
 
 /** The call report of the documentation's sample, as valid JSON would carry it. */

@@ -15,7 +15,7 @@ import {
 } from "./index.js";
 
 describe("DELIVERY_FIELDS and CALL_FIELDS", () => {
-  it("are the fields of 2.4 and 2.5, in the documentation's order", () => {
+  it("are the fields of 2.4 (then the verification page's) and 2.5, in the documentation's order", () => {
     expect(DELIVERY_FIELDS).toEqual([
       "id",
       "mobile",
@@ -30,6 +30,14 @@ describe("DELIVERY_FIELDS and CALL_FIELDS", () => {
       "submit_time",
       "cid",
       "custom",
+      "custom1",
+      "custom2",
+      "location",
+      "region",
+      "provider",
+      "location_code",
+      "region_code",
+      "provider_code",
     ]);
     expect(CALL_FIELDS).toEqual([
       "webhook_id",
@@ -62,6 +70,23 @@ describe("DELIVERY_FIELDS and CALL_FIELDS", () => {
     expect(unknown(DELIVERY_FIELDS, DOCUMENTED_DELIVERY_SAMPLE)).toEqual([]);
     expect(unknown(CALL_FIELDS, DOCUMENTED_CALL_SAMPLE)).toEqual([]);
   });
+
+  it("copy the verification page's values of the fields it adds, all strings", () => {
+    expect(DOCUMENTED_DELIVERY_SAMPLE).toMatchObject({
+      custom1: "campaign-3344",
+      custom2: "new-campXXX",
+      location: "India",
+      region: "Bangalore",
+      provider: "Jio",
+      location_code: "in",
+      region_code: "KA",
+      provider_code: "RJ",
+    });
+    // In the page's order, after custom: the order a sender's json_encode writes them in.
+    expect(Object.keys(DOCUMENTED_DELIVERY_SAMPLE)).toEqual(
+      DELIVERY_FIELDS.filter((f) => Object.hasOwn(DOCUMENTED_DELIVERY_SAMPLE, f)),
+    );
+  });
 });
 
 describe("variablesOf and the variable tables", () => {
@@ -70,7 +95,7 @@ describe("variablesOf and the variable tables", () => {
     expect(variablesOf("call")).toBe(CALL_VARIABLES);
   });
 
-  it("maps every delivery variable of 2.6 to its payload field; cid has no variable", () => {
+  it("maps every delivery variable of 2.6 to its payload field; cid and the verification page's fields have none", () => {
     const delivery = variablesOf("delivery");
     expect(Object.keys(delivery)).toEqual([
       "id",
@@ -87,7 +112,18 @@ describe("variablesOf and the variable tables", () => {
       "custom",
     ]);
     for (const [variable, field] of Object.entries(delivery)) expect(field).toBe(variable);
-    expect(DELIVERY_FIELDS.filter((f) => !Object.values(delivery).includes(f))).toEqual(["cid"]);
+    // The provider's variable list (v2/sms/webhook.md) ends at custom: no custom1, location...
+    expect(DELIVERY_FIELDS.filter((f) => !Object.values(delivery).includes(f))).toEqual([
+      "cid",
+      "custom1",
+      "custom2",
+      "location",
+      "region",
+      "provider",
+      "location_code",
+      "region_code",
+      "provider_code",
+    ]);
   });
 
   it("offers every call field as a variable, and {{id}} for the call's mid", () => {

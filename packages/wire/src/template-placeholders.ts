@@ -19,12 +19,25 @@ export type PlaceholderOf = (
   where: string,
 ) => Placeholder | undefined;
 
-/** A value that is exactly one {{variable}}, its name trimmed in group 1. */
-export const EXACTLY_ONE = /^\{\{\s*([^{}]*?)\s*\}\}$/;
+// The provider's raw pages write a placeholder "@{{id}}": the "@" is its templating engine's
+// escape (the rendered pages show "{{id}}"), so users paste either form. An "@" right before
+// "{{" belongs to the placeholder, never to the literal text around it.
 
-/** Each {{variable}} in a text, with its name trimmed. A fresh regex: no shared lastIndex. */
+/** The source of one {{variable}} or @{{variable}}, its name trimmed in group 1. */
+const PLACEHOLDER = String.raw`@?\{\{\s*([^{}]*?)\s*\}\}`;
+
+/** A value that is exactly one {{variable}} (or @{{variable}}), its name trimmed in group 1. */
+export const EXACTLY_ONE = new RegExp(`^${PLACEHOLDER}$`);
+
+/** Each {{variable}} or @{{variable}} in a text, with its name trimmed. */
 export function placeholdersIn(text: string): RegExpExecArray[] {
-  return [...text.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)];
+  // A fresh regex each call: no shared lastIndex.
+  return [...text.matchAll(placeholderPattern())];
+}
+
+/** A global regex finding every placeholder, to replace them (fresh: no shared lastIndex). */
+export function placeholderPattern(): RegExp {
+  return new RegExp(PLACEHOLDER, "g");
 }
 
 /**

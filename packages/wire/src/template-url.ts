@@ -1,4 +1,9 @@
-import { type AddProblem, type PlaceholderOf, placeholdersIn } from "./template-placeholders.js";
+import {
+  type AddProblem,
+  type PlaceholderOf,
+  placeholderPattern,
+  placeholdersIn,
+} from "./template-placeholders.js";
 import type { ParsedTemplate, PathSegment, QueryParameter } from "./template-types.js";
 
 // A template's URL: where its {{variables}} stand in the path and the query (parsing), and the
@@ -38,7 +43,7 @@ export function parseUrl(
     );
     return undefined;
   }
-  if (/\{\{|\}\}/.test(text.replace(/\{\{\s*[^{}]*?\s*\}\}/g, ""))) {
+  if (/\{\{|\}\}/.test(text.replace(placeholderPattern(), ""))) {
     add(
       "url",
       `The url has unbalanced braces in ${JSON.stringify(text)}: write each variable as {{name}}.`,
@@ -55,7 +60,7 @@ export function parseUrl(
     return undefined;
   }
   try {
-    new URL(text.replace(/\{\{\s*[^{}]*?\s*\}\}/g, "x"), "http://template.invalid");
+    new URL(text.replace(placeholderPattern(), "x"), "http://template.invalid");
   } catch {
     add(
       "url",
@@ -168,7 +173,7 @@ export function renderUrl(
   template: Pick<ParsedTemplate, "url">,
   values: Readonly<Record<string, string>>,
 ): string {
-  return template.url.replace(/\{\{\s*([^{}]*?)\s*\}\}/g, (_, name: string) =>
+  return template.url.replace(placeholderPattern(), (_, name: string) =>
     encodeURIComponent(Object.hasOwn(values, name) ? (values[name] as string) : ""),
   );
 }

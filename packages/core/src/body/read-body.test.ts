@@ -62,12 +62,15 @@ describe("readBody, through the receiver", () => {
   });
 
   it("counts UTF-8 bytes, not characters, against the limit", async () => {
-    const { receiver } = setup({ maxBodyBytes: 500 });
+    // The limit sits 250 above the sample: 100 "é" (200 bytes) fit, 150 (300 bytes) do not,
+    // though both are fewer than 250 characters.
+    const limit = JSON.stringify({ ...SAMPLE_DLR, custom: "" }).length + 250;
+    const { receiver } = setup({ maxBodyBytes: limit });
     const body = JSON.stringify({ ...SAMPLE_DLR, custom: "é".repeat(100) });
-    expect(body.length).toBeLessThan(500);
+    expect(body.length).toBeLessThan(limit);
     expect((await receiver.handle(post(body))).status).toBe(200);
     const over = JSON.stringify({ ...SAMPLE_DLR, custom: "é".repeat(150) });
-    expect(over.length).toBeLessThan(500);
+    expect(over.length).toBeLessThan(limit);
     expect((await receiver.handle(post(over))).status).toBe(413);
   });
 

@@ -20,6 +20,16 @@ export const DELIVERY_REPORT_FIELDS = {
   submit_time: "submittedAt",
   cid: "cid",
   custom: "custom",
+  // No composed variable carries these (the provider's variable list stops at custom): a
+  // composed report has them null.
+  custom1: "custom1",
+  custom2: "custom2",
+  location: "location",
+  region: "region",
+  provider: "provider",
+  location_code: "locationCode",
+  region_code: "regionCode",
+  provider_code: "providerCode",
 } as const satisfies Record<DeliveryField, keyof DeliveryReport>;
 
 /** The report field each wire field of a call report becomes. */

@@ -70,6 +70,34 @@ describe("handler types follow a literal composed template", () => {
     });
   });
 
+  it("the provider's @{{name}} form is the same variable, and no variable carries the verification page's fields", () => {
+    createReceiver({
+      token: "t",
+      composed: {
+        type: "delivery",
+        url: "https://www.domain.com/ack/receive?id=@{{id}}",
+        body: { mobile: "@{{mobile}}", message_status: "@{{status}}", credits: "@{{credits}}" },
+      },
+      onDelivery(report) {
+        expectTypeOf(report.id).toEqualTypeOf<string>();
+        expectTypeOf(report.mobile).toEqualTypeOf<string>();
+        expectTypeOf(report.status).toEqualTypeOf<DeliveryStatus>();
+        expectTypeOf(report.credits).toEqualTypeOf<string | null>();
+        expectTypeOf(report.custom).toEqualTypeOf<null>();
+        expectTypeOf(report.custom1).toEqualTypeOf<null>();
+        expectTypeOf(report.custom2).toEqualTypeOf<null>();
+        expectTypeOf(report.location).toEqualTypeOf<null>();
+        expectTypeOf(report.region).toEqualTypeOf<null>();
+        expectTypeOf(report.provider).toEqualTypeOf<null>();
+        expectTypeOf(report.locationCode).toEqualTypeOf<null>();
+        expectTypeOf(report.regionCode).toEqualTypeOf<null>();
+        expectTypeOf(report.providerCode).toEqualTypeOf<null>();
+      },
+    });
+    type Vars = TemplateVariables<{ type: "call"; url: "/c?call_id=@{{id}}&s=@{{ status }}" }>;
+    expectTypeOf<Vars>().toEqualTypeOf<"id" | "status">();
+  });
+
   it("a body that is not a literal gives the plain report types", () => {
     const body: Record<string, string> = { st: "{{status}}", m: "{{mobile}}" };
     createReceiver({

@@ -21,7 +21,10 @@ type DeliveryVariables = ReportFieldsOf<typeof DELIVERY_VARIABLES, typeof DELIVE
 type CallVariables = ReportFieldsOf<typeof CALL_VARIABLES, typeof CALL_REPORT_FIELDS>;
 
 type Promised<T extends ComposedTemplate, Vars> = Vars[TemplateVariables<T> & keyof Vars];
-type Mapped<Vars> = Vars[keyof Vars];
+/** Every report field a wire field fills, whether or not a variable carries it (cid, custom1...). */
+type FromWire =
+  | (typeof DELIVERY_REPORT_FIELDS)[keyof typeof DELIVERY_REPORT_FIELDS]
+  | (typeof CALL_REPORT_FIELDS)[keyof typeof CALL_REPORT_FIELDS];
 type MayBeEmpty = (typeof MAY_BE_EMPTY)[number];
 
 /** Whether the type of a template is known: its URL and every body value are literals. */
@@ -45,7 +48,7 @@ type Follow<R, T extends ComposedTemplate, Vars> =
           ? K extends MayBeEmpty
             ? R[K]
             : Exclude<R[K], null>
-          : K extends Mapped<Vars> | "cid"
+          : K extends FromWire
             ? null
             : R[K];
       };

@@ -37,6 +37,27 @@ describe("reportFromJson", () => {
     expect(again).toMatchObject({ deliveredAt: null, sentAt: null, submittedAt: null });
   });
 
+  it("reads a report queued before the extra DLR fields existed with them null", () => {
+    const json = JSON.parse(JSON.stringify(parsed(SAMPLE_DLR)));
+    const extra = [
+      "custom1",
+      "custom2",
+      "location",
+      "region",
+      "provider",
+      "locationCode",
+      "regionCode",
+      "providerCode",
+    ];
+    for (const name of extra) delete json[name];
+    const again = reportFromJson(json);
+    expect(again).toMatchObject(Object.fromEntries(extra.map((name) => [name, null])));
+    expect(again).toMatchObject({ id: SAMPLE_DLR.id, custom: "order-1234" });
+    // A field that is not nullable is still required.
+    const { id: _id, ...withoutId } = json;
+    expect(() => reportFromJson(withoutId)).toThrow(/at `id`/);
+  });
+
   it("refuses what is not a report's JSON form, saying where", () => {
     expect(() => reportFromJson(null)).toThrow(/needs the JSON object of a report/);
     expect(() => reportFromJson({ type: "fax" })).toThrow(/`type` must be "delivery" or "call"/);

@@ -12,9 +12,25 @@ function dateFieldsOf(schema: z.ZodObject): readonly string[] {
     .map(([name]) => name);
 }
 
+// A report queued or journaled by an earlier version has no key for a field added since
+// (custom1, location...): such a field is read as null, as the parser gives it when absent.
+function nullableFieldsOf(schema: z.ZodObject): readonly string[] {
+  return Object.entries(schema.shape)
+    .filter(([, field]) => field instanceof z.ZodNullable)
+    .map(([name]) => name);
+}
+
 const FORMS = {
-  delivery: { schema: DeliveryReportSchema, dateFields: dateFieldsOf(DeliveryReportSchema) },
-  call: { schema: CallReportSchema, dateFields: dateFieldsOf(CallReportSchema) },
+  delivery: {
+    schema: DeliveryReportSchema,
+    dateFields: dateFieldsOf(DeliveryReportSchema),
+    nullableFields: nullableFieldsOf(DeliveryReportSchema),
+  },
+  call: {
+    schema: CallReportSchema,
+    dateFields: dateFieldsOf(CallReportSchema),
+    nullableFields: nullableFieldsOf(CallReportSchema),
+  },
 } as const;
 
 /**
@@ -38,8 +54,9 @@ export function reportFromJson(json: unknown): Report {
       `reportkit: reportFromJson: \`type\` must be "delivery" or "call", got ${JSON.stringify(type)}.`,
     );
   }
-  const { schema, dateFields } = FORMS[type];
+  const { schema, dateFields, nullableFields } = FORMS[type];
   const revived: Record<string, unknown> = { ...json };
+  for (const name of nullableFields) if (!Object.hasOwn(revived, name)) revived[name] = null;
   for (const name of dateFields) {
     const value = revived[name];
     if (typeof value === "string" || typeof value === "number") revived[name] = new Date(value);

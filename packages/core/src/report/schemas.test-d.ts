@@ -3,7 +3,7 @@
 import type { CallPayload, DeliveryPayload } from "@reportkit/wire";
 import { describe, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
-import type { CallPayloadSchema, DeliveryPayloadSchema } from "./schemas.js";
+import type { CallPayloadSchema, DeliveryPayloadSchema, DeliveryReport } from "./schemas.js";
 
 /** The named keys of a loose object's type, without its `[key: string]: unknown`. */
 type Named<T> = {
@@ -22,5 +22,47 @@ describe("wire payload types", () => {
   it("core exports the wire's types under their names", () => {
     expectTypeOf<import("../index.js").DeliveryPayload>().toEqualTypeOf<DeliveryPayload>();
     expectTypeOf<import("../index.js").CallPayload>().toEqualTypeOf<CallPayload>();
+  });
+});
+
+describe("the verification page's extra DLR fields", () => {
+  it("are text or null on the report, under camelCase names", () => {
+    type Extra = Pick<
+      DeliveryReport,
+      | "custom1"
+      | "custom2"
+      | "location"
+      | "region"
+      | "provider"
+      | "locationCode"
+      | "regionCode"
+      | "providerCode"
+    >;
+    expectTypeOf<Extra>().toEqualTypeOf<{
+      custom1: string | null;
+      custom2: string | null;
+      location: string | null;
+      region: string | null;
+      provider: string | null;
+      locationCode: string | null;
+      regionCode: string | null;
+      providerCode: string | null;
+    }>();
+  });
+
+  it("are optional on the wire, a string or a number like custom", () => {
+    type Wire = Pick<
+      DeliveryPayload,
+      | "custom1"
+      | "custom2"
+      | "location"
+      | "region"
+      | "provider"
+      | "location_code"
+      | "region_code"
+      | "provider_code"
+    >;
+    expectTypeOf<Wire[keyof Wire]>().toEqualTypeOf<DeliveryPayload["custom"]>();
+    expectTypeOf<Wire>().toEqualTypeOf<Partial<Wire>>();
   });
 });

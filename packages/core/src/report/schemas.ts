@@ -34,6 +34,14 @@ const deliveryShape = {
   submit_time: optionalWallClock,
   cid: optionalStringOrNumber,
   custom: optionalStringOrNumber,
+  custom1: optionalStringOrNumber,
+  custom2: optionalStringOrNumber,
+  location: optionalStringOrNumber,
+  region: optionalStringOrNumber,
+  provider: optionalStringOrNumber,
+  location_code: optionalStringOrNumber,
+  region_code: optionalStringOrNumber,
+  provider_code: optionalStringOrNumber,
 };
 
 const callShape = {
@@ -96,6 +104,17 @@ export const DeliveryReportSchema = z.object({
   submittedAt: instant,
   cid: z.string().nullable(),
   custom: z.string().nullable(),
+  /** The client's two further values (`custom1`, `custom2` on the wire). */
+  custom1: z.string().nullable(),
+  custom2: z.string().nullable(),
+  /** Where the number is registered: country ("India"), circle ("Bangalore"), operator ("Jio"). */
+  location: z.string().nullable(),
+  region: z.string().nullable(),
+  provider: z.string().nullable(),
+  /** Their codes ("in", "KA", "RJ"; `location_code`, `region_code`, `provider_code` on the wire). */
+  locationCode: z.string().nullable(),
+  regionCode: z.string().nullable(),
+  providerCode: z.string().nullable(),
   /** Values that could not be read (their field is null); `[]` when every value was read. */
   warnings,
   raw,
