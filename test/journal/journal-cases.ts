@@ -67,7 +67,7 @@ export function runJournalCases(name: string, open: () => Promise<JournalSetup>)
       const app = express();
       app.use(
         webhookReceiver({
-          token: TOKEN,
+          secret: TOKEN,
           dedupe: setup.store(),
           logger: false,
           onDelivery: (report) => {

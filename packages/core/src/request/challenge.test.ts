@@ -142,6 +142,15 @@ describe("the verification handshake, by default", () => {
     expect([handled, kept]).toEqual([[], []]);
   });
 
+  it("a body without a secret too large or too slow keeps its own reply, which closes the connection", async () => {
+    const { receiver } = setup({ verificationToken: V.queryKey, maxBodyBytes: 100 });
+    const big = await receiver.handle({
+      ...verification({ bearer: null }),
+      body: JSON.stringify({ challenge: "x".repeat(200), validation_key: V.queryKey }),
+    });
+    expect([big.status, big.headers.connection]).toEqual([413, "close"]);
+  });
+
   it("the old GET ?challenge= form is gone: a GET is 405 like any other method", async () => {
     const { receiver } = setup({ verificationToken: V.queryKey });
     const reply = await receiver.handle({

@@ -11,6 +11,7 @@ import { keepPromises, readComposed } from "../composed/read-composed.js";
 import type { Config } from "../receiver/validate-options.js";
 import {
   methodNotAllowed,
+  ReportkitError,
   tokenCheckFailed,
   tooLarge,
   unauthorized,
@@ -73,10 +74,23 @@ export function reportReader(
     const refusal = unauthorized(result, where);
     // Without a secret, only the verification may go on: its body is read to see if it is one.
     if (verification === undefined || !verification.withoutSecret(request)) throw refusal;
-    // Whatever else goes wrong with a body that came without a secret, its answer is the 401:
-    // nothing of it is told, and nothing of it is kept.
+    return onlyIfVerification(request, refusal);
+  }
+
+  /**
+   * The answer to a request that may only be the verification (no secret came with it, or its
+   * method is not the reports'): its body is read as JSON to see. Whatever else goes wrong with
+   * it, its answer is `refusal` (401, 405): nothing of the body is told, and nothing is kept.
+   */
+  function onlyIfVerification(
+    request: RequestState,
+    refusal: ReportkitError,
+  ): MaybePromise<Answered> {
     const refuse = (error: unknown): never => {
-      throw request.verification ? error : refusal;
+      // A body too large or too slow keeps its own reply: it closes the connection, whose rest
+      // of a body is unread.
+      const closes = error instanceof ReportkitError && error.headers.connection === "close";
+      throw request.verification || closes ? error : refusal;
     };
     let answered: MaybePromise<Answered>;
     try {
@@ -97,14 +111,7 @@ export function reportReader(
     verifyOnly: boolean,
   ): MaybePromise<Report | Answered> {
     request.authenticated = true;
-    if (verifyOnly) {
-      return readPayload(request, "json", (body) =>
-        andThen(verify(request, body), (answered) => {
-          if (answered !== undefined) return answered;
-          throw methodNotAllowed(request.method, allowed);
-        }),
-      );
-    }
+    if (verifyOnly) return onlyIfVerification(request, methodNotAllowed(request.method, allowed));
     if (template === undefined) {
       return readPayload(request, "json", (body) =>
         verification === undefined
