@@ -225,6 +225,22 @@ describe("@reportkit/express: bodies other middleware touched", () => {
     expect(h.onDelivery).not.toHaveBeenCalled();
   });
 
+  it("express.json() before it: the first report that reaches it says, once, to mount the receiver first", async () => {
+    const h = handlers();
+    const warned: string[] = [];
+    const logger = { warn: (m: string) => void warned.push(m), error() {} };
+    const app = express();
+    app.use(express.json());
+    app.use(webhookReceiver({ path: "/webhooks", secret: TOKEN, logger, ...h }));
+    expect((await pushDlr(app)).status).toBe(200);
+    expect((await pushDlr(app)).status).toBe(200);
+    expect(warned).toEqual([
+      expect.stringMatching(
+        /a body parser ran before the receiver.*app\.use\(webhookReceiver\(\)\) before app\.use\(express\.json\(\)\)/,
+      ),
+    ]);
+  });
+
   it("express.json()'s own 100kb limit applies before maxBodyBytes does", async () => {
     const h = handlers();
     const app = express();

@@ -8,7 +8,8 @@ import { readNodeStream } from "../body/read-stream.js";
 import { reportProcessor } from "../process/process-report.js";
 import { asReportkitError, type ReportkitError, shuttingDown } from "../reply/errors.js";
 import { failureKeeper } from "../reply/failure-journal.js";
-import { receiverLog, unhandledKindLog } from "../reply/receiver-log.js";
+import { parsedBodyNotice, unhandledKindLog, warningLog } from "../reply/notices.js";
+import { receiverLog } from "../reply/receiver-log.js";
 import { errorResponse, refusal } from "../reply/replies.js";
 import { Answered, verificationOf } from "../request/challenge.js";
 import { reportReader } from "../request/read-report.js";
@@ -69,6 +70,8 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
   );
   const read = reportReader(config, verification);
   const unhandled = logger === undefined ? undefined : unhandledKindLog(logger);
+  const warned = logger === undefined ? undefined : warningLog(logger);
+  const parsedBefore = logger === undefined ? undefined : parsedBodyNotice(logger);
   const process = reportProcessor(config, handlers.attached, reply, unhandled);
   const keep =
     config.journal === undefined ? undefined : failureKeeper(config.journal, (e) => log?.(e));
@@ -114,6 +117,7 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
   }
 
   function receive(state: RequestState): MaybePromise<ReceiverResponse> {
+    if (state.body.form === "parsed") parsedBefore?.();
     let received: ReturnType<typeof read>;
     try {
       received = read(state);
@@ -123,7 +127,11 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
     return lifecycle.track(
       andThen(
         received,
-        (report) => (report instanceof Answered ? answered(report) : process(report, state)),
+        (report) => {
+          if (report instanceof Answered) return answered(report);
+          if (report.warnings.length > 0) warned?.(report);
+          return process(report, state);
+        },
         (error: unknown) => refused(state, asReportkitError(error)),
       ),
     );
