@@ -32,8 +32,12 @@ describe("a report's warnings, logged by default", () => {
   it("never writes a phone number: a long run of digits in a warning is left out", async () => {
     const { lines, logger } = recorder();
     const receiver = createReceiver({ secret: TOKEN, logger, dedupe: false, onCall: () => {} });
-    const call = { ...SAMPLE_CALL, to: 91987654321098765432 };
-    expect((await receiver.handle(post(JSON.stringify(call)))).status).toBe(200);
+    // A bare JSON number too large to be exact: its warning would quote its digits.
+    const call = JSON.stringify({ ...SAMPLE_CALL, to: 0 }).replace(
+      '"to":0',
+      '"to":91987654321098765432',
+    );
+    expect((await receiver.handle(post(call))).status).toBe(200);
     expect(lines.join("\n")).toMatch(/"to": \[digits\]/);
     expect(lines.join("\n")).not.toMatch(/\d{7,}/);
   });
