@@ -213,7 +213,7 @@ describe("reportkit webhooks --secret and --token", () => {
     expect(created.code).toBe(1);
     const why =
       'answered 200 but not with {"challenge": "<the challenge sent>"} in JSON (an empty body)';
-    expect(created.stdout).toMatch(new RegExp(`^verification +failed: ${escape(why)}$`, "m"));
+    expect(created.stdout).toMatch(new RegExp(`^verification +failed: ${literal(why)}$`, "m"));
     expect(created.stderr).toBe(`reportkit: the verification failed: ${why}\n`);
     // Without a token there is nothing to verify with: --challenge says so, exit 1.
     const bare = await reportkit([
@@ -280,6 +280,6 @@ describe("reportkit webhooks --secret and --token", () => {
   });
 });
 
-function escape(text: string): string {
+function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
