@@ -1,7 +1,7 @@
 // The receiver: its configuration, the pipeline's two halves joined (read a report, then
 // process it), and the object adapters call.
 import type { ComposedTemplate } from "@reportkit/wire";
-import { andThen, ignore, isThenable, type MaybePromise } from "../async/maybe-promise.js";
+import { ignore, isThenable, type MaybePromise } from "../async/maybe-promise.js";
 import { type ClassifiedBody, classifyBody, failedBody } from "../body/classify-body.js";
 import { afterDrain } from "../body/drain-body.js";
 import { readNodeStream } from "../body/read-stream.js";
@@ -11,6 +11,7 @@ import { failureKeeper } from "../reply/failure-journal.js";
 import { parsedBodyNotice, unhandledKindLog, warningLog } from "../reply/notices.js";
 import { receiverLog } from "../reply/receiver-log.js";
 import { errorResponse, refusal } from "../reply/replies.js";
+import type { Report } from "../report/schemas.js";
 import { Answered, verificationOf } from "../request/challenge.js";
 import { reportReader } from "../request/read-report.js";
 import { RequestState } from "../request/request-state.js";
@@ -124,17 +125,20 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
     } catch (error) {
       return refused(state, asReportkitError(error));
     }
+    if (!isThenable(received)) return lifecycle.track(next(received, state));
     return lifecycle.track(
-      andThen(
-        received,
-        (report) => {
-          if (report instanceof Answered) return answered(report);
-          if (report.warnings.length > 0) warned?.(report);
-          return process(report, state);
-        },
+      (received as Promise<Report | Answered>).then(
+        (report) => next(report, state),
         (error: unknown) => refused(state, asReportkitError(error)),
       ),
     );
+  }
+
+  /** What a read request becomes: the verification's answer, or the report processed. */
+  function next(report: Report | Answered, state: RequestState): MaybePromise<ReceiverResponse> {
+    if (report instanceof Answered) return answered(report);
+    if (report.warnings.length > 0) warned?.(report);
+    return process(report, state);
   }
 
   /** The verification, answered: counted as one, never as a report. */

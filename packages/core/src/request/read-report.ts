@@ -8,7 +8,7 @@ import { decodeBody } from "../body/decode-body.js";
 import { type BodyFormat, formatOf, mediaType, readsAsText } from "../body/media-type.js";
 import { readBody } from "../body/read-body.js";
 import { keepPromises, readComposed } from "../composed/read-composed.js";
-import type { Config } from "../receiver/validate-options.js";
+import type { Config, Template } from "../receiver/validate-options.js";
 import {
   methodNotAllowed,
   ReportkitError,
@@ -94,7 +94,7 @@ export function reportReader(
     };
     let answered: MaybePromise<Answered>;
     try {
-      answered = readPayload(request, "json", (body) =>
+      answered = readPayload(request, "json", (_, body) =>
         andThen(verify(request, body), (found) => {
           if (found !== undefined) return found;
           throw refusal;
@@ -112,31 +112,45 @@ export function reportReader(
   ): MaybePromise<Report | Answered> {
     request.authenticated = true;
     if (verifyOnly) return onlyIfVerification(request, methodNotAllowed(request.method, allowed));
-    if (template === undefined) {
-      return readPayload(request, "json", (body) =>
-        verification === undefined
-          ? parsed(request, body)
-          : andThen(verify(request, body), (answered) => answered ?? parsed(request, body)),
-      );
-    }
-    const compiled = template;
-    const fromContent = (content: unknown): Report => {
-      const { payload, raw } = readComposed(compiled, request.url, content);
-      const report = parsed(request, payload, compiled.type);
-      (report as { raw: Record<string, unknown> }).raw = boundedRaw(raw, report.warnings);
-      keepPromises(compiled, report as unknown as Record<string, unknown>);
-      return report;
-    };
-    if (!compiled.readsBody) return fromContent(undefined);
-    return readPayload(request, compiled.format, (body) =>
-      verification === undefined
-        ? fromContent(body)
-        : andThen(verify(request, body), (answered) => answered ?? fromContent(body)),
-    );
+    if (template === undefined) return readPayload(request, "json", standard);
+    return template.readsBody
+      ? readPayload(request, template.format, composed)
+      : fromComposed(request, template, undefined);
+  }
+
+  // Named functions, not closures: a report's usual path (its body in hand, no verification
+  // in it) allocates none of them (see async/maybe-promise.ts).
+
+  /** A standard push's decoded body: the verification's answer, or the report. */
+  function standard(request: RequestState, body: unknown): MaybePromise<Report | Answered> {
+    if (verification === undefined) return parsed(request, body);
+    const answered = verify(request, body);
+    if (answered === undefined) return parsed(request, body);
+    return andThen(answered, (found) => found ?? parsed(request, body));
+  }
+
+  /** A composed template's decoded body: the verification's answer, or the report. */
+  function composed(request: RequestState, body: unknown): MaybePromise<Report | Answered> {
+    const compiled = template as Template;
+    if (verification === undefined) return fromComposed(request, compiled, body);
+    const answered = verify(request, body);
+    if (answered === undefined) return fromComposed(request, compiled, body);
+    return andThen(answered, (found) => found ?? fromComposed(request, compiled, body));
+  }
+
+  function fromComposed(request: RequestState, compiled: Template, content: unknown): Report {
+    const { payload, raw } = readComposed(compiled, request.url, content);
+    const report = parsed(request, payload, compiled.type);
+    (report as { raw: Record<string, unknown> }).raw = boundedRaw(raw, report.warnings);
+    keepPromises(compiled, report as unknown as Record<string, unknown>);
+    return report;
   }
 
   /** The verification's answer; undefined for a body that is none. @throws its 401 */
-  function verify(request: RequestState, body: unknown): MaybePromise<Answered | undefined> {
+  function verify(
+    request: RequestState,
+    body: unknown,
+  ): MaybePromise<Answered | undefined> | undefined {
     const step = (verification as Verification).step(request, body);
     if (step === undefined) return undefined;
     return andThen(step, (outcome) => {
@@ -150,7 +164,7 @@ export function reportReader(
   function readPayload<T>(
     request: RequestState,
     fallback: BodyFormat,
-    next: (payload: unknown) => MaybePromise<T>,
+    next: (request: RequestState, payload: unknown) => MaybePromise<T>,
   ): MaybePromise<T> {
     const contentType = request.header("content-type");
     const type = mediaType(contentType);
@@ -168,10 +182,21 @@ export function reportReader(
       if (Number(declared) > limit) throw tooLarge(limit);
       content = readBody(body, limit, declared, readsAsText(contentType), bodyTimeoutMs);
     }
-    return andThen(content, (read) => {
-      if (keepBody) request.body = read;
-      return next(decodeBody(read, format, contentType));
-    });
+    if (isThenable(content)) {
+      return content.then((read) => decoded(request, read, format, contentType, next));
+    }
+    return decoded(request, content, format, contentType, next);
+  }
+
+  function decoded<T>(
+    request: RequestState,
+    content: BodyContent,
+    format: BodyFormat,
+    contentType: string | undefined,
+    next: (request: RequestState, payload: unknown) => MaybePromise<T>,
+  ): MaybePromise<T> {
+    if (keepBody) request.body = content;
+    return next(request, decodeBody(content, format, contentType));
   }
 
   function parsed(request: RequestState, payload: unknown, kind?: "delivery" | "call"): Report {
