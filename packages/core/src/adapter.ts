@@ -27,6 +27,7 @@ export {
   DEFAULT_LEASE_MS,
   type DedupeStore,
   type FailureJournal,
+  type JournalBodies,
   type JournalEntry,
   type JournalRecord,
   type JournalRequest,

@@ -9,6 +9,7 @@ import { reportProcessor } from "../process/process-report.js";
 import { asReportkitError, type ReportkitError, shuttingDown } from "../reply/errors.js";
 import { failureKeeper } from "../reply/failure-journal.js";
 import { receiverLog, unhandledKindLog } from "../reply/receiver-log.js";
+import { phoneKeysOf } from "../reply/redact-request.js";
 import { errorResponse, refusal } from "../reply/replies.js";
 import { challengeStep, settleChallenge } from "../request/challenge.js";
 import { reportReader } from "../request/read-report.js";
@@ -61,7 +62,9 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
   const unhandled = logger === undefined ? undefined : unhandledKindLog(logger);
   const process = reportProcessor(config, handlers.attached, reply, unhandled);
   const keep =
-    config.journal === undefined ? undefined : failureKeeper(config.journal, (e) => log?.(e));
+    config.journal === undefined
+      ? undefined
+      : failureKeeper(config.journal, (e) => log?.(e), phoneKeysOf(template));
   const answerChallenge = challengeStep(
     config.challenge,
     credential,
