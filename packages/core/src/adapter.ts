@@ -35,6 +35,8 @@ export {
 } from "./store-kit/dedupe-store.js";
 export {
   DEFAULT_JOURNAL_LIMIT,
+  DEFAULT_JOURNAL_MAX_ENTRIES,
+  DEFAULT_JOURNAL_RETENTION_MS,
   JOURNAL_STATUSES,
   type JournalFilter,
   type JournalQuery,
