@@ -176,6 +176,24 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
       expect(settings).toEqual(["0", "45s", "45s"]);
     });
 
+    it("keeps a session's statement_timeout that is shorter than the lease", async () => {
+      const pool = new pg.Pool({ connectionString: server.url, statement_timeout: 1500 });
+      try {
+        let setting = "";
+        const receiver = createReceiver({
+          token: TOKEN,
+          dedupe: postgresInbox({ pool, leaseMs: 45_000 }),
+          onDelivery: async (_report, ctx) => {
+            setting = (await ctx.tx.query("SHOW statement_timeout")).rows[0].statement_timeout;
+          },
+        });
+        expect(await (await receiver.fetch(post(`${randomUUID()}:1`))).text()).toBe(HANDLED);
+        expect(setting).toBe("1500ms");
+      } finally {
+        await pool.end();
+      }
+    });
+
     it("makes a copy wait for the first attempt: duplicate once it committed", async () => {
       const gate = deferred();
       const started = deferred();

@@ -21,7 +21,7 @@ import {
 } from "./connection.js";
 import { claimTracker } from "./inbox-claims.js";
 import { storedKey } from "./pg-text.js";
-import { journalOn, PRUNE_BATCH, PRUNE_EVERY_MS } from "./postgres-journal.js";
+import { CHORE_TIMEOUT_MS, journalOn, PRUNE_BATCH, PRUNE_EVERY_MS } from "./postgres-journal.js";
 import {
   DEFAULT_INBOX_TABLE,
   DEFAULT_JOURNAL_TABLE,
@@ -109,8 +109,6 @@ export interface PostgresInbox extends DedupeStore<PostgresScope> {
 
 export const DEFAULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_LOCK_TIMEOUT_MS = 5000;
-/** How long a prune's statement may take: a background chore, not a report's wait. */
-const CHORE_TIMEOUT_MS = 30_000;
 
 /**
  * A transactional inbox in Postgres: pass it as the receiver's (or an adapter's) `dedupe`, and

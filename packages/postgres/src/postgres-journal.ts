@@ -56,6 +56,8 @@ const RESOLVED_RETENTION_MS = 24 * 60 * 60 * 1000;
 export const PRUNE_EVERY_MS = 10 * 60 * 1000;
 /** Rows deleted per statement, so that a backlog never holds a long lock. */
 export const PRUNE_BATCH = 5000;
+/** How long a prune's statement may take: a background chore, not a report's wait. */
+export const CHORE_TIMEOUT_MS = 30_000;
 /** Connections of the journal's own pool. */
 const JOURNAL_CONNECTIONS = 2;
 
@@ -132,7 +134,8 @@ export interface PrunedJournal extends ReadableJournal {
 export function journalOn(db: Connection, settings: JournalSettings): PrunedJournal {
   const { who, timeoutMs, maxEntries } = settings;
   const t = settings.table.sql;
-  const pool = db.sidePool(JOURNAL_CONNECTIONS);
+  // Opened on the first write or read, so that a store that never journals opens nothing more.
+  let pool: ReturnType<Connection["sidePool"]> | undefined;
   const RECORD = `INSERT INTO ${t} AS j (key, kind, status, method, url, content_type, body,
   body_encoding, first_seen, last_seen, attempts, last_error)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, 1, $10)
@@ -155,12 +158,19 @@ ON CONFLICT (key) DO UPDATE SET kind = EXCLUDED.kind, status = EXCLUDED.status,
   let sinceTrim = 0;
   let lastPrune = 0;
 
-  const query = (what: string, text: string, values: readonly unknown[]) =>
-    db.query(what, text, values, timeoutMs, pool);
+  const query = (what: string, text: string, values: readonly unknown[], ms = timeoutMs) => {
+    pool ??= db.sidePool(JOURNAL_CONNECTIONS);
+    return db.query(what, text, values, ms, pool);
+  };
 
   async function trim(): Promise<void> {
     for (;;) {
-      const { rowCount } = await query("trimming the journal", OVER_CAP, [maxEntries]);
+      const { rowCount } = await query(
+        "trimming the journal",
+        OVER_CAP,
+        [maxEntries],
+        CHORE_TIMEOUT_MS,
+      );
       if ((rowCount ?? 0) < PRUNE_BATCH) return;
     }
   }
@@ -171,10 +181,12 @@ ON CONFLICT (key) DO UPDATE SET kind = EXCLUDED.kind, status = EXCLUDED.status,
     lastPrune = now;
     await settings.forRead();
     for (;;) {
-      const { rowCount } = await query("pruning the journal", EXPIRED, [
-        settings.resolvedRetentionMs,
-        settings.retentionMs,
-      ]);
+      const { rowCount } = await query(
+        "pruning the journal",
+        EXPIRED,
+        [settings.resolvedRetentionMs, settings.retentionMs],
+        CHORE_TIMEOUT_MS,
+      );
       if ((rowCount ?? 0) < PRUNE_BATCH) break;
     }
     await trim();
