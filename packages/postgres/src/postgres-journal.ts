@@ -148,10 +148,10 @@ ON CONFLICT (key) DO UPDATE SET kind = EXCLUDED.kind, status = EXCLUDED.status,
   const LIST = `SELECT * FROM ${t} WHERE ($1::text[] IS NULL OR status = ANY($1))
   AND ($2::timestamptz IS NULL OR last_seen >= $2) ORDER BY last_seen, key LIMIT $3`;
   const EXPIRED = `DELETE FROM ${t} WHERE key IN (SELECT key FROM ${t}
-  WHERE last_seen < now() - (CASE WHEN status = 'resolved' THEN $1 ELSE $2 END) * interval '1 millisecond'
+  WHERE last_seen < now() - (CASE WHEN status = 'resolved' THEN $1::bigint ELSE $2::bigint END) * interval '1 millisecond'
   LIMIT ${PRUNE_BATCH})`;
   const OVER_CAP = `DELETE FROM ${t} WHERE key IN (SELECT key FROM ${t}
-  ORDER BY last_seen DESC, key DESC OFFSET $1 LIMIT ${PRUNE_BATCH})`;
+  ORDER BY last_seen DESC, key DESC OFFSET $1::bigint LIMIT ${PRUNE_BATCH})`;
   // The cap is checked every `trimEvery` entries this process keeps (and at each prune): at most
   // 1% (or 100 entries) past it per process in between.
   const trimEvery = Math.min(100, Math.max(1, Math.floor(maxEntries / 100)));

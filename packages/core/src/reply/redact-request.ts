@@ -2,7 +2,8 @@
 // numbers taken out: the fields that carry one (the SMS's `mobile`, the call's `from`, `to` and
 // `bridge`, or the composed template's own keys for them) in a JSON body, a form body and the
 // query; in whatever else a body holds, and in the error text, every run of seven or more
-// digits. The rest of the request stays as it came, so the entry still says what failed.
+// digits. The rest of the request stays as it came, so the entry still says what failed; a
+// body of bytes that are not UTF-8 is not kept at all.
 import type { CompiledTemplate } from "../composed/compile-template.js";
 import type { JournalRequest } from "../store-kit/dedupe-store.js";
 
@@ -56,16 +57,16 @@ function redactBody(
   request: JournalRequest,
   phoneKeys: ReadonlySet<string>,
 ): Pick<JournalRequest, "body" | "bodyEncoding"> {
-  // Bytes in a charset of their own: not read here, so not kept.
-  if (request.bodyEncoding === "base64") return { body: "", bodyEncoding: "utf8" };
+  const text = request.bodyEncoding === "base64" ? utf8Of(request.body) : request.body;
+  // Bytes that are no UTF-8 (a charset of their own): not read here, so not kept.
+  if (text === undefined) return { body: "", bodyEncoding: "utf8" };
   const type = (request.contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-  if (type === FORM_TYPE)
-    return { body: redactForm(request.body, phoneKeys), bodyEncoding: "utf8" };
-  const json = parseJson(request.body);
+  if (type === FORM_TYPE) return { body: redactForm(text, phoneKeys), bodyEncoding: "utf8" };
+  const json = parseJson(text);
   if (json !== undefined) {
     return { body: JSON.stringify(redactValue(json.value, phoneKeys)), bodyEncoding: "utf8" };
   }
-  return { body: maskDigits(request.body), bodyEncoding: "utf8" };
+  return { body: maskDigits(text), bodyEncoding: "utf8" };
 }
 
 function redactForm(text: string, phoneKeys: ReadonlySet<string>): string {
@@ -96,6 +97,18 @@ function redactValue(value: unknown, phoneKeys: ReadonlySet<string>, depth = 0):
     Object.defineProperty(out, key, { value: kept, enumerable: true, writable: true });
   }
   return out;
+}
+
+/** Base64 bytes as UTF-8 text, or undefined when they are not UTF-8. */
+function utf8Of(base64: string): string | undefined {
+  try {
+    const binary = atob(base64);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 function parseJson(text: string): { value: unknown } | undefined {
