@@ -15,7 +15,7 @@ const EVENTS = [
 describe.each(EVENTS)("@reportkit/lambda: %s", (_name, eventOf) => {
   it("a DLR in a base64 body: 200 and the typed report", async () => {
     const reports: DeliveryReport[] = [];
-    const handler = webhookReceiver({ token: TOKEN, onDelivery: (r) => void reports.push(r) });
+    const handler = webhookReceiver({ secret: TOKEN, onDelivery: (r) => void reports.push(r) });
     const result = await handler(
       eventOf({ headers: JSON_HEADERS, body: SAMPLE_DLR_TEXT, base64: true }),
     );
@@ -32,7 +32,7 @@ describe.each(EVENTS)("@reportkit/lambda: %s", (_name, eventOf) => {
 
   it("a call report in a text body: 200, handler attached after", async () => {
     const onCall = vi.fn();
-    const handler = webhookReceiver({ token: TOKEN }).onCall(onCall);
+    const handler = webhookReceiver({ secret: TOKEN }).onCall(onCall);
     const result = await handler(eventOf({ headers: JSON_HEADERS, body: SAMPLE_CALL_TEXT }));
     expect(result.statusCode).toBe(200);
     expect(onCall).toHaveBeenCalledTimes(1);
@@ -45,7 +45,7 @@ describe.each(EVENTS)("@reportkit/lambda: %s", (_name, eventOf) => {
 
   it("a wrong token: 401 with the challenge, the handler not run", async () => {
     const onDelivery = vi.fn();
-    const handler = webhookReceiver({ token: TOKEN, onDelivery });
+    const handler = webhookReceiver({ secret: TOKEN, onDelivery });
     const result = await handler(
       eventOf({
         headers: { ...JSON_HEADERS, Authorization: "Bearer wrong" },
@@ -61,7 +61,7 @@ describe.each(EVENTS)("@reportkit/lambda: %s", (_name, eventOf) => {
   });
 
   it("a GET: 405 with Allow, as core answers it", async () => {
-    const handler = webhookReceiver({ token: TOKEN, onDelivery: vi.fn() });
+    const handler = webhookReceiver({ secret: TOKEN, onDelivery: vi.fn() });
     const result = await handler(
       eventOf({ method: "GET", headers: { Authorization: `Bearer ${TOKEN}` } }),
     );
@@ -72,7 +72,7 @@ describe.each(EVENTS)("@reportkit/lambda: %s", (_name, eventOf) => {
   it("a form in a base64 body with a query string: the composed template reads both", async () => {
     const onDelivery = vi.fn();
     const handler = webhookReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       composed: {
         type: "delivery",
         method: "POST",
@@ -96,8 +96,8 @@ describe.each(EVENTS)("@reportkit/lambda: %s", (_name, eventOf) => {
 });
 
 describe("@reportkit/lambda: the token and the event", () => {
-  it("reads REPORTKIT_TOKEN from the environment when no token is given", async () => {
-    vi.stubEnv("REPORTKIT_TOKEN", TOKEN);
+  it("reads REPORTKIT_SECRET from the environment when no token is given", async () => {
+    vi.stubEnv("REPORTKIT_SECRET", TOKEN);
     try {
       const handler = webhookReceiver().onDelivery(() => {});
       const result = await handler(httpApiEvent({ headers: JSON_HEADERS, body: SAMPLE_DLR_TEXT }));
@@ -108,16 +108,16 @@ describe("@reportkit/lambda: the token and the event", () => {
   });
 
   it("without a token anywhere, fails at the cold start and says how to fix it", () => {
-    vi.stubEnv("REPORTKIT_TOKEN", "");
+    vi.stubEnv("REPORTKIT_SECRET", "");
     try {
-      expect(() => webhookReceiver()).toThrow(/no token given.*REPORTKIT_TOKEN/);
+      expect(() => webhookReceiver()).toThrow(/no secret given.*REPORTKIT_SECRET/);
     } finally {
       vi.unstubAllEnvs();
     }
   });
 
   it("an event that is no HTTP request is an error naming what it has", async () => {
-    const handler = webhookReceiver({ token: TOKEN, onDelivery: vi.fn() });
+    const handler = webhookReceiver({ secret: TOKEN, onDelivery: vi.fn() });
     await expect(handler({ Records: [] } as never)).rejects.toThrow(
       /not an HTTP request \(API Gateway REST or HTTP API, or a function URL\); it has Records/,
     );

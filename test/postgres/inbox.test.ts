@@ -70,7 +70,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
 
     it("creates its tables on first use, as postgresInboxSql() says", async () => {
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox(),
         onDelivery: async (report, ctx) => {
           await ctx.tx.query("INSERT INTO deliveries VALUES ($1, $2)", [report.id, report.status]);
@@ -97,7 +97,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
     it("commits the handler's writes with the key; a retry is 200 duplicate without the handler", async () => {
       let calls = 0;
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox(),
         onDelivery: async (report, ctx) => {
           calls++;
@@ -115,7 +115,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
     it("rolls back what a failing handler wrote, and frees the key for the retry", async () => {
       let calls = 0;
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox(),
         logger: false,
         onDelivery: async (report, ctx) => {
@@ -138,7 +138,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
 
     it("answers 503 and records nothing when a failed statement on ctx.tx aborted the transaction", async () => {
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox(),
         logger: false,
         onDelivery: async (report, ctx) => {
@@ -159,7 +159,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
     it("leaves the session's lock_timeout to the handler's statements, and bounds idle time by the lease", async () => {
       const settings: string[] = [];
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox({ lockTimeoutMs: 1234, leaseMs: 45_000 }),
         onDelivery: async (_report, ctx) => {
           for (const name of ["lock_timeout", "idle_in_transaction_session_timeout"]) {
@@ -177,7 +177,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
       const started = deferred();
       let calls = 0;
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox({ lockTimeoutMs: 20_000 }),
         onDelivery: async (report, ctx) => {
           calls++;
@@ -217,7 +217,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
       const gate = deferred();
       const started = deferred();
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox({ lockTimeoutMs: 200 }),
         logger: false,
         onDelivery: async (report, ctx) => {
@@ -242,7 +242,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
       const gate = deferred();
       let calls = 0;
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox(),
         journal: false,
         deadlineMs: 100,
@@ -268,7 +268,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
       const gate = deferred();
       let calls = 0;
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox(),
         journal: false,
         deadlineMs: 100,
@@ -298,7 +298,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
     it("answers 503 dedupe_unavailable, never 2xx, when Postgres cannot be reached", async () => {
       let calls = 0;
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         // A port nothing listens on (the test server's, plus one, is not a cluster).
         dedupe: inbox({ connectionString: "postgres://postgres@127.0.0.1:1/postgres" }),
         logger: false,
@@ -330,7 +330,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
         });
       let fail = true;
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox(),
         logger: false,
         onDelivery: async (report, ctx) => {
@@ -355,7 +355,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
       try {
         const store = postgresInbox({ pool });
         const receiver = createReceiver({
-          token: TOKEN,
+          secret: TOKEN,
           dedupe: store,
           onDelivery: async (report, ctx) => {
             await ctx.tx.query("INSERT INTO deliveries VALUES ($1, $2)", [
@@ -386,7 +386,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
         "INSERT INTO reportkit_inbox (key, processed_at) VALUES ($1, now() - interval '25 hours')",
         [old],
       );
-      const receiver = createReceiver({ token: TOKEN, dedupe: store, onDelivery: () => {} });
+      const receiver = createReceiver({ secret: TOKEN, dedupe: store, onDelivery: () => {} });
       const id = `${randomUUID()}:1`;
       expect(await (await receiver.fetch(post(id))).text()).toBe(HANDLED);
       await vi.waitFor(async () => expect(await keys(old)).toBe(0), { timeout: 10_000 });

@@ -19,7 +19,7 @@ describe("@reportkit/testing types", () => {
     expectTypeOf(express4()).toExtend<ReportTarget>();
     expectTypeOf(Fastify()).toExtend<ReportTarget>();
     expectTypeOf(new Hono()).toExtend<ReportTarget>();
-    expectTypeOf(new Hono<{ Bindings: { REPORTKIT_TOKEN: string } }>()).toExtend<ReportTarget>();
+    expectTypeOf(new Hono<{ Bindings: { REPORTKIT_SECRET: string } }>()).toExtend<ReportTarget>();
     expectTypeOf(createReceiver({ token: "t", onDelivery() {} })).toExtend<ReportTarget>();
     expectTypeOf("http://127.0.0.1:3000/webhooks").toExtend<ReportTarget>();
     expectTypeOf(new URL("http://127.0.0.1:3000/webhooks")).toExtend<ReportTarget>();

@@ -105,7 +105,7 @@ describe("public types", () => {
 
   it("requires a token or an explicit auth: false, and a handler", () => {
     // @ts-expect-error: onDelivery must be a function
-    createReceiver({ token: "t", onDelivery: 1 });
+    createReceiver({ secret: "t", onDelivery: 1 });
     // @ts-expect-error: auth can only be false
     createReceiver({ auth: true, onDelivery() {} });
   });
