@@ -5,7 +5,7 @@ import { expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-it("pnpm demo exits 0 and shows the retry, the typed reports and the attempt log", async () => {
+it("pnpm demo exits 0 and shows the verification, the retry, the typed reports and the attempt log", async () => {
   const { code, stdout, stderr } = await new Promise<{
     code: number;
     stdout: string;
@@ -17,7 +17,10 @@ it("pnpm demo exits 0 and shows the retry, the typed reports and the attempt log
   });
   expect(stderr).not.toMatch(/Demo FAILED/);
   expect(code).toBe(0);
-  expect(stdout).toContain("Demo OK: 2 reports delivered, 1 after a retry.");
+  expect(stdout).toContain("Demo OK: the webhook verified, 2 reports delivered, 1 after a retry.");
+  // The provider's handshake first: POST ?token= (masked), answered 200 {"challenge"}.
+  expect(stdout).toMatch(/verification \S+ → POST \S+\?token=\*{8} {2}200 {2}verified/);
+  expect(stdout).not.toMatch(/demo-webhook-secret|demo-verification-token/);
   expect(stdout).toMatch(/#1\/4 {2}500 {2}retry at/);
   expect(stdout).toMatch(/delivery \S+:1 → POST \S+ {2}#2\/4 {2}200 {2}delivered/);
   expect(stdout).toMatch(/call \S+ → POST \S+ {2}#1\/4 {2}200 {2}delivered/);

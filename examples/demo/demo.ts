@@ -2,18 +2,22 @@
 //
 //   1. starts the provider sandbox (management API + pusher, retries 2 s apart instead of 30 min)
 //   2. starts an Express app with the reportkit receiver
-//   3. registers a webhook for it through the typed management-API client
+//   3. registers a webhook for it through the typed management-API client: its secret is the
+//      bearer of every push, its token the key of the verification the sandbox sends it first
 //   4. sends an SMS and makes a call with that webhook_id
 //   5. the receiver fails its first attempt on purpose, so the provider-style retry shows
 //   6. prints the typed reports the handlers got and the sandbox's push-attempt log
 import type { AddressInfo } from "node:net";
 import { createClient } from "@reportkit/client";
 import { type CallReport, type DeliveryReport, webhookReceiver } from "@reportkit/express";
-import { createSandbox, formatAttempt } from "@reportkit/sandbox";
+import { createSandbox, formatAttempt, formatVerification } from "@reportkit/sandbox";
 import express from "express";
 
 const API_TOKEN = "demo-api-token";
-const WEBHOOK_TOKEN = "demo-webhook-token-0123456789";
+// The webhook's two credentials, as the provider has them: the secret is the bearer of every
+// push, the token (the validation key) is sent once, to verify the webhook.
+const WEBHOOK_SECRET = "demo-webhook-secret-0123456789";
+const VERIFICATION_TOKEN = "demo-verification-token-9876543210";
 const RETRY_INTERVAL_MS = 2_000;
 const GIVE_UP_MS = 25_000;
 
@@ -21,11 +25,16 @@ const section = (title: string) =>
   console.log(`\n── ${title} ${"─".repeat(Math.max(0, 60 - title.length))}`);
 
 async function main(): Promise<boolean> {
+  let verified = false;
   section("1. provider sandbox");
   const sandbox = await createSandbox({
     token: API_TOKEN,
     retryIntervalMs: RETRY_INTERVAL_MS,
     onAttempt: (attempt) => console.log(`  push  ${formatAttempt(attempt)}`),
+    onVerification: (sent) => {
+      verified = sent.outcome.passed;
+      console.log(`  verify ${formatVerification(sent)}`);
+    },
   });
   console.log(
     `  management API at ${sandbox.baseUrl} (retries ${RETRY_INTERVAL_MS / 1000} s apart)`,
@@ -39,7 +48,8 @@ async function main(): Promise<boolean> {
   app.use(
     webhookReceiver({
       path: "/webhooks/reports",
-      token: WEBHOOK_TOKEN,
+      secret: WEBHOOK_SECRET,
+      verificationToken: VERIFICATION_TOKEN,
       // The provider is in India; its wall-clock fields are read in that zone.
       timeZone: "Asia/Kolkata",
       onDelivery(report) {
@@ -70,7 +80,8 @@ async function main(): Promise<boolean> {
     const webhook = await client.webhooks.create({
       name: "demo receiver",
       uri: receiverUrl,
-      token: WEBHOOK_TOKEN,
+      secret: WEBHOOK_SECRET,
+      token: VERIFICATION_TOKEN, // the sandbox verifies the webhook before answering
     });
     const { raw: _, ...shown } = webhook;
     console.log(shown);
@@ -100,14 +111,15 @@ async function main(): Promise<boolean> {
     const outcomes = [await sms.outcome, await call.outcome];
     const retried = sandbox.attempts().some((a) => a.outcome === "retrying");
     const ok =
+      verified &&
       outcomes.every((o) => o === "delivered") &&
       retried &&
       deliveries.length === 1 &&
       calls.length === 1;
     console.log(
       ok
-        ? "\nDemo OK: 2 reports delivered, 1 after a retry."
-        : `\nDemo FAILED: outcomes ${outcomes.join(", ")}, retried ${retried}.`,
+        ? "\nDemo OK: the webhook verified, 2 reports delivered, 1 after a retry."
+        : `\nDemo FAILED: verified ${verified}, outcomes ${outcomes.join(", ")}, retried ${retried}.`,
     );
     return ok;
   } finally {

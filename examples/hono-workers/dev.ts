@@ -1,5 +1,5 @@
 // Runs worker.ts locally in workerd, Cloudflare's Workers runtime, through miniflare: bundled
-// with esbuild, REPORTKIT_TOKEN passed in as a binding, served on PORT.
+// with esbuild, REPORTKIT_SECRET passed in as a binding, served on PORT.
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { Miniflare } from "miniflare";
@@ -15,15 +15,15 @@ const bundle = await build({
   write: false,
 });
 
-if (!process.env.REPORTKIT_TOKEN) {
-  console.warn("REPORTKIT_TOKEN is not set: every report fails (500) until it is.");
+if (!process.env.REPORTKIT_SECRET) {
+  console.warn("REPORTKIT_SECRET is not set: every report fails (500) until it is.");
 }
 
 const mf = new Miniflare({
   modules: true,
   script: bundle.outputFiles[0]?.text ?? "",
   compatibilityDate: "2026-04-01",
-  bindings: { REPORTKIT_TOKEN: process.env.REPORTKIT_TOKEN ?? "" },
+  bindings: { REPORTKIT_SECRET: process.env.REPORTKIT_SECRET ?? "" },
   host: "127.0.0.1",
   port: Number(process.env.PORT ?? 8787),
 });

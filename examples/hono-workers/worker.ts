@@ -1,9 +1,9 @@
 import { webhookReceiver } from "@reportkit/hono";
 import { Hono } from "hono";
 
-// REPORTKIT_TOKEN is a Worker secret (`wrangler secret put REPORTKIT_TOKEN`): reportkit reads
+// REPORTKIT_SECRET is a Worker secret (`wrangler secret put REPORTKIT_SECRET`): reportkit reads
 // it from c.env at the first request.
-const app = new Hono<{ Bindings: { REPORTKIT_TOKEN: string } }>();
+const app = new Hono<{ Bindings: { REPORTKIT_SECRET: string } }>();
 
 // all: POST for the reports, GET for the webhook's verification challenge.
 app.all(

@@ -1,5 +1,5 @@
 // examples/next as its users run it: `next build` (without the token), then `next start` with
-// REPORTKIT_TOKEN; both documented samples over HTTP, on the Node.js and the Edge route.
+// REPORTKIT_SECRET; both documented samples over HTTP, on the Node.js and the Edge route.
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { SAMPLE_CALL_TEXT, SAMPLE_DLR_TEXT, TOKEN } from "../../test/fixtures/samples.js";
@@ -9,7 +9,7 @@ let app: RunningNextApp;
 
 beforeAll(async () => {
   app = await buildAndStartNext(fileURLToPath(new URL(".", import.meta.url)), {
-    REPORTKIT_TOKEN: TOKEN,
+    REPORTKIT_SECRET: TOKEN,
   });
   console.log(`examples/next: next build took ${app.buildSeconds} s`);
 }, 600_000);

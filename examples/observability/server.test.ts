@@ -9,7 +9,7 @@ let example: RunningExample;
 
 beforeAll(async () => {
   example = await startExample(new URL(".", import.meta.url), "server.ts", {
-    REPORTKIT_TOKEN: TOKEN,
+    REPORTKIT_SECRET: TOKEN,
   });
 });
 

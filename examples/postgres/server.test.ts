@@ -28,7 +28,7 @@ describe.runIf(requirePostgresServer("examples/postgres"))("examples/postgres", 
   beforeAll(async () => {
     server = await startPostgresServer();
     example = await startExample(new URL(".", import.meta.url), "server.ts", {
-      REPORTKIT_TOKEN: TOKEN,
+      REPORTKIT_SECRET: TOKEN,
       DATABASE_URL: server.url,
     });
   });

@@ -4,7 +4,7 @@
 // message's status only moves forward (recordStatus): a retried ENROUTE that arrives after
 // DELIVRD is kept in the history and leaves the message DELIVRD.
 // Start (from the repository's root): DATABASE_URL=postgres://user:password@127.0.0.1:5432/app
-// REPORTKIT_TOKEN=secret npx -y pnpm@10.34.9 --filter example-postgres start
+// REPORTKIT_SECRET=secret npx -y pnpm@10.34.9 --filter example-postgres start
 import { webhookReceiver } from "@reportkit/express";
 import { postgresInbox, postgresInboxSql, recordStatus } from "@reportkit/postgres";
 import express from "express";
@@ -26,7 +26,7 @@ const app = express();
 
 const receiver = webhookReceiver({
   path: "/webhooks",
-  // No `token` here: it is read from REPORTKIT_TOKEN.
+  // No `token` here: it is read from REPORTKIT_SECRET.
   dedupe: postgresInbox({ pool }),
   async onDelivery(report, ctx) {
     // The message's status, in reportkit_message_status: only ever forward.

@@ -45,7 +45,7 @@ describe.runIf(requireRedisServer("examples/queue/queue.test.ts"))("examples/que
 
   beforeAll(async () => {
     redis = await startRedisServer();
-    const env = { REDIS_URL: redis.url, REPORTKIT_TOKEN: TOKEN };
+    const env = { REDIS_URL: redis.url, REPORTKIT_SECRET: TOKEN };
     [receiver, worker] = await Promise.all([
       startExample(here, "receiver.ts", env),
       startWorker(env),

@@ -1,19 +1,22 @@
-// The webhook's verification challenge on every adapter, over real HTTP: a GET to the
-// receiver's path with ?challenge=…&token=… is answered by core, before any report is read.
+// The webhook's verification handshake on the adapters, with the verification token read from
+// REPORTKIT_VERIFICATION_TOKEN and the secret from REPORTKIT_SECRET as users set them: the
+// provider's request (help/verify-webhook.md) sent byte for byte over real HTTP (Express,
+// Fastify, Hono on node-server) and as each Lambda event. The conformance table sends it to
+// every other target.
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import type { ComposedTemplate, ReceiverOptions } from "@reportkit/core";
 import { webhookReceiver as expressReceiver } from "@reportkit/express";
 import { webhookReceiver as fastifyReceiver } from "@reportkit/fastify";
 import { webhookReceiver as honoReceiver } from "@reportkit/hono";
+import { webhookReceiver as lambdaReceiver } from "@reportkit/lambda";
 import express from "express";
 import Fastify from "fastify";
 import { Hono } from "hono";
-import { afterEach, describe, expect, it } from "vitest";
-import { SAMPLE_DLR_TEXT, TOKEN } from "../fixtures/samples.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SAMPLE_DLR_TEXT, TOKEN, VERIFICATION_SAMPLE as V } from "../fixtures/samples.js";
+import { functionUrlEvent, httpApiEvent, restApiEvent } from "./lambda-events.js";
 
-type Options = Pick<ReceiverOptions<ComposedTemplate | undefined>, "challenge" | "composed">;
 interface Running {
   origin: string;
   delivered: string[];
@@ -22,6 +25,7 @@ interface Running {
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
+  vi.unstubAllEnvs();
   for (const close of closers.splice(0)) await close();
 });
 
@@ -41,132 +45,124 @@ function closing(server: Server): () => Promise<void> {
     });
 }
 
-const adapters: Record<string, (options: Options) => Promise<Running>> = {
-  async express(options) {
+/** Each adapter as its quick start mounts it, the credentials from the environment. */
+const adapters: Record<string, () => Promise<Running>> = {
+  async express() {
     const delivered: string[] = [];
     const app = express();
-    app.get("/other", (_req, res) => {
-      res.send("other route");
-    });
     app.use(
-      expressReceiver({
-        token: TOKEN,
-        logger: false,
-        ...options,
-        onDelivery: (r: { id: string }) => {
-          delivered.push(r.id);
-        },
-      } as never),
+      expressReceiver({ logger: false }).onDelivery((r) => {
+        delivered.push(r.id);
+      }),
     );
     const server = app.listen(0, "127.0.0.1");
-    const origin = await listening(server);
-    return { origin, delivered, close: closing(server) };
+    return { origin: await listening(server), delivered, close: closing(server) };
   },
-  async fastify(options) {
+  async fastify() {
     const delivered: string[] = [];
     const app = Fastify();
-    await app.register(fastifyReceiver, {
-      token: TOKEN,
-      logger: false,
-      ...options,
-      onDelivery: (r: { id: string }) => {
-        delivered.push(r.id);
-      },
-    } as never);
+    await app.register(fastifyReceiver, { logger: false });
+    app.reportkit.onDelivery((r) => {
+      delivered.push(r.id);
+    });
     await app.listen({ port: 0, host: "127.0.0.1" });
     const { port } = app.server.address() as AddressInfo;
     return { origin: `http://127.0.0.1:${port}`, delivered, close: () => app.close() };
   },
-  async hono(options) {
+  async hono() {
     const delivered: string[] = [];
     const app = new Hono();
-    // app.all: the challenge is a GET, the reports POSTs (as the README's quick start mounts it).
-    app.all(
+    app.post(
       "/webhooks",
-      honoReceiver({
-        token: TOKEN,
-        logger: false,
-        ...options,
-        onDelivery: (r: { id: string }) => {
-          delivered.push(r.id);
-        },
-      } as never),
+      honoReceiver({ logger: false }).onDelivery((r) => {
+        delivered.push(r.id);
+      }),
     );
     const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }) as Server;
-    const origin = await listening(server);
-    return { origin, delivered, close: closing(server) };
+    return { origin: await listening(server), delivered, close: closing(server) };
   },
 };
 
-async function start(name: string, options: Options = {}): Promise<Running> {
-  const running = await (adapters[name] as (o: Options) => Promise<Running>)(options);
+async function start(name: string, verificationToken: string): Promise<Running> {
+  vi.stubEnv("REPORTKIT_SECRET", V.secret);
+  vi.stubEnv("REPORTKIT_VERIFICATION_TOKEN", verificationToken);
+  const running = await (adapters[name] as () => Promise<Running>)();
   closers.push(running.close);
   return running;
 }
 
-function report(origin: string, path = "/webhooks") {
-  return fetch(`${origin}${path}`, {
+/** The provider's verification request, byte for byte as its page shows it. */
+function verify(origin: string, body: string = V.body): Promise<Response> {
+  return fetch(`${origin}${V.url}`, {
     method: "POST",
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: SAMPLE_DLR_TEXT,
+    headers: { authorization: `Bearer ${V.secret}`, "content-type": "application/json" },
+    body,
   });
 }
 
-describe.each(Object.keys(adapters))("verification challenge on %s", (name) => {
-  it("answers GET /webhooks?challenge=…&token=<token> with 200 text/plain nosniff, then takes reports", async () => {
-    const { origin, delivered } = await start(name);
-    const answer = await fetch(`${origin}/webhooks?challenge=c-123%20x&token=${TOKEN}`);
+describe.each(Object.keys(adapters))("the verification handshake on %s", (name) => {
+  it("answers the provider's request, trailing comma and all, with 200 {challenge}; then takes reports", async () => {
+    const { origin, delivered } = await start(name, V.queryKey);
+    const answer = await verify(origin);
     expect(answer.status).toBe(200);
-    expect(answer.headers.get("content-type")).toBe("text/plain; charset=utf-8");
-    expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(await answer.text()).toBe("c-123 x");
+    expect(answer.headers.get("content-type")).toBe("application/json");
+    expect(await answer.json()).toEqual({ challenge: V.challenge });
+    const valid = await verify(
+      origin,
+      JSON.stringify({ validation_key: V.bodyKey, challenge: V.challenge }),
+    );
+    expect(await valid.json()).toEqual({ challenge: V.challenge });
     expect(delivered).toEqual([]);
-    expect((await report(origin)).status).toBe(200);
+    const report = await fetch(`${origin}/webhooks`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${V.secret}`, "content-type": "application/json" },
+      body: SAMPLE_DLR_TEXT,
+    });
+    expect(report.status).toBe(200);
     expect(delivered).toHaveLength(1);
   });
 
-  it("401 for a wrong or missing token; a GET without challenge is 405 as before", async () => {
-    const { origin } = await start(name);
-    expect((await fetch(`${origin}/webhooks?challenge=c&token=wrong`)).status).toBe(401);
-    expect((await fetch(`${origin}/webhooks?challenge=c`)).status).toBe(401);
-    expect((await fetch(`${origin}/webhooks`)).status).toBe(405);
-  });
-
-  it("`challenge: false`: the GET is a 405", async () => {
-    const { origin } = await start(name, { challenge: false });
-    expect((await fetch(`${origin}/webhooks?challenge=c&token=${TOKEN}`)).status).toBe(405);
-  });
-
-  it("a function replaces the default", async () => {
-    const { origin } = await start(name, {
-      challenge: (request) =>
-        request.method === "GET" && request.url.includes("hub.challenge=")
-          ? { status: 200, body: "mine", headers: { "content-type": "text/plain" } }
-          : undefined,
-    });
-    const mine = await fetch(`${origin}/webhooks?hub.challenge=1`);
-    expect([mine.status, await mine.text()]).toEqual([200, "mine"]);
-    expect((await fetch(`${origin}/webhooks?challenge=c&token=${TOKEN}`)).status).toBe(405);
-  });
-
-  it("a composed GET template: a GET with `challenge` is the challenge, the others its reports", async () => {
-    const { origin, delivered } = await start(name, {
-      composed: { type: "delivery", method: "GET", url: "/webhooks?msg={{id}}&s={{status}}" },
-    });
-    const answer = await fetch(`${origin}/webhooks?challenge=c9&token=${TOKEN}`);
-    expect([answer.status, await answer.text()]).toEqual([200, "c9"]);
-    const pushed = await fetch(`${origin}/webhooks?msg=abc:1&s=DELIVRD`, {
-      headers: { authorization: `Bearer ${TOKEN}` },
-    });
-    expect(pushed.status).toBe(200);
-    expect(delivered).toEqual(["abc:1"]);
+  it("a wrong key: 401 with WWW-Authenticate, the challenge not echoed", async () => {
+    const { origin } = await start(name, "another-key");
+    const answer = await verify(origin);
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get("www-authenticate")).toBe(
+      'Bearer realm="reportkit", error="invalid_token"',
+    );
+    expect(await answer.text()).not.toContain(V.challenge);
   });
 });
 
-describe("verification challenge: Express leaves the app's other routes alone", () => {
-  it("GET /other is the app's", async () => {
-    const { origin } = await start("express");
-    const other = await fetch(`${origin}/other?challenge=c&token=${TOKEN}`);
-    expect([other.status, await other.text()]).toEqual([200, "other route"]);
+describe.each([
+  ["API Gateway HTTP API (payload 2.0)", httpApiEvent],
+  ["API Gateway REST API (payload 1.0)", restApiEvent],
+  ["Lambda function URL", functionUrlEvent],
+] as const)("the verification handshake on @reportkit/lambda: %s", (_name, eventOf) => {
+  const event = (body: string, query: Record<string, string[]> = { token: [V.queryKey] }) =>
+    eventOf({
+      path: "/webhooks",
+      query,
+      headers: { Authorization: `Bearer ${V.secret}`, "Content-Type": "application/json" },
+      body,
+    });
+
+  it("answers the provider's request byte for byte, and as valid JSON, with 200 {challenge}", async () => {
+    const onDelivery = vi.fn();
+    const handler = lambdaReceiver({ secret: TOKEN, verificationToken: V.queryKey, onDelivery });
+    for (const body of [V.body, JSON.stringify({ validation_key: V.queryKey, challenge: "j" })]) {
+      const result = await handler(event(body));
+      expect(result.statusCode).toBe(200);
+      expect(result.headers["content-type"]).toBe("application/json");
+      expect(JSON.parse(result.body).challenge).toBe(body === V.body ? V.challenge : "j");
+    }
+    expect(onDelivery).not.toHaveBeenCalled();
+  });
+
+  it("a wrong key: 401, the challenge not echoed", async () => {
+    const handler = lambdaReceiver({ secret: TOKEN, verificationToken: "another-key" });
+    const result = await handler(event(V.body));
+    expect(result.statusCode).toBe(401);
+    expect(result.headers["www-authenticate"]).toMatch(/^Bearer realm="reportkit"/);
+    expect(result.body).not.toContain(V.challenge);
   });
 });

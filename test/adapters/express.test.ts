@@ -28,7 +28,7 @@ describe("@reportkit/express: where it answers", () => {
     const h = handlers();
     const app = express();
     // The same report again and again: each must reach the handler to show it was routed.
-    app.use(webhookReceiver({ path: "/webhooks", token: TOKEN, dedupe: false, ...h }));
+    app.use(webhookReceiver({ path: "/webhooks", secret: TOKEN, dedupe: false, ...h }));
     app.get("/health", (_req, res) => {
       res.send("up");
     });
@@ -46,9 +46,9 @@ describe("@reportkit/express: where it answers", () => {
   it("app.use(path, webhookReceiver()) and app.post(path, webhookReceiver())", async () => {
     const h = handlers();
     const mounted = express();
-    mounted.use("/webhooks", webhookReceiver({ token: TOKEN, ...h }));
+    mounted.use("/webhooks", webhookReceiver({ secret: TOKEN, ...h }));
     const routed = express();
-    routed.post("/webhooks", webhookReceiver({ token: TOKEN, ...h }));
+    routed.post("/webhooks", webhookReceiver({ secret: TOKEN, ...h }));
     expect((await pushDlr(mounted)).status).toBe(200);
     expect((await pushDlr(routed)).status).toBe(200);
     expect(h.onDelivery).toHaveBeenCalledTimes(2);
@@ -63,7 +63,7 @@ describe("@reportkit/express: where it answers", () => {
       res.send("users");
     });
     const app = express();
-    app.use("/api", webhookReceiver({ token: TOKEN, dedupe: false, ...h }));
+    app.use("/api", webhookReceiver({ secret: TOKEN, dedupe: false, ...h }));
     app.use("/api", api);
     expect((await request(app).get("/api/users")).text).toBe("users");
     // Below the mount point and not a route of the app's: Express's own 404, not a 405 or 400.
@@ -83,7 +83,7 @@ describe("@reportkit/express: where it answers", () => {
     app.use(
       "/hooks",
       webhookReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         composed: { type: "delivery", method: "GET", url: "/hooks/{{id}}/{{status}}" },
         onDelivery: delivered,
       }),
@@ -101,7 +101,7 @@ describe("@reportkit/express: where it answers", () => {
   it("`path` is the full path, so it works under a router mounted on a sub-path", async () => {
     const h = handlers();
     const api = express.Router();
-    api.use(webhookReceiver({ path: "/api/v1/webhooks", token: TOKEN, ...h }));
+    api.use(webhookReceiver({ path: "/api/v1/webhooks", secret: TOKEN, ...h }));
     api.get("/ping", (_req, res) => {
       res.send("pong");
     });
@@ -114,14 +114,14 @@ describe("@reportkit/express: where it answers", () => {
 
   it("hands every method to core (composed webhooks may GET or PUT): 405 with Allow here", async () => {
     const app = express();
-    app.use(webhookReceiver({ path: "/webhooks", token: TOKEN, ...handlers() }));
+    app.use(webhookReceiver({ path: "/webhooks", secret: TOKEN, ...handlers() }));
     const res = await request(app).patch("/webhooks").set("authorization", AUTH);
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe("POST");
   });
 
   it("rejects a `path` that is not a path", () => {
-    expect(() => webhookReceiver({ path: "webhooks", token: TOKEN, ...handlers() })).toThrow(
+    expect(() => webhookReceiver({ path: "webhooks", secret: TOKEN, ...handlers() })).toThrow(
       /`path` must be a path starting with "\/"/,
     );
   });
@@ -131,7 +131,7 @@ describe("@reportkit/express: bodies other middleware touched", () => {
   it("parsers registered after the receiver never see its requests", async () => {
     const h = handlers();
     const app = express();
-    app.use(webhookReceiver({ path: "/webhooks", token: TOKEN, ...h }));
+    app.use(webhookReceiver({ path: "/webhooks", secret: TOKEN, ...h }));
     app.use(express.json());
     app.post("/orders", (req, res) => {
       res.json(req.body);
@@ -147,7 +147,7 @@ describe("@reportkit/express: bodies other middleware touched", () => {
       req.on("data", () => {});
       req.on("end", () => next());
     });
-    app.use(webhookReceiver({ path: "/webhooks", token: TOKEN, ...h }));
+    app.use(webhookReceiver({ path: "/webhooks", secret: TOKEN, ...h }));
     const res = await pushDlr(app).timeout(5_000);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("invalid_json");
@@ -163,7 +163,7 @@ describe("@reportkit/express: bodies other middleware touched", () => {
       req.body = text;
       next();
     });
-    app.use(webhookReceiver({ path: "/webhooks", token: TOKEN, ...h }));
+    app.use(webhookReceiver({ path: "/webhooks", secret: TOKEN, ...h }));
     expect((await pushDlr(app, "/webhooks", SAMPLE_DLR_TEXT)).status).toBe(200);
     expect(h.onDelivery).toHaveBeenCalledTimes(1);
   });
@@ -174,7 +174,7 @@ describe("@reportkit/express: bodies other middleware touched", () => {
       const h = handlers();
       const app = express();
       app.use(express.urlencoded({ extended }));
-      app.use(webhookReceiver({ path: "/webhooks", token: TOKEN, ...h }));
+      app.use(webhookReceiver({ path: "/webhooks", secret: TOKEN, ...h }));
       const body = JSON.stringify({ ...SAMPLE_DLR, custom: "a=b&c" });
       const res = await request(app)
         .post("/webhooks")
@@ -193,7 +193,7 @@ describe("@reportkit/express: bodies other middleware touched", () => {
     app.use(
       webhookReceiver({
         path: "/webhooks",
-        token: TOKEN,
+        secret: TOKEN,
         composed: {
           type: "delivery",
           url: "https://example.com/webhooks",
@@ -218,18 +218,34 @@ describe("@reportkit/express: bodies other middleware touched", () => {
     const h = handlers();
     const app = express();
     app.use(express.json());
-    app.use(webhookReceiver({ path: "/webhooks", token: TOKEN, ...h }));
+    app.use(webhookReceiver({ path: "/webhooks", secret: TOKEN, ...h }));
     const res = await pushDlr(app, "/webhooks", SAMPLE_DLR_TEXT);
     expect(res.status).toBe(400);
     expect(res.headers["content-type"]).toMatch(/^text\/html/);
     expect(h.onDelivery).not.toHaveBeenCalled();
   });
 
+  it("express.json() before it: the first report that reaches it says, once, to mount the receiver first", async () => {
+    const h = handlers();
+    const warned: string[] = [];
+    const logger = { warn: (m: string) => void warned.push(m), error() {} };
+    const app = express();
+    app.use(express.json());
+    app.use(webhookReceiver({ path: "/webhooks", secret: TOKEN, logger, ...h }));
+    expect((await pushDlr(app)).status).toBe(200);
+    expect((await pushDlr(app)).status).toBe(200);
+    expect(warned).toEqual([
+      expect.stringMatching(
+        /a body parser ran before the receiver.*app\.use\(webhookReceiver\(\)\) before app\.use\(express\.json\(\)\)/,
+      ),
+    ]);
+  });
+
   it("express.json()'s own 100kb limit applies before maxBodyBytes does", async () => {
     const h = handlers();
     const app = express();
     app.use(express.json());
-    app.use(webhookReceiver({ path: "/webhooks", token: TOKEN, maxBodyBytes: 1 << 20, ...h }));
+    app.use(webhookReceiver({ path: "/webhooks", secret: TOKEN, maxBodyBytes: 1 << 20, ...h }));
     const big = JSON.stringify({ ...SAMPLE_DLR, padding: "x".repeat(200_000) });
     expect((await pushDlr(app, "/webhooks", big)).status).toBe(413);
     expect(h.onDelivery).not.toHaveBeenCalled();
@@ -237,8 +253,8 @@ describe("@reportkit/express: bodies other middleware touched", () => {
 });
 
 describe("@reportkit/express: the token", () => {
-  it("is read from REPORTKIT_TOKEN when not given", async () => {
-    vi.stubEnv("REPORTKIT_TOKEN", TOKEN);
+  it("is read from REPORTKIT_SECRET when not given", async () => {
+    vi.stubEnv("REPORTKIT_SECRET", TOKEN);
     const h = handlers();
     const app = express();
     app.use(webhookReceiver({ path: "/webhooks", ...h }));
@@ -251,9 +267,9 @@ describe("@reportkit/express: the token", () => {
   });
 
   it("missing in both the options and the environment: construction fails, naming both", () => {
-    vi.stubEnv("REPORTKIT_TOKEN", "");
+    vi.stubEnv("REPORTKIT_SECRET", "");
     expect(() => webhookReceiver({ path: "/webhooks", ...handlers() })).toThrow(
-      /no token given.*REPORTKIT_TOKEN/,
+      /no secret given.*REPORTKIT_SECRET/,
     );
   });
 });

@@ -32,7 +32,7 @@ async function listening(options: Record<string, unknown> = {}) {
   const errors: ReportkitError[] = [];
   const app = track(Fastify());
   await app.register(webhookReceiver, {
-    token: TOKEN,
+    secret: TOKEN,
     ...h,
     onError: (e) => void errors.push(e),
     ...options,
@@ -47,7 +47,7 @@ describe("@reportkit/fastify: registration", () => {
     expect(webhookReceiverDefault).toBe(webhookReceiver);
     const h = handlers();
     const app = track(Fastify());
-    await app.register(webhookReceiverDefault, { token: TOKEN, ...h });
+    await app.register(webhookReceiverDefault, { secret: TOKEN, ...h });
     const res = await app.inject({
       method: "POST",
       url: "/webhooks",
@@ -61,7 +61,7 @@ describe("@reportkit/fastify: registration", () => {
   it("the register prefix applies, and core sees the full URL", async () => {
     const h = handlers();
     const app = track(Fastify());
-    await app.register(webhookReceiver, { prefix: "/api", path: "/dlr", token: TOKEN, ...h });
+    await app.register(webhookReceiver, { prefix: "/api", path: "/dlr", secret: TOKEN, ...h });
     const res = await app.inject({
       method: "POST",
       url: "/api/dlr?try=1",
@@ -76,8 +76,8 @@ describe("@reportkit/fastify: registration", () => {
     ).toBe(404);
   });
 
-  it("reads REPORTKIT_TOKEN when no token is given; with neither, register fails naming both", async () => {
-    vi.stubEnv("REPORTKIT_TOKEN", TOKEN);
+  it("reads REPORTKIT_SECRET when no token is given; with neither, register fails naming both", async () => {
+    vi.stubEnv("REPORTKIT_SECRET", TOKEN);
     const app = track(Fastify());
     await app.register(webhookReceiver, handlers());
     expect(
@@ -85,10 +85,10 @@ describe("@reportkit/fastify: registration", () => {
         .statusCode,
     ).toBe(200);
 
-    vi.stubEnv("REPORTKIT_TOKEN", "");
+    vi.stubEnv("REPORTKIT_SECRET", "");
     const bare = track(Fastify());
     await expect(bare.register(webhookReceiver, handlers())).rejects.toThrow(
-      /no token given.*REPORTKIT_TOKEN/,
+      /no secret given.*REPORTKIT_SECRET/,
     );
   });
 });
@@ -101,7 +101,7 @@ describe("@reportkit/fastify: encapsulation", () => {
     app.setErrorHandler<FastifyError>(async (error, _request, reply) =>
       reply.code(error.statusCode ?? 500).send({ host: true, code: error.code }),
     );
-    await app.register(webhookReceiver, { token: TOKEN, ...h });
+    await app.register(webhookReceiver, { secret: TOKEN, ...h });
     app.post("/later", async (request) => ({ received: request.body }));
     return { app, h };
   }
@@ -193,7 +193,7 @@ describe("@reportkit/fastify: encapsulation", () => {
       app.setErrorHandler<FastifyError>(async (error, _request, reply) =>
         reply.code(error.statusCode ?? 500).send({ host: true, code: error.code }),
       );
-      await app.register(webhookReceiver, { token: TOKEN, ...handlers() });
+      await app.register(webhookReceiver, { secret: TOKEN, ...handlers() });
       const res = await app.inject({
         method: "POST",
         url: "/webhooks",
@@ -208,7 +208,7 @@ describe("@reportkit/fastify: encapsulation", () => {
   it("a Content-Type Fastify itself finds malformed still gets core's answer", async () => {
     const h = handlers();
     const app = track(Fastify());
-    await app.register(webhookReceiver, { token: TOKEN, ...h });
+    await app.register(webhookReceiver, { secret: TOKEN, ...h });
     const json = await app.inject({
       method: "POST",
       url: "/webhooks",
@@ -245,7 +245,7 @@ describe("@reportkit/fastify: logging and failures", () => {
   it("logs through Fastify's logger: each handler failure with its cause and dedupe key as fields, a refusal once a minute, never the token", async () => {
     const { app, lines } = loggedApp();
     await app.register(webhookReceiver, {
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: false,
       onDelivery() {
         throw new Error("db down");
@@ -348,7 +348,7 @@ describe("@reportkit/fastify: reading the body", () => {
         replaced.receivedEncodedLength = Buffer.byteLength(text);
         return replaced;
       });
-      await scope.register(webhookReceiver, { token: TOKEN, ...h });
+      await scope.register(webhookReceiver, { secret: TOKEN, ...h });
     });
     const reply = await app.inject({
       method: "POST",

@@ -47,39 +47,39 @@ function onWorkers(): void {
 describe("@reportkit/hono: the token", () => {
   it("given as an option", async () => {
     const app = new Hono();
-    app.post("/webhooks", webhookReceiver({ token: TOKEN, ...handlers() }));
+    app.post("/webhooks", webhookReceiver({ secret: TOKEN, ...handlers() }));
     expect((await push(app)).status).toBe(200);
   });
 
-  it("from REPORTKIT_TOKEN in process.env", async () => {
-    vi.stubEnv("REPORTKIT_TOKEN", TOKEN);
+  it("from REPORTKIT_SECRET in process.env", async () => {
+    vi.stubEnv("REPORTKIT_SECRET", TOKEN);
     const app = new Hono();
     app.post("/webhooks", webhookReceiver(handlers()));
     expect((await push(app)).status).toBe(200);
   });
 
-  it("from REPORTKIT_TOKEN in c.env (a Workers binding), per environment", async () => {
-    vi.stubEnv("REPORTKIT_TOKEN", "");
+  it("from REPORTKIT_SECRET in c.env (a Workers binding), per environment", async () => {
+    vi.stubEnv("REPORTKIT_SECRET", "");
     onWorkers();
     const h = handlers();
-    const app = new Hono<{ Bindings: { REPORTKIT_TOKEN: string } }>();
+    const app = new Hono<{ Bindings: { REPORTKIT_SECRET: string } }>();
     app.post("/webhooks", webhookReceiver(h));
-    expect((await push(app, {}, { REPORTKIT_TOKEN: TOKEN })).status).toBe(200);
-    expect((await push(app, {}, { REPORTKIT_TOKEN: "another-token" })).status).toBe(401);
+    expect((await push(app, {}, { REPORTKIT_SECRET: TOKEN })).status).toBe(200);
+    expect((await push(app, {}, { REPORTKIT_SECRET: "another-token" })).status).toBe(401);
     expect(h.onDelivery).toHaveBeenCalledTimes(1);
   });
 
   it("from c.env: close() stops the receiver of every token, and health() says so", async () => {
-    vi.stubEnv("REPORTKIT_TOKEN", "");
+    vi.stubEnv("REPORTKIT_SECRET", "");
     onWorkers();
     const h = handlers();
-    const app = new Hono<{ Bindings: { REPORTKIT_TOKEN: string } }>();
+    const app = new Hono<{ Bindings: { REPORTKIT_SECRET: string } }>();
     const receiver = webhookReceiver({ ...h, logger: false });
     app.post("/webhooks", receiver);
     // A token's receiver is built at its first request: this one exists before close().
-    expect((await push(app, {}, { REPORTKIT_TOKEN: TOKEN })).status).toBe(200);
+    expect((await push(app, {}, { REPORTKIT_SECRET: TOKEN })).status).toBe(200);
     await receiver.close();
-    for (const env of [{ REPORTKIT_TOKEN: TOKEN }, { REPORTKIT_TOKEN: "another-token" }]) {
+    for (const env of [{ REPORTKIT_SECRET: TOKEN }, { REPORTKIT_SECRET: "another-token" }]) {
       const res = await push(app, {}, env);
       expect(res.status).toBe(503);
       expect(res.headers.get("retry-after")).toBe("30");
@@ -92,13 +92,13 @@ describe("@reportkit/hono: the token", () => {
     });
   });
 
-  it("with neither, outside Workers: construction throws, naming REPORTKIT_TOKEN, as Express and Fastify do", () => {
-    vi.stubEnv("REPORTKIT_TOKEN", "");
-    expect(() => webhookReceiver(handlers())).toThrow(/no token given.*REPORTKIT_TOKEN/);
+  it("with neither, outside Workers: construction throws, naming REPORTKIT_SECRET, as Express and Fastify do", () => {
+    vi.stubEnv("REPORTKIT_SECRET", "");
+    expect(() => webhookReceiver(handlers())).toThrow(/no secret given.*REPORTKIT_SECRET/);
   });
 
-  it("with neither, on Workers: reportkit's JSON 500 naming REPORTKIT_TOKEN in the log, not Hono's error page", async () => {
-    vi.stubEnv("REPORTKIT_TOKEN", "");
+  it("with neither, on Workers: reportkit's JSON 500 naming REPORTKIT_SECRET in the log, not Hono's error page", async () => {
+    vi.stubEnv("REPORTKIT_SECRET", "");
     onWorkers();
     const errors: string[] = [];
     const logger = { warn() {}, error: (line: string) => void errors.push(line) };
@@ -113,11 +113,11 @@ describe("@reportkit/hono: the token", () => {
     expect(res.status).toBe(500);
     expect(await res.json()).toMatchObject({ ok: false, error: { code: "token_check_failed" } });
     expect(honoError).toBeUndefined();
-    expect(errors.join("\n")).toMatch(/REPORTKIT_TOKEN/);
+    expect(errors.join("\n")).toMatch(/REPORTKIT_SECRET/);
   });
 
   it("every other option is checked at construction, even before a token is known", () => {
-    vi.stubEnv("REPORTKIT_TOKEN", "");
+    vi.stubEnv("REPORTKIT_SECRET", "");
     onWorkers();
     expect(() => webhookReceiver({ dedupe: {} as never })).toThrow(/`dedupe` must be/);
     expect(() => webhookReceiver({ ...handlers(), maxBodyBytes: -1 })).toThrow(/maxBodyBytes/);
@@ -127,7 +127,7 @@ describe("@reportkit/hono: the token", () => {
 describe("@reportkit/hono: mounting and bodies", () => {
   it("app.on([...methods], path, handler) lets core answer other methods (405 with Allow)", async () => {
     const app = new Hono();
-    app.on(["GET", "POST", "PUT"], "/webhooks", webhookReceiver({ token: TOKEN, ...handlers() }));
+    app.on(["GET", "POST", "PUT"], "/webhooks", webhookReceiver({ secret: TOKEN, ...handlers() }));
     const res = await app.request("/webhooks?id=1", { headers: AUTH });
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("POST");
@@ -140,7 +140,7 @@ describe("@reportkit/hono: mounting and bodies", () => {
       await c.req.text();
       await next();
     });
-    app.post("/webhooks", webhookReceiver({ token: TOKEN, ...h }));
+    app.post("/webhooks", webhookReceiver({ secret: TOKEN, ...h }));
     expect((await push(app, { body: SAMPLE_DLR_TEXT })).status).toBe(200);
     expect(h.onDelivery.mock.calls[0]?.[0]).toMatchObject({ id: SAMPLE_DLR.id });
   });
@@ -152,7 +152,7 @@ describe("@reportkit/hono: mounting and bodies", () => {
       await c.req.json();
       await next();
     });
-    app.post("/webhooks", webhookReceiver({ token: TOKEN, ...h }));
+    app.post("/webhooks", webhookReceiver({ secret: TOKEN, ...h }));
     expect((await push(app)).status).toBe(200);
     expect(h.onDelivery).toHaveBeenCalledTimes(1);
   });
@@ -167,7 +167,7 @@ describe("@reportkit/hono: mounting and bodies", () => {
       await c.req.formData();
       await next();
     });
-    app.post("/webhooks", webhookReceiver({ token: TOKEN, ...h }));
+    app.post("/webhooks", webhookReceiver({ secret: TOKEN, ...h }));
     const res = await app.request("/webhooks", { method: "POST", headers: AUTH, body: body() });
     expect(await res.json()).toEqual({ ok: true });
     expect(h.onDelivery.mock.calls[0]?.[0]).toMatchObject({
@@ -184,7 +184,7 @@ describe("@reportkit/hono: mounting and bodies", () => {
       await c.req.raw.arrayBuffer();
       await next();
     });
-    app.post("/webhooks", webhookReceiver({ token: TOKEN, ...h }));
+    app.post("/webhooks", webhookReceiver({ secret: TOKEN, ...h }));
     const res = await push(app);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: { code: "invalid_json" } });
@@ -197,7 +197,7 @@ describe("@reportkit/hono: mounting and bodies", () => {
       c.header("x-request-id", "abc");
       await next();
     });
-    app.post("/webhooks", webhookReceiver({ token: TOKEN, ...handlers() }));
+    app.post("/webhooks", webhookReceiver({ secret: TOKEN, ...handlers() }));
     const res = await push(app);
     expect(res.status).toBe(200);
     expect(res.headers.get("x-request-id")).toBe("abc");
@@ -230,7 +230,7 @@ describe("@reportkit/hono on @hono/node-server: the headers", () => {
     const app = new Hono();
     app.post(
       "/webhooks",
-      webhookReceiver({ token: TOKEN }).onDelivery((_report, ctx) => {
+      webhookReceiver({ secret: TOKEN }).onDelivery((_report, ctx) => {
         seen.push(ctx.headers);
       }),
     );
@@ -258,7 +258,7 @@ describe("@reportkit/hono on @hono/node-server: the headers", () => {
       c.req.raw = new Request(c.req.raw.url, { method: "POST", headers, body: DLR });
       await next();
     });
-    app.post("/webhooks", webhookReceiver({ token: TOKEN, ...h }));
+    app.post("/webhooks", webhookReceiver({ secret: TOKEN, ...h }));
     await served(app, async (url) => {
       expect((await post(url, { authorization: "Bearer wrong-token" })).status).toBe(200);
     });

@@ -15,7 +15,7 @@ const EVENTS = [
 describe.each(EVENTS)("@reportkit/lambda: %s", (_name, eventOf) => {
   it("a DLR in a base64 body: 200 and the typed report", async () => {
     const reports: DeliveryReport[] = [];
-    const handler = webhookReceiver({ token: TOKEN, onDelivery: (r) => void reports.push(r) });
+    const handler = webhookReceiver({ secret: TOKEN, onDelivery: (r) => void reports.push(r) });
     const result = await handler(
       eventOf({ headers: JSON_HEADERS, body: SAMPLE_DLR_TEXT, base64: true }),
     );
@@ -32,7 +32,7 @@ describe.each(EVENTS)("@reportkit/lambda: %s", (_name, eventOf) => {
 
   it("a call report in a text body: 200, handler attached after", async () => {
     const onCall = vi.fn();
-    const handler = webhookReceiver({ token: TOKEN }).onCall(onCall);
+    const handler = webhookReceiver({ secret: TOKEN }).onCall(onCall);
     const result = await handler(eventOf({ headers: JSON_HEADERS, body: SAMPLE_CALL_TEXT }));
     expect(result.statusCode).toBe(200);
     expect(onCall).toHaveBeenCalledTimes(1);
@@ -43,9 +43,9 @@ describe.each(EVENTS)("@reportkit/lambda: %s", (_name, eventOf) => {
     });
   });
 
-  it("a wrong token: 401 with the challenge, the handler not run", async () => {
+  it("a wrong secret: 401 with the challenge, the handler not run", async () => {
     const onDelivery = vi.fn();
-    const handler = webhookReceiver({ token: TOKEN, onDelivery });
+    const handler = webhookReceiver({ secret: TOKEN, onDelivery });
     const result = await handler(
       eventOf({
         headers: { ...JSON_HEADERS, Authorization: "Bearer wrong" },
@@ -61,7 +61,7 @@ describe.each(EVENTS)("@reportkit/lambda: %s", (_name, eventOf) => {
   });
 
   it("a GET: 405 with Allow, as core answers it", async () => {
-    const handler = webhookReceiver({ token: TOKEN, onDelivery: vi.fn() });
+    const handler = webhookReceiver({ secret: TOKEN, onDelivery: vi.fn() });
     const result = await handler(
       eventOf({ method: "GET", headers: { Authorization: `Bearer ${TOKEN}` } }),
     );
@@ -72,7 +72,7 @@ describe.each(EVENTS)("@reportkit/lambda: %s", (_name, eventOf) => {
   it("a form in a base64 body with a query string: the composed template reads both", async () => {
     const onDelivery = vi.fn();
     const handler = webhookReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       composed: {
         type: "delivery",
         method: "POST",
@@ -96,8 +96,8 @@ describe.each(EVENTS)("@reportkit/lambda: %s", (_name, eventOf) => {
 });
 
 describe("@reportkit/lambda: the token and the event", () => {
-  it("reads REPORTKIT_TOKEN from the environment when no token is given", async () => {
-    vi.stubEnv("REPORTKIT_TOKEN", TOKEN);
+  it("reads REPORTKIT_SECRET from the environment when no token is given", async () => {
+    vi.stubEnv("REPORTKIT_SECRET", TOKEN);
     try {
       const handler = webhookReceiver().onDelivery(() => {});
       const result = await handler(httpApiEvent({ headers: JSON_HEADERS, body: SAMPLE_DLR_TEXT }));
@@ -108,16 +108,16 @@ describe("@reportkit/lambda: the token and the event", () => {
   });
 
   it("without a token anywhere, fails at the cold start and says how to fix it", () => {
-    vi.stubEnv("REPORTKIT_TOKEN", "");
+    vi.stubEnv("REPORTKIT_SECRET", "");
     try {
-      expect(() => webhookReceiver()).toThrow(/no token given.*REPORTKIT_TOKEN/);
+      expect(() => webhookReceiver()).toThrow(/no secret given.*REPORTKIT_SECRET/);
     } finally {
       vi.unstubAllEnvs();
     }
   });
 
   it("an event that is no HTTP request is an error naming what it has", async () => {
-    const handler = webhookReceiver({ token: TOKEN, onDelivery: vi.fn() });
+    const handler = webhookReceiver({ secret: TOKEN, onDelivery: vi.fn() });
     await expect(handler({ Records: [] } as never)).rejects.toThrow(
       /not an HTTP request \(API Gateway REST or HTTP API, or a function URL\); it has Records/,
     );
@@ -134,9 +134,9 @@ describe("@reportkit/lambda: a base64 body is decoded after the credential, and 
     decoded = () => spy.mock.calls.reduce((sum, [text]) => sum + String(text).length, 0);
   };
 
-  it("an 8 MB base64 body without the token: 401, and nothing of it decoded", async () => {
+  it("an 8 MB base64 body without the secret: 401, and nothing of it decoded", async () => {
     watchAtob();
-    const handler = webhookReceiver({ token: TOKEN, onDelivery: vi.fn() });
+    const handler = webhookReceiver({ secret: TOKEN, onDelivery: vi.fn() });
     const event = restApiEvent({
       headers: { Authorization: "Bearer wrong", "Content-Type": "application/json" },
       body: SIX_MIB,
@@ -148,9 +148,9 @@ describe("@reportkit/lambda: a base64 body is decoded after the credential, and 
     expect(decoded()).toBe(0);
   });
 
-  it("an 8 MB base64 body with the token: 413 on its size, nothing of it decoded", async () => {
+  it("an 8 MB base64 body with the secret: 413 on its size, nothing of it decoded", async () => {
     watchAtob();
-    const handler = webhookReceiver({ token: TOKEN, onDelivery: vi.fn() });
+    const handler = webhookReceiver({ secret: TOKEN, onDelivery: vi.fn() });
     const result = await handler(
       restApiEvent({ headers: JSON_HEADERS, body: SIX_MIB, base64: true }),
     );
@@ -161,7 +161,7 @@ describe("@reportkit/lambda: a base64 body is decoded after the credential, and 
 
   it("an 8 MB base64 body in lines (its size unknown until decoded): 413, decoded no further than maxBodyBytes and a slice", async () => {
     watchAtob();
-    const handler = webhookReceiver({ token: TOKEN, onDelivery: vi.fn() });
+    const handler = webhookReceiver({ secret: TOKEN, onDelivery: vi.fn() });
     const event = restApiEvent({ headers: JSON_HEADERS, body: "x", base64: true });
     const lines = Buffer.from(SIX_MIB).toString("base64").replace(/.{76}/g, "$&\r\n");
     const result = await handler({ ...event, body: lines });
@@ -174,7 +174,7 @@ describe("@reportkit/lambda: a base64 body is decoded after the credential, and 
     "a body that is not base64 (%s): 400 body_read_failed with the token, 401 without",
     async (_name, eventOf) => {
       const onDelivery = vi.fn();
-      const handler = webhookReceiver({ token: TOKEN, onDelivery });
+      const handler = webhookReceiver({ secret: TOKEN, onDelivery });
       const invalid = (headers: Record<string, string>) => ({
         ...eventOf({ headers, body: "x", base64: true }),
         body: "%%% this is not base64 %%%",
@@ -191,7 +191,7 @@ describe("@reportkit/lambda: a base64 body is decoded after the credential, and 
   );
 
   it("a payload 2.0 event without requestContext: 400 body_read_failed with the token, 401 without", async () => {
-    const handler = webhookReceiver({ token: TOKEN, onDelivery: vi.fn() });
+    const handler = webhookReceiver({ secret: TOKEN, onDelivery: vi.fn() });
     const { requestContext: _none, ...event } = httpApiEvent({
       headers: JSON_HEADERS,
       body: SAMPLE_DLR_TEXT,

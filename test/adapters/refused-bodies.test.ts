@@ -163,7 +163,7 @@ afterEach(async () => {
 for (const [target, start] of Object.entries(TARGETS)) {
   describe(target, () => {
     it("401 before the body: reads at most a little of it, then closes the connection", async () => {
-      running = await start({ token: TOKEN, logger: false, onDelivery: () => {} });
+      running = await start({ secret: TOKEN, logger: false, onDelivery: () => {} });
       const max = 64 * 1024 * 1024;
       const pushed = await push(
         running.port,
@@ -178,7 +178,7 @@ for (const [target, start] of Object.entries(TARGETS)) {
     });
 
     it("401 without a length (chunked): the same", async () => {
-      running = await start({ token: TOKEN, logger: false, onDelivery: () => {} });
+      running = await start({ secret: TOKEN, logger: false, onDelivery: () => {} });
       const max = 64 * 1024 * 1024;
       // One endless chunk: its size line says 256 MiB.
       const pushed = await push(
@@ -192,7 +192,7 @@ for (const [target, start] of Object.entries(TARGETS)) {
     });
 
     it("413 for a body over maxBodyBytes: closes the connection instead of reading on", async () => {
-      running = await start({ token: TOKEN, logger: false, onDelivery: () => {} });
+      running = await start({ secret: TOKEN, logger: false, onDelivery: () => {} });
       const max = 64 * 1024 * 1024;
       const pushed = await push(
         running.port,
@@ -207,7 +207,7 @@ for (const [target, start] of Object.entries(TARGETS)) {
 
     it("408 when the body does not arrive within bodyTimeoutMs, and the connection closes", async () => {
       running = await start({
-        token: TOKEN,
+        secret: TOKEN,
         logger: false,
         onDelivery: () => {},
         bodyTimeoutMs: 200,
@@ -223,7 +223,7 @@ for (const [target, start] of Object.entries(TARGETS)) {
     });
 
     it("a small refused body is read to its end and the connection stays open for the next request", async () => {
-      running = await start({ token: TOKEN, logger: false, onDelivery: () => {} });
+      running = await start({ secret: TOKEN, logger: false, onDelivery: () => {} });
       const body = JSON.stringify(SAMPLE_DLR);
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
       const sockets = new Set<unknown>();

@@ -34,7 +34,7 @@ type ExpressModule = typeof express;
 function serveExpress(expressModule: ExpressModule): Serve {
   return async (options) => {
     const app = expressModule();
-    const handler = expressReceiver({ path: "/webhooks", token: TOKEN, ...options });
+    const handler = expressReceiver({ path: "/webhooks", secret: TOKEN, ...options });
     app.use(handler);
     const server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
@@ -48,7 +48,7 @@ function serveExpress(expressModule: ExpressModule): Serve {
 
 const serveFastify: Serve = async (options) => {
   const app = Fastify();
-  await app.register(fastifyReceiver, { path: "/webhooks", token: TOKEN, ...options });
+  await app.register(fastifyReceiver, { path: "/webhooks", secret: TOKEN, ...options });
   await app.listen({ port: 0, host: "127.0.0.1" });
   return served(
     app.server,
@@ -60,7 +60,7 @@ const serveFastify: Serve = async (options) => {
 const serveHono: Serve = async (options) => {
   const { serve } = await import("@hono/node-server");
   const app = new Hono();
-  const handler = honoReceiver({ token: TOKEN, ...options });
+  const handler = honoReceiver({ secret: TOKEN, ...options });
   app.post("/webhooks", handler);
   let server: Server | undefined;
   await new Promise<void>((resolve) => {

@@ -15,7 +15,7 @@ describe("handler types in each adapter", () => {
   it("Express: typed reports, and a handler Express accepts wherever it takes one", () => {
     const handler = expressReceiver({
       path: "/webhooks",
-      token: "t",
+      secret: "t",
       onDelivery(report, ctx) {
         expectTypeOf(report).toEqualTypeOf<DeliveryReport>();
         expectTypeOf(report.deliveredAt).toEqualTypeOf<Date | null>();
@@ -38,7 +38,7 @@ describe("handler types in each adapter", () => {
 
   it("Express: a composed template types the report by its placeholders", () => {
     expressReceiver({
-      token: "t",
+      secret: "t",
       composed: {
         type: "call",
         method: "GET",
@@ -57,7 +57,7 @@ describe("handler types in each adapter", () => {
     await app.register(fastifyReceiver, {
       path: "/webhooks",
       prefix: "/api",
-      token: ["old", "new"],
+      secret: ["old", "new"],
       onDelivery(report, ctx) {
         expectTypeOf(report).toEqualTypeOf<DeliveryReport>();
         expectTypeOf(report.deliveredAt).toEqualTypeOf<Date | null>();
@@ -68,18 +68,18 @@ describe("handler types in each adapter", () => {
       },
     });
     await app.register(fastifyReceiver, {
-      token: "t",
+      secret: "t",
       composed: { type: "call", method: "GET", url: "/ack?call_id={{id}}&to={{to}}" },
       onCall(report) {
         expectTypeOf(report.to).toEqualTypeOf<string | null>();
       },
     });
     // @ts-expect-error maxBodyBytes is a number of bytes
-    await app.register(fastifyReceiver, { token: "t", onCall() {}, maxBodyBytes: "1mb" });
+    await app.register(fastifyReceiver, { secret: "t", onCall() {}, maxBodyBytes: "1mb" });
   });
 
   it("Hono: typed reports, and a handler for an app with its own Bindings", () => {
-    const app = new Hono<{ Bindings: { REPORTKIT_TOKEN: string; DB: object } }>();
+    const app = new Hono<{ Bindings: { REPORTKIT_SECRET: string; DB: object } }>();
     app.post(
       "/webhooks",
       honoReceiver({

@@ -1,5 +1,5 @@
 // The usage the project was designed around: webhookReceiver() with no options, the token from
-// REPORTKIT_TOKEN, typed handlers attached after, on each adapter, over real HTTP.
+// REPORTKIT_SECRET, typed handlers attached after, on each adapter, over real HTTP.
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { DeliveryReport } from "@reportkit/core";
@@ -46,7 +46,7 @@ function push(url: string, payload: object = SAMPLE_DLR, headers: object = HEADE
 
 describe("webhookReceiver() with no options, handlers attached after", () => {
   it("Express: app.use(webhookReceiver()) serves /webhooks and passes the rest on", async () => {
-    vi.stubEnv("REPORTKIT_TOKEN", TOKEN);
+    vi.stubEnv("REPORTKIT_SECRET", TOKEN);
     const seen: string[] = [];
     const app = express();
     const receiver = expressReceiver();
@@ -68,7 +68,7 @@ describe("webhookReceiver() with no options, handlers attached after", () => {
   });
 
   it("Fastify: register(webhookReceiver) with no options, fastify.reportkit to attach", async () => {
-    vi.stubEnv("REPORTKIT_TOKEN", TOKEN);
+    vi.stubEnv("REPORTKIT_SECRET", TOKEN);
     const seen: DeliveryReport[] = [];
     const app = Fastify();
     await app.register(fastifyReceiver);
@@ -83,7 +83,7 @@ describe("webhookReceiver() with no options, handlers attached after", () => {
   });
 
   it("Hono: webhookReceiver() as a route handler, then .onDelivery(fn)", async () => {
-    vi.stubEnv("REPORTKIT_TOKEN", TOKEN);
+    vi.stubEnv("REPORTKIT_SECRET", TOKEN);
     const seen: string[] = [];
     const app = new Hono();
     app.post(
@@ -96,7 +96,7 @@ describe("webhookReceiver() with no options, handlers attached after", () => {
   });
 
   it("Hono on Workers: handlers attached before the first request reach the receiver c.env's token builds", async () => {
-    vi.stubEnv("REPORTKIT_TOKEN", "");
+    vi.stubEnv("REPORTKIT_SECRET", "");
     vi.stubGlobal("navigator", { userAgent: "Cloudflare-Workers" });
     const seen: string[] = [];
     const app = new Hono();
@@ -107,7 +107,7 @@ describe("webhookReceiver() with no options, handlers attached after", () => {
     const res = await app.request(
       "/webhooks",
       { method: "POST", headers: HEADERS, body: JSON.stringify(SAMPLE_DLR) },
-      { REPORTKIT_TOKEN: TOKEN },
+      { REPORTKIT_SECRET: TOKEN },
     );
     expect(res.status).toBe(200);
     expect(seen).toEqual([SAMPLE_DLR.id]);
@@ -121,33 +121,35 @@ describe("clear messages instead of a destructuring TypeError", () => {
   ])(
     "%s: null is refused, undefined is the zero-argument form, no token is named",
     (_name, make) => {
-      vi.stubEnv("REPORTKIT_TOKEN", TOKEN);
+      vi.stubEnv("REPORTKIT_SECRET", TOKEN);
       expect(() => make(null)).toThrow(/takes an options object, or nothing.*got null/);
       expect(() => make(undefined)).not.toThrow();
-      vi.stubEnv("REPORTKIT_TOKEN", "");
+      vi.stubEnv("REPORTKIT_SECRET", "");
       // Hono may still find the token in c.env at the first request; Express cannot.
       if (_name === "Express")
-        expect(() => make(undefined)).toThrow(/no token given.*REPORTKIT_TOKEN/);
+        expect(() => make(undefined)).toThrow(/no secret given.*REPORTKIT_SECRET/);
     },
   );
 
   it("Fastify: no token anywhere fails the register with the message", async () => {
-    vi.stubEnv("REPORTKIT_TOKEN", "");
+    vi.stubEnv("REPORTKIT_SECRET", "");
     const app = Fastify();
     closers.push(() => app.close());
-    await expect(app.register(fastifyReceiver)).rejects.toThrow(/no token given.*REPORTKIT_TOKEN/);
+    await expect(app.register(fastifyReceiver)).rejects.toThrow(
+      /no secret given.*REPORTKIT_SECRET/,
+    );
   });
 
-  it("a REPORTKIT_TOKEN that no request could ever match is refused at construction", () => {
+  it("a REPORTKIT_SECRET that no request could ever match is refused at construction", () => {
     for (const token of [" abc", "abc ", "ab c", "abc\u00e9"]) {
-      vi.stubEnv("REPORTKIT_TOKEN", token);
-      expect(() => expressReceiver()).toThrow(/REPORTKIT_TOKEN.*no request could ever match it/);
-      expect(() => honoReceiver()).toThrow(/REPORTKIT_TOKEN.*no request could ever match it/);
+      vi.stubEnv("REPORTKIT_SECRET", token);
+      expect(() => expressReceiver()).toThrow(/REPORTKIT_SECRET.*no request could ever match it/);
+      expect(() => honoReceiver()).toThrow(/REPORTKIT_SECRET.*no request could ever match it/);
     }
   });
 
   it("a second handler of a kind is refused, from options or attached", () => {
-    vi.stubEnv("REPORTKIT_TOKEN", TOKEN);
+    vi.stubEnv("REPORTKIT_SECRET", TOKEN);
     const receiver = expressReceiver({ onDelivery() {} });
     expect(() => receiver.onDelivery(() => {})).toThrow(/already has an `onDelivery` handler/);
   });
@@ -165,7 +167,7 @@ describe("Fastify: the plugin, its scopes and prefixes", () => {
   });
 
   it("with a prefix and no path, serves the prefix itself; with both, prefix + path", async () => {
-    vi.stubEnv("REPORTKIT_TOKEN", TOKEN);
+    vi.stubEnv("REPORTKIT_SECRET", TOKEN);
     const app = Fastify();
     closers.push(() => app.close());
     await app.register(async (scope) => {
@@ -185,7 +187,7 @@ describe("Fastify: the plugin, its scopes and prefixes", () => {
   });
 
   it("several receivers: one per scope, each reached as scope.reportkit; two in one scope are refused", async () => {
-    vi.stubEnv("REPORTKIT_TOKEN", TOKEN);
+    vi.stubEnv("REPORTKIT_SECRET", TOKEN);
     const seen: string[] = [];
     const app = Fastify();
     closers.push(() => app.close());

@@ -6,7 +6,7 @@ import { runConformance, toReply, toRequest } from "./suite.js";
 runConformance("@reportkit/core fetch", async (setup) => {
   const calls: Call[] = [];
   const { options, attach } = receiverSetup(setup, calls);
-  const receiver = createReceiver({ token: TOKEN, ...options });
+  const receiver = createReceiver({ secret: TOKEN, ...options });
   attach(receiver);
   return {
     send: async (request) => toReply(await receiver.fetch(toRequest(request))),

@@ -72,7 +72,7 @@ export function expressTarget(express: ExpressModule, mount: ExpressMount): Open
     const handler =
       options === undefined
         ? withTokenEnv(() => webhookReceiver())
-        : webhookReceiver({ token: TOKEN, ...options, ...(path === undefined ? {} : { path }) });
+        : webhookReceiver({ secret: TOKEN, ...options, ...(path === undefined ? {} : { path }) });
     attach(handler);
     if (mount === "post route") app.post("/webhooks", handler);
     else if (mount === "mount path") app.use("/webhooks", handler);

@@ -33,14 +33,14 @@ async function fastifyApp(setup: Setup, calls: Call[]): Promise<FastifyInstance>
     // A construction error (an invalid template) rejects here.
     const { options, attach } = receiverSetup(setup, calls);
     if (options === undefined) {
-      // The zero-argument form: path /webhooks, the token from REPORTKIT_TOKEN.
+      // The zero-argument form: path /webhooks, the secret from REPORTKIT_SECRET.
       await withTokenEnv(async () => {
         await app.register(webhookReceiver);
       });
     } else {
       await app.register(webhookReceiver, {
         path: setup.subpaths === true ? "/webhooks/*" : "/webhooks",
-        token: TOKEN,
+        secret: TOKEN,
         ...options,
       });
     }

@@ -14,7 +14,7 @@ function honoApp(setup: Setup, calls: Call[]): Hono {
   const handler =
     options === undefined
       ? withTokenEnv(() => webhookReceiver())
-      : webhookReceiver({ token: TOKEN, ...options });
+      : webhookReceiver({ secret: TOKEN, ...options });
   attach(handler);
   // app.all, so that core answers every method (405 for all but the template's, or POST).
   app.all(setup.subpaths === true ? "/webhooks/*" : "/webhooks", handler);

@@ -1,6 +1,6 @@
 // A real Next.js app (test/next-app), built with `next build` and served by `next start`: the
 // conformance table through @reportkit/next's route handler on the Node.js and the Edge runtime,
-// and the token from REPORTKIT_TOKEN in next start's environment (none at build time).
+// and the secret from REPORTKIT_SECRET in next start's environment (none at build time).
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_DLR_TEXT, TOKEN } from "../fixtures/samples.js";
@@ -20,9 +20,9 @@ import {
 let app: RunningNextApp;
 
 beforeAll(async () => {
-  // Built without REPORTKIT_TOKEN (next build loads every route module); started with it.
+  // Built without REPORTKIT_SECRET (next build loads every route module); started with it.
   app = await buildAndStartNext(fileURLToPath(new URL("../next-app", import.meta.url)), {
-    REPORTKIT_TOKEN: TOKEN,
+    REPORTKIT_SECRET: TOKEN,
   });
   console.log(`test/next-app: next build took ${app.buildSeconds} s`);
 }, 600_000);

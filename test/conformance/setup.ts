@@ -18,8 +18,10 @@ export interface Setup {
   /** The receiver's `deadlineMs` (default: core's 8 s). */
   deadlineMs?: number;
   maxBodyBytes?: number;
-  /** The token is a verifier function that throws (core: 500 token_check_failed). */
+  /** The secret is a verifier function that throws (core: 500 token_check_failed). */
   tokenCheck?: "throws";
+  /** The receiver's `verificationToken` (the webhook's token, the provider's validation key). */
+  verificationToken?: string;
   /** A composed webhook's template. */
   composed?: ComposedTemplate;
   /** The token comes in this header, whole, instead of Authorization: Bearer. */
@@ -48,7 +50,7 @@ export interface Setup {
   /**
    * How the app gets its handlers. Default: in the options. "attached": options without them,
    * then `.onDelivery(fn)` / `.onCall(fn)` (Fastify: `fastify.reportkit`). "zero-argument":
-   * `webhookReceiver()` with nothing, the token from REPORTKIT_TOKEN, then attached.
+   * `webhookReceiver()` with nothing, the secret from REPORTKIT_SECRET, then attached.
    */
   form?: "attached" | "zero-argument";
   /** With a `form`: "none" attaches no handler at all (the app is still starting). */
@@ -70,7 +72,7 @@ export const HANDLER_SECRET = "db password is hunter2";
 
 /**
  * Receiver options for a setup, without `token` unless the setup needs a special one: each
- * target supplies it the way its users would (an option, or REPORTKIT_TOKEN).
+ * target supplies it the way its users would (an option, or REPORTKIT_SECRET).
  */
 export function receiverOptions(
   setup: Setup,
@@ -111,11 +113,14 @@ export function receiverOptions(
     ...(setup.header === undefined ? {} : { header: setup.header }),
     ...(setup.tokenCheck === "throws"
       ? {
-          token: () => {
-            throw new Error("token store unreachable");
+          secret: () => {
+            throw new Error("secret store unreachable");
           },
         }
       : {}),
+    ...(setup.verificationToken === undefined
+      ? {}
+      : { verificationToken: setup.verificationToken }),
   };
 }
 

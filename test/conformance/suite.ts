@@ -140,7 +140,7 @@ async function referenceReplies(
   inTurn: boolean,
 ): Promise<Reply[]> {
   const { options, attach } = receiverSetup(setup, []);
-  const receiver = createReceiver({ token: TOKEN, ...options });
+  const receiver = createReceiver({ secret: TOKEN, ...options });
   attach(receiver);
   return sendAll(
     requests,
@@ -155,16 +155,16 @@ function sorted(calls: Call[]): Call[] {
 }
 
 /**
- * Runs `build` with REPORTKIT_TOKEN set, as the zero-argument form reads it at construction,
+ * Runs `build` with REPORTKIT_SECRET set, as the zero-argument form reads it at construction,
  * and puts the environment back after.
  */
 export function withTokenEnv<T>(build: () => T): T {
-  const before = process.env.REPORTKIT_TOKEN;
+  const before = process.env.REPORTKIT_SECRET;
   const restore = () => {
-    if (before === undefined) delete process.env.REPORTKIT_TOKEN;
-    else process.env.REPORTKIT_TOKEN = before;
+    if (before === undefined) delete process.env.REPORTKIT_SECRET;
+    else process.env.REPORTKIT_SECRET = before;
   };
-  process.env.REPORTKIT_TOKEN = TOKEN;
+  process.env.REPORTKIT_SECRET = TOKEN;
   let built: T;
   try {
     built = build();

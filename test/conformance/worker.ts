@@ -1,5 +1,5 @@
 // The Workers module the workerd target runs: Hono and @reportkit/hono, bundled by esbuild,
-// with the token from the REPORTKIT_TOKEN binding (c.env). Test stages: an app (a receiver
+// with the token from the REPORTKIT_SECRET binding (c.env). Test stages: an app (a receiver
 // and its setup) opened per case by /__setup (which answers a construction error as a 500) and
 // dropped by /__close, chosen per request by a header, the handler calls read back from
 // /__calls, and a body that fails. Each case gets a receiver of its own, as on every other
@@ -16,7 +16,7 @@ import {
   type Setup,
 } from "./setup.js";
 
-type Worker = { Bindings: { REPORTKIT_TOKEN: string } };
+type Worker = { Bindings: { REPORTKIT_SECRET: string } };
 
 const calls: Call[] = [];
 const apps = new Map<string, { setup: Setup; handler: HonoHandler<Worker> }>();
@@ -30,7 +30,7 @@ app.get("/__calls", (c) => c.json(calls.splice(0)));
 app.post("/__setup", async (c) => {
   const setup = (await c.req.json()) as Setup;
   try {
-    // The token from the REPORTKIT_TOKEN binding (c.env), in both forms.
+    // The secret from the REPORTKIT_SECRET binding (c.env), in both forms.
     const { options, attach } = receiverSetup(setup, calls);
     const handler =
       options === undefined

@@ -25,7 +25,7 @@ beforeAll(async () => {
     modules: true,
     script: bundle.outputFiles[0]?.text ?? "",
     compatibilityDate: "2026-04-01",
-    bindings: { REPORTKIT_TOKEN: TOKEN },
+    bindings: { REPORTKIT_SECRET: TOKEN },
   });
   await mf.ready;
 });

@@ -15,7 +15,9 @@ import { stop } from "../sandbox/servers.js";
 import { type Chromium, requireChromium, startChromium } from "../support/chromium.js";
 
 const API_TOKEN = "dashboard-api-token-4242";
-const HOOK_TOKEN = "dashboard-hook-token-0123456789";
+// The webhook's secret (the bearer of every push) and its token (its verification's key).
+const HOOK_SECRET = "dashboard-hook-secret-0123456789";
+const HOOK_TOKEN = "dashboard-hook-token-9876543210";
 const ARTIFACTS = fileURLToPath(new URL("../artifacts/", import.meta.url));
 
 describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox dashboard", () => {
@@ -31,7 +33,7 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     app.get("/ack", (_req, res) => {
       res.type("text/plain").send("ack");
     });
-    // Refuses its first push as reportkit would a wrong token, then takes the retry.
+    // Refuses its first push as reportkit would a wrong secret, then takes the retry.
     let flakyCalls = 0;
     app.post("/flaky", (_req, res) => {
       flakyCalls++;
@@ -41,7 +43,7 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
           error: {
             code: "unauthorized",
             message:
-              "The token in an Authorization: Bearer <token> header is not one this receiver accepts.",
+              "The secret in an Authorization: Bearer <secret> header is not one this receiver accepts.",
           },
         });
       } else res.json({ ok: true });
@@ -49,7 +51,8 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     app.use(
       webhookReceiver({
         path: "/webhooks",
-        token: HOOK_TOKEN,
+        secret: HOOK_SECRET,
+        verificationToken: HOOK_TOKEN,
         timeZone: "Asia/Kolkata",
         onDelivery: (report) => {
           received.push(report);
@@ -109,14 +112,30 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("webhook-uri");
     await page.keyboard.type(receiverUrl);
     await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("webhook-secret");
+    await page.keyboard.type(HOOK_SECRET);
+    await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("webhook-token");
     await page.keyboard.type(HOOK_TOKEN);
     await page.keyboard.press("Enter");
 
+    // Created with a token, it is verified (the box is checked by default, as the provider
+    // verifies every webhook it creates), and the form says how it went.
+    await expect
+      .poll(() => page.locator("#webhook-result").textContent(), { timeout: 10_000 })
+      .toBe("local express: Verification: passed");
     const hook = page.locator(".webhook", { hasText: "local express" });
     await expect.poll(() => hook.count(), { timeout: 15_000 }).toBe(1);
     expect(await hook.locator(".badge").allTextContents()).toEqual(["active", "standard"]);
-    expect(await hook.locator(".bearer").textContent()).toBe("Bearer: set, from its token");
+    expect(await hook.locator(".bearer").textContent()).toBe(
+      "Secret: set, its own, the bearer of every push",
+    );
+    expect(await hook.locator(".token").textContent()).toBe(
+      "Token: set, the validation key of its verification",
+    );
+    await expect
+      .poll(() => hook.locator(".challenge").textContent(), { timeout: 10_000 })
+      .toBe("Verification: passed");
 
     // The send form has the new webhook picked; Tab order through the SMS fields.
     await page.locator("#send-status").focus();
@@ -141,7 +160,7 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ custom: "order-7", mobile: "919812345678" });
 
-    // The exact request, the token masked, and the receiver's reply body.
+    // The exact request, the secret masked, and the receiver's reply body.
     await delivered.locator("summary").click();
     const shown = await delivered.locator("details").textContent();
     expect(shown).toContain("authorization: Bearer ********");
@@ -153,11 +172,11 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
 
   it("shows a refused push retrying with the reply, retries it now, resends, edits and deletes", async () => {
     const hookUrl = `${receiverUrl}?from=dashboard`;
-    await page.getByLabel("Name", { exact: true }).fill("wrong token");
+    await page.getByLabel("Name", { exact: true }).fill("wrong secret");
     await page.getByLabel("URL that receives the reports").fill(hookUrl);
-    await page.locator("#webhook-token").fill("not-the-receivers-token");
+    await page.locator("#webhook-secret").fill("not-the-receivers-secret");
     await page.getByRole("button", { name: "Create webhook" }).click();
-    const hook = page.locator(".webhook", { hasText: "wrong token" });
+    const hook = page.locator(".webhook", { hasText: "wrong secret" });
     await expect.poll(() => hook.count(), { timeout: 15_000 }).toBe(1);
 
     // The card's "Send SMS" sends at once, and says so on the card.
@@ -172,7 +191,7 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     // Why, without opening the card.
     expect(await retrying.locator(".reason").isVisible()).toBe(true);
     expect(await retrying.locator(".reason").textContent()).toBe(
-      "Receiver said: The token in an Authorization: Bearer <token> header is not one this receiver accepts.",
+      "Receiver said: The secret in an Authorization: Bearer <secret> header is not one this receiver accepts.",
     );
     const reply = await retrying.locator(".reply").textContent();
     expect(reply).not.toBe("(empty)");
@@ -204,7 +223,7 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     // Edit: make it inactive.
     await hook.getByRole("button", { name: /^Edit/ }).click();
     expect(await page.locator("#webhook-form-title").textContent()).toBe(
-      "Edit webhook wrong token",
+      "Edit webhook wrong secret",
     );
     await page.getByLabel(/^Active/).uncheck();
     await page.getByRole("button", { name: "Save changes" }).click();
@@ -220,7 +239,7 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     await expect.poll(() => hook.count(), { timeout: 15_000 }).toBe(0);
   });
 
-  it("renders names and replies as text, never as markup, and never shows a token", async () => {
+  it("renders names and replies as text, never as markup, and never shows a secret or a token", async () => {
     const name = '<img src=x onerror="window.hacked=1">';
     await page.getByLabel("Name", { exact: true }).fill(name);
     await page.getByLabel("URL that receives the reports").fill(receiverUrl);
@@ -230,12 +249,14 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
       .toBe(1);
     expect(await page.locator("#webhooks img").count()).toBe(0);
     expect(await page.evaluate(() => (window as { hacked?: number }).hacked)).toBeUndefined();
-    // Everything the page holds, opened up: no API token, no webhook token.
+    // Everything the page holds, opened up: no API token, no webhook secret or token.
     await page.evaluate(() => {
       for (const d of document.querySelectorAll("details")) d.open = true;
     });
     const html = await page.content();
+    expect(html).not.toContain(HOOK_SECRET);
     expect(html).not.toContain(HOOK_TOKEN);
+    expect(html).not.toContain("not-the-receivers-secret");
     expect(html).not.toContain(API_TOKEN);
   });
 
@@ -246,7 +267,7 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
       type: "call",
       method: "GET",
       url: `${ack}?call_id={{id}}&message_status={{status}}`,
-      token: HOOK_TOKEN,
+      secret: HOOK_SECRET,
     });
     const hook = page.locator(".webhook", { hasText: "composed calls" });
     await expect.poll(() => hook.count(), { timeout: 15_000 }).toBe(1);
@@ -302,13 +323,16 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     const hook = page.locator(".webhook", { hasText: "flaky" });
     await expect.poll(() => hook.count(), { timeout: 15_000 }).toBe(1);
     expect(await hook.locator(".bearer").textContent()).toBe(
-      "Bearer: none (pushes carry no Authorization; give it a token)",
+      "Secret: none (pushes carry no Authorization; give it a secret)",
+    );
+    expect(await hook.locator(".token").textContent()).toBe(
+      "Token: none (no verification is sent; give it a token)",
     );
     await hook.getByRole("button", { name: /^Send SMS/ }).click();
     const group = page.locator("#attempts li.report").first();
     await expect.poll(() => group.getAttribute("data-state"), { timeout: 10_000 }).toBe("retrying");
     const first = group.locator("li.attempt").first();
-    expect(await first.locator(".reason").textContent()).toMatch(/^Receiver said: The token in/);
+    expect(await first.locator(".reason").textContent()).toMatch(/^Receiver said: The secret in/);
     expect(await first.locator(".next").count()).toBe(1);
     await first.getByRole("button", { name: /^Retry now/ }).click();
     await expect
@@ -355,32 +379,41 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
       .toBe(`Pull DLR API: DELIVRD (delivered ${delivered.report.deliv_time})`);
   });
 
-  it("sends the verification challenge from the form and the card, and says how it went", async () => {
+  it("verifies from the form and the card, and says how it went", async () => {
     await page.getByLabel("Name", { exact: true }).fill("challenged");
     await page.getByLabel("URL that receives the reports").fill(receiverUrl);
+    await page.locator("#webhook-secret").fill(HOOK_SECRET);
     await page.locator("#webhook-token").fill(HOOK_TOKEN);
-    await page.getByLabel(/^Send the verification challenge/).check();
+    // Unchecked: created without its verification.
+    await page.getByLabel(/^Verify it/).uncheck();
     await page.getByRole("button", { name: "Create webhook" }).click();
-    await expect
-      .poll(() => page.locator("#webhook-result").textContent(), { timeout: 10_000 })
-      .toBe("challenged: Verification challenge: passed");
     const hook = page.locator(".webhook", { hasText: "challenged" });
+    await expect.poll(() => hook.count(), { timeout: 15_000 }).toBe(1);
+    expect(await hook.locator(".challenge").count()).toBe(0);
+    expect(await page.getByLabel(/^Verify it/).isChecked()).toBe(true);
+
+    // The card's button sends it: the receiver answers, with its verificationToken.
+    await hook.getByRole("button", { name: /^Verify/ }).click();
     await expect
       .poll(() => hook.locator(".challenge").textContent(), { timeout: 10_000 })
-      .toBe("Verification challenge: passed");
-    expect(await hook.locator(".bearer").textContent()).toBe("Bearer: set, from its token");
+      .toBe("Verification: passed");
 
-    // Edit its token to a wrong one, then the card's button: the receiver's 401, in words.
+    // Edit its token to a wrong one, verified on saving: the receiver's 401, in words.
     await hook.getByRole("button", { name: /^Edit/ }).click();
     await page.locator("#webhook-token").fill("not-the-receivers");
+    await page.getByLabel(/^Verify it/).check();
     await page.getByRole("button", { name: "Save changes" }).click();
-    await hook.getByRole("button", { name: /^Send challenge/ }).click();
     await expect
-      .poll(() => hook.locator(".card-result").textContent(), { timeout: 10_000 })
+      .poll(() => page.locator("#webhook-result").textContent(), { timeout: 10_000 })
       .toMatch(
-        /^Verification challenge: failed: answered 401 \(the receiver's token is not this webhook's\)/,
+        /^challenged: Verification: failed: answered 401 \(the receiver refused the validation key: /,
       );
-    expect(await page.content()).not.toContain("not-the-receivers");
+    await expect
+      .poll(() => hook.locator(".challenge").textContent(), { timeout: 10_000 })
+      .toMatch(/^Verification: failed: answered 401 /);
+    const html = await page.content();
+    expect(html).not.toContain("not-the-receivers");
+    expect(html).not.toContain(HOOK_SECRET);
   });
 
   it("asks for no favicon (no 404 in the sandbox's log)", async () => {

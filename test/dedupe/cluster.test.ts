@@ -193,7 +193,7 @@ describe.runIf(requireRedisCluster("test/dedupe/cluster.test.ts"))(
 
     it("health(): ok on the cluster; not ok, naming the Redis Cluster, once a master is stopped", async () => {
       const dedupe = redisDedupe({ connection: { cluster: [...cluster.nodes] }, timeoutMs: 1000 });
-      const receiver = createReceiver({ token: TOKEN, dedupe, onDelivery() {} });
+      const receiver = createReceiver({ secret: TOKEN, dedupe, onDelivery() {} });
       try {
         await vi.waitFor(
           async () =>

@@ -37,7 +37,7 @@ describe.runIf(requireRedisServer("receiver-with-redis.test.ts"))(
     it("runs the handler again on the retry of a report whose handler failed", async () => {
       let calls = 0;
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: store(),
         logger: false,
         onDelivery: () => {
@@ -70,7 +70,7 @@ describe.runIf(requireRedisServer("receiver-with-redis.test.ts"))(
         release = resolve;
       });
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: store(),
         deadlineMs: 200,
         logger: false,
@@ -108,7 +108,7 @@ describe.runIf(requireRedisServer("receiver-with-redis.test.ts"))(
       const stopped = await startRedisServer();
       await stopped.close();
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: store({ connection: stopped.url, timeoutMs: 300 }),
         logger: false,
         onError: (error) => {

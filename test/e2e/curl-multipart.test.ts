@@ -41,7 +41,7 @@ describe("curl -F (multipart/form-data from a non-Node client)", () => {
     const reports: { id: string; status: string; mobile: string; deliveredAt: Date | null }[] = [];
     const base = await serve(
       createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         timeZone: "Asia/Kolkata",
         composed: {
           type: "delivery",
@@ -81,7 +81,7 @@ describe("curl -F (multipart/form-data from a non-Node client)", () => {
     const reports: DeliveryReport[] = [];
     const base = await serve(
       createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         onDelivery: (report) => {
           reports.push(report);
         },
@@ -100,7 +100,7 @@ describe("curl -F (multipart/form-data from a non-Node client)", () => {
     const reports: { id: string; status: string; custom: string }[] = [];
     const base = await serve(
       createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         composed: {
           type: "delivery",
           method: "PUT",

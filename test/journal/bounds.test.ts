@@ -54,7 +54,7 @@ function failing(dedupe: PostgresInbox | RedisDedupeStore) {
   const fail = () => {
     throw new Error("no customer 919876543210");
   };
-  return createReceiver({ token: TOKEN, dedupe, logger: false, onDelivery: fail, onCall: fail });
+  return createReceiver({ secret: TOKEN, dedupe, logger: false, onDelivery: fail, onCall: fail });
 }
 
 describe.runIf(requirePostgresServer("bounds.test.ts"))("the journal's bounds in Postgres", () => {
@@ -101,7 +101,7 @@ describe.runIf(requirePostgresServer("bounds.test.ts"))("the journal's bounds in
     }
     // The store prunes in the background after a report it processed (at most every 10 min).
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: inbox({ journalTable }),
       onDelivery: () => {},
     });

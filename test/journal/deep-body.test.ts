@@ -36,7 +36,7 @@ describe.runIf(requirePostgresServer("deep-body.test.ts"))(
       app.use(express.json());
       app.use(
         webhookReceiver({
-          token: TOKEN,
+          secret: TOKEN,
           dedupe: store,
           logger: false,
           onDelivery: async () => {

@@ -25,7 +25,11 @@ interface Run {
   stderr: string;
 }
 
-async function reportkit(...args: string[]): Promise<Run> {
+function reportkit(...args: string[]): Promise<Run> {
+  return reportkitWith({}, ...args);
+}
+
+async function reportkitWith(env: Record<string, string>, ...args: string[]): Promise<Run> {
   let stdout = "";
   let stderr = "";
   const code = await main(["node", "reportkit", ...args], {
@@ -35,7 +39,7 @@ async function reportkit(...args: string[]): Promise<Run> {
     stderr: (text: string) => {
       stderr += text;
     },
-    env: {},
+    env,
     stopSignal: () => new Promise(() => {}),
   });
   return { code, stdout, stderr };
@@ -67,7 +71,7 @@ export function runJournalCases(name: string, open: () => Promise<JournalSetup>)
       const app = express();
       app.use(
         webhookReceiver({
-          token: TOKEN,
+          secret: TOKEN,
           dedupe: setup.store(),
           logger: false,
           onDelivery: (report) => {
@@ -131,7 +135,15 @@ export function runJournalCases(name: string, open: () => Promise<JournalSetup>)
       // Fixed: replay sends it again as the provider would; it is processed once, resolved.
       failing = false;
       runs = [];
-      const replay = await reportkit("replay", "--db", setup.url, "--to", origin, "--token", TOKEN);
+      const replay = await reportkit(
+        "replay",
+        "--db",
+        setup.url,
+        "--to",
+        origin,
+        "--secret",
+        TOKEN,
+      );
       expect(replay.code, replay.stderr).toBe(0);
       expect(replay.stdout).toContain(`delivery:${id}:DELIVRD  200 {"ok":true}`);
       expect(replay.stdout).toMatch(/replayed \d+: \d+ processed, 0 duplicate, 0 failed\n$/);
@@ -237,7 +249,7 @@ export function runJournalCases(name: string, open: () => Promise<JournalSetup>)
     });
 
     it("says what is wrong with the replay's options", async () => {
-      const noTo = await reportkit("replay", "--db", setup.url, "--token", TOKEN);
+      const noTo = await reportkit("replay", "--db", setup.url, "--secret", TOKEN);
       expect([noTo.code, noTo.stderr]).toEqual([
         1,
         "reportkit: give --to, the receiver's URL (e.g. http://127.0.0.1:3000).\n",
@@ -260,6 +272,52 @@ export function runJournalCases(name: string, open: () => Promise<JournalSetup>)
       expect(badDb.stderr).toBe(
         "reportkit: --db must start with postgres://, postgresql://, redis:// or rediss://.\n",
       );
+    });
+
+    it("replay sends the webhook's secret from REPORTKIT_SECRET, and prints no reply that echoes it", async () => {
+      const id = `${crypto.randomUUID()}:1`;
+      await setup.store().journal.record({
+        key: `delivery:${id}:DELIVRD`,
+        kind: "delivery",
+        status: "failed",
+        request: {
+          method: "POST",
+          url: "/webhooks",
+          contentType: "application/json",
+          body: JSON.stringify({ ...SAMPLE_DLR, id }),
+          bodyEncoding: "utf8",
+        },
+        error: { code: "handler_failed", message: "down" },
+        at: new Date(),
+      });
+      // A receiver that refuses, quoting the Authorization it got (in another letter case too).
+      const { createServer } = await import("node:http");
+      const echo = createServer((req, res) => {
+        const got = req.headers.authorization ?? "none";
+        req.resume();
+        req.on("end", () => res.writeHead(401).end(`refused ${got} ${got.toUpperCase()}`));
+      });
+      await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
+      const echoOrigin = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+      try {
+        const replay = await reportkitWith(
+          { REPORTKIT_SECRET: TOKEN },
+          "replay",
+          "--db",
+          setup.url,
+          "--to",
+          echoOrigin,
+          "--since",
+          "1m",
+        );
+        expect(replay.code).toBe(1);
+        expect(replay.stdout).toContain(
+          `delivery:${id}:DELIVRD  401 refused Bearer [token] BEARER [token]`,
+        );
+        expect((replay.stdout + replay.stderr).toLowerCase()).not.toContain(TOKEN.toLowerCase());
+      } finally {
+        await new Promise((resolve) => echo.close(resolve));
+      }
     });
   });
 }

@@ -49,8 +49,8 @@ describe.runIf(run)("health(): a round trip to each store and queue", () => {
       () => dedupe.close(),
       () => queue.close(),
     );
-    const withStore = await everyAdapter({ token: TOKEN, dedupe, onDelivery() {} });
-    const withQueue = await everyAdapter({ token: TOKEN, queue });
+    const withStore = await everyAdapter({ secret: TOKEN, dedupe, onDelivery() {} });
+    const withQueue = await everyAdapter({ secret: TOKEN, queue });
 
     const up: Record<string, HealthReport> = {};
     for (const [name, health] of Object.entries(withStore)) up[`${name} dedupe`] = await health();
@@ -94,7 +94,7 @@ describe.runIf(run)("health(): a round trip to each store and queue", () => {
   });
 
   it("the default memory store is one check, always ok; a closing receiver says so", async () => {
-    const receiver = createReceiver({ token: TOKEN, onDelivery() {} });
+    const receiver = createReceiver({ secret: TOKEN, onDelivery() {} });
     expect(await receiver.health()).toEqual({ ok: true, checks: { dedupe: { ok: true } } });
     await receiver.close();
     expect(await receiver.health()).toEqual({

@@ -38,11 +38,11 @@ export function nestTarget(platform: Platform, rawBody?: boolean): OpenApp {
         imports: [
           options === undefined
             ? ReportkitModule.forRoot()
-            : ReportkitModule.forRoot({ token: TOKEN, ...options, path }),
+            : ReportkitModule.forRoot({ secret: TOKEN, ...options, path }),
         ],
         providers: handlerProviders(attached),
       });
-    // The zero-argument form reads REPORTKIT_TOKEN when the app starts.
+    // The zero-argument form reads REPORTKIT_SECRET when the app starts.
     const running = await (options === undefined ? withTokenEnv(start) : start());
     // A closed setup: the receiver closed, the app still serving (as during app.close()).
     if (setup.closed === true) await running.app.get(ReportkitReceiver).close();

@@ -23,7 +23,7 @@ afterEach(() => {
 function start(args: string[], reports: "by-type" | "by-token"): ChildProcess {
   const child = spawn(process.execPath, args, {
     cwd: here,
-    env: { ...process.env, REPORTKIT_TOKEN: TOKEN, REPORTS: reports },
+    env: { ...process.env, REPORTKIT_SECRET: TOKEN, REPORTS: reports },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);

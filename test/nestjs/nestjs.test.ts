@@ -78,7 +78,7 @@ describe.each(["express", "fastify"] as const)(
   "@reportkit/nestjs on the %s platform",
   (platform) => {
     it("the DLR and the call report reach the decorated methods, typed, with their injected dependency", async () => {
-      const { app, origin } = await start(platform, [ReportkitModule.forRoot({ token: TOKEN })]);
+      const { app, origin } = await start(platform, [ReportkitModule.forRoot({ secret: TOKEN })]);
       const dlr = await post(origin, SAMPLE_DLR_TEXT);
       expect(dlr.status).toBe(200);
       expect(await dlr.json()).toEqual({ ok: true });
@@ -91,7 +91,7 @@ describe.each(["express", "fastify"] as const)(
     });
 
     it("401 without the right token, 400 for no report, 200 duplicate for a retry already processed", async () => {
-      const { app, origin } = await start(platform, [ReportkitModule.forRoot({ token: TOKEN })]);
+      const { app, origin } = await start(platform, [ReportkitModule.forRoot({ secret: TOKEN })]);
       const wrong = await post(origin, SAMPLE_DLR_TEXT, "wrong");
       expect(wrong.status).toBe(401);
       expect(wrong.headers.get("www-authenticate")).toBe(
@@ -109,7 +109,7 @@ describe.each(["express", "fastify"] as const)(
 
     it("a method that throws: 500 handler_failed, and the provider's retry runs it again", async () => {
       const { app, origin } = await start(platform, [
-        ReportkitModule.forRoot({ token: TOKEN, logger: false }),
+        ReportkitModule.forRoot({ secret: TOKEN, logger: false }),
       ]);
       app.get(Inbox).failuresLeft = 1;
       const failed = await post(origin, SAMPLE_DLR_TEXT);
@@ -126,7 +126,7 @@ describe.each(["express", "fastify"] as const)(
     it("the global guard that refuses everything guards the app's routes, not reportkit's", async () => {
       const { origin } = await start(
         platform,
-        [ReportkitModule.forRoot({ token: TOKEN })],
+        [ReportkitModule.forRoot({ secret: TOKEN })],
         [Inbox, ReportHandlers],
       );
       expect((await post(origin, SAMPLE_DLR_TEXT)).status).toBe(200);
@@ -134,7 +134,7 @@ describe.each(["express", "fastify"] as const)(
       @Module({ controllers: [OrdersController] })
       class OrdersModule {}
       const withController = await start(platform, [
-        ReportkitModule.forRoot({ token: TOKEN }),
+        ReportkitModule.forRoot({ secret: TOKEN }),
         OrdersModule,
       ]);
       expect((await fetch(`${withController.origin}/orders`)).status).toBe(418);
@@ -153,12 +153,12 @@ describe.each(["express", "fastify"] as const)(
       const { app, origin } = await start(
         platform,
         [
-          ReportkitModule.forRoot({ token: TOKEN, path: "/webhooks/a" }),
+          ReportkitModule.forRoot({ secret: TOKEN, path: "/webhooks/a" }),
           ReportkitModule.forRootAsync({
             useFactory: async () => ({
               name: "b",
               path: "/webhooks/b",
-              token: "token-of-account-b",
+              secret: "token-of-account-b",
             }),
           }),
         ],
@@ -199,7 +199,7 @@ describe.each(["express", "fastify"] as const)(
     it("no decorated method: 503 no_handler with Retry-After", async () => {
       const { origin } = await start(
         platform,
-        [ReportkitModule.forRoot({ token: TOKEN, logger: false })],
+        [ReportkitModule.forRoot({ secret: TOKEN, logger: false })],
         [],
       );
       const reply = await post(origin, SAMPLE_DLR_TEXT);
@@ -217,7 +217,7 @@ describe.each(["express", "fastify"] as const)(
       await expect(
         startNestApp({
           platform,
-          imports: [ReportkitModule.forRoot({ token: TOKEN })],
+          imports: [ReportkitModule.forRoot({ secret: TOKEN })],
           providers: [Inbox, ReportHandlers, MoreHandlers],
         }),
       ).rejects.toThrow(
@@ -226,14 +226,14 @@ describe.each(["express", "fastify"] as const)(
     });
 
     it("no token anywhere: the app does not start, and the error says how to give one", async () => {
-      const before = process.env.REPORTKIT_TOKEN;
-      delete process.env.REPORTKIT_TOKEN;
+      const before = process.env.REPORTKIT_SECRET;
+      delete process.env.REPORTKIT_SECRET;
       try {
         await expect(
           startNestApp({ platform, imports: [ReportkitModule.forRoot()], providers: [] }),
-        ).rejects.toThrow(/no token given.*REPORTKIT_TOKEN/);
+        ).rejects.toThrow(/no secret given.*REPORTKIT_SECRET/);
       } finally {
-        if (before !== undefined) process.env.REPORTKIT_TOKEN = before;
+        if (before !== undefined) process.env.REPORTKIT_SECRET = before;
       }
     });
   },

@@ -58,9 +58,9 @@ class RefuseAll implements CanActivate {
 
 @Module({
   imports: [
-    ReportkitModule.forRoot({ token: process.env.TOKEN_A, logger: false }),
+    ReportkitModule.forRoot({ secret: process.env.TOKEN_A, logger: false }),
     ReportkitModule.forRootAsync({
-      useFactory: async () => ({ name: "b", path: "/webhooks/b", token: process.env.TOKEN_B }),
+      useFactory: async () => ({ name: "b", path: "/webhooks/b", secret: process.env.TOKEN_B }),
     }),
   ],
   controllers: [OrdersController],

@@ -32,7 +32,7 @@ function json(body: unknown, status = 200): Response {
 
 function open(setup: Setup): Response {
   try {
-    // The token from REPORTKIT_TOKEN (next start's environment), in both forms.
+    // The secret from REPORTKIT_SECRET (next start's environment), in both forms.
     const { options, attach } = receiverSetup(setup, state.calls);
     const handler =
       options === undefined

@@ -19,7 +19,7 @@ beforeAll(async () => {
   app.use(
     webhookReceiver({
       path: "/webhooks",
-      token: TOKEN,
+      secret: TOKEN,
       logger: false,
       telemetry: otelTelemetry({ meterProvider }),
       onDelivery() {},

@@ -36,7 +36,7 @@ describe.runIf(run)("telemetry in queue mode", () => {
     });
     const queue = bullmqQueue({ connection: redis.url, queueName: "traced" });
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       queue,
       telemetry: otelTelemetry({ tracerProvider }),
     });

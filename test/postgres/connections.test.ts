@@ -71,7 +71,7 @@ describe.runIf(requirePostgresServer("connections.test.ts"))("the inbox's connec
     const pool = poolOf(3);
     const store = inbox({ pool, leaseMs: 1000 });
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: store,
       deadlineMs: 300,
       logger: false,
@@ -140,7 +140,7 @@ describe.runIf(requirePostgresServer("connections.test.ts"))("the inbox's connec
       finishNext = resolve;
     });
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: store,
       logger: false,
       onDelivery: async (report, ctx) => {
@@ -177,7 +177,7 @@ describe.runIf(requirePostgresServer("connections.test.ts"))("the inbox's connec
     const store = inbox({ connectionString: server.url });
     let fail = true;
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: store,
       logger: false,
       onDelivery: async (report, ctx) => {

@@ -70,7 +70,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
 
     it("creates its tables on first use, as postgresInboxSql() says", async () => {
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox(),
         onDelivery: async (report, ctx) => {
           await ctx.tx.query("INSERT INTO deliveries VALUES ($1, $2)", [report.id, report.status]);
@@ -97,7 +97,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
     it("commits the handler's writes with the key; a retry is 200 duplicate without the handler", async () => {
       let calls = 0;
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox(),
         onDelivery: async (report, ctx) => {
           calls++;
@@ -115,7 +115,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
     it("rolls back what a failing handler wrote, and frees the key for the retry", async () => {
       let calls = 0;
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox(),
         logger: false,
         onDelivery: async (report, ctx) => {
@@ -138,7 +138,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
 
     it("answers 503 and records nothing when a failed statement on ctx.tx aborted the transaction", async () => {
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox(),
         logger: false,
         onDelivery: async (report, ctx) => {
@@ -159,7 +159,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
     it("leaves the session's lock_timeout to the handler's statements, and bounds idle time and each statement by the lease", async () => {
       const settings: string[] = [];
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox({ lockTimeoutMs: 1234, leaseMs: 45_000 }),
         onDelivery: async (_report, ctx) => {
           for (const name of [
@@ -181,7 +181,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
       try {
         let setting = "";
         const receiver = createReceiver({
-          token: TOKEN,
+          secret: TOKEN,
           dedupe: postgresInbox({ pool, leaseMs: 45_000 }),
           onDelivery: async (_report, ctx) => {
             setting = (await ctx.tx.query("SHOW statement_timeout")).rows[0].statement_timeout;
@@ -199,7 +199,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
       const started = deferred();
       let calls = 0;
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox({ lockTimeoutMs: 20_000 }),
         onDelivery: async (report, ctx) => {
           calls++;
@@ -239,7 +239,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
       const gate = deferred();
       const started = deferred();
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox({ lockTimeoutMs: 200 }),
         logger: false,
         onDelivery: async (report, ctx) => {
@@ -264,7 +264,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
       const gate = deferred();
       let calls = 0;
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox(),
         journal: false,
         deadlineMs: 100,
@@ -290,7 +290,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
       const gate = deferred();
       let calls = 0;
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox(),
         journal: false,
         deadlineMs: 100,
@@ -320,7 +320,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
     it("answers 503 dedupe_unavailable, never 2xx, when Postgres cannot be reached", async () => {
       let calls = 0;
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         // A port nothing listens on (the test server's, plus one, is not a cluster).
         dedupe: inbox({ connectionString: "postgres://postgres@127.0.0.1:1/postgres" }),
         logger: false,
@@ -352,7 +352,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
         });
       let fail = true;
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox(),
         logger: false,
         onDelivery: async (report, ctx) => {
@@ -377,7 +377,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
       try {
         const store = postgresInbox({ pool });
         const receiver = createReceiver({
-          token: TOKEN,
+          secret: TOKEN,
           dedupe: store,
           onDelivery: async (report, ctx) => {
             await ctx.tx.query("INSERT INTO deliveries VALUES ($1, $2)", [
@@ -408,7 +408,7 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
         "INSERT INTO reportkit_inbox (key, processed_at) VALUES ($1, now() - interval '25 hours')",
         [old],
       );
-      const receiver = createReceiver({ token: TOKEN, dedupe: store, onDelivery: () => {} });
+      const receiver = createReceiver({ secret: TOKEN, dedupe: store, onDelivery: () => {} });
       const id = `${randomUUID()}:1`;
       expect(await (await receiver.fetch(post(id))).text()).toBe(HANDLED);
       await vi.waitFor(async () => expect(await keys(old)).toBe(0), { timeout: 10_000 });

@@ -10,7 +10,7 @@ import { requiredEnv } from "../support/serve-receiver.js";
 
 const store = postgresInbox({ connectionString: requiredEnv("DATABASE_URL") });
 const receiver = createReceiver({
-  token: TOKEN,
+  secret: TOKEN,
   dedupe: store,
   logger: false,
   onDelivery: () => {},

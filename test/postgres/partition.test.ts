@@ -133,7 +133,7 @@ describe.runIf(requirePostgresServer("partition.test.ts"))(
     it("answers 503 dedupe_unavailable in time when the partition comes before the claim, and processes again once it is over", async () => {
       const { proxy, pool, store } = await throughProxy();
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: store,
         logger: false,
         onDelivery: async (report, ctx) => {
@@ -196,7 +196,7 @@ describe.runIf(requirePostgresServer("partition.test.ts"))(
         finish = resolve;
       });
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: store,
         deadlineMs: false,
         logger: false,

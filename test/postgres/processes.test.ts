@@ -176,7 +176,7 @@ describe.runIf(requirePostgresServer("processes.test.ts"))(
 
     it("answers 503 from every adapter while Postgres is stopped (health says so), and resumes once it is back", async () => {
       const inbox = postgresInbox({ connectionString: server.url });
-      const receiver = createReceiver({ token: TOKEN, dedupe: inbox, onDelivery: () => {} });
+      const receiver = createReceiver({ secret: TOKEN, dedupe: inbox, onDelivery: () => {} });
       try {
         const up = await receiver.health();
         expect(up).toEqual({ ok: true, checks: { dedupe: { ok: true }, journal: { ok: true } } });

@@ -36,6 +36,6 @@ async function onDelivery(report: DeliveryReport, ctx: PostgresScope): Promise<v
   }
 }
 
-const options = { token: env("TOKEN"), dedupe, onDelivery, logger: false as const };
+const options = { secret: env("TOKEN"), dedupe, onDelivery, logger: false as const };
 
 await serveReceiver(framework, options, dedupe);

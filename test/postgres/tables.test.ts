@@ -86,7 +86,7 @@ describe.runIf(requirePostgresServer("tables.test.ts"))("the inbox's tables", ()
       holding = resolve;
     });
     const slow = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: inbox({ connectionString: urlOf(name) }),
       onDelivery: async (report, ctx) => {
         await ctx.tx.query("INSERT INTO deliveries VALUES ($1)", [report.id]);
@@ -99,7 +99,7 @@ describe.runIf(requirePostgresServer("tables.test.ts"))("the inbox's tables", ()
       await answeredWithin(holdingOne, 15_000, "the slow report's insert");
       // A store just started (a new process at a deploy): its first report must not wait.
       const fresh = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox({ connectionString: urlOf(name) }),
         onDelivery: async (report, ctx) => {
           await ctx.tx.query("INSERT INTO deliveries VALUES ($1)", [report.id]);
@@ -130,7 +130,7 @@ describe.runIf(requirePostgresServer("tables.test.ts"))("the inbox's tables", ()
     for (const createTables of [false, undefined]) {
       let fail = true;
       const receiver = createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         dedupe: inbox({
           connectionString: urlOf(name, role),
           ...(createTables === false && { createTables }),
@@ -195,7 +195,7 @@ describe.runIf(requirePostgresServer("tables.test.ts"))("the inbox's tables", ()
     const { name, pool } = await database();
     const failures: ReportkitError[] = [];
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: inbox({ connectionString: urlOf(name), createTables: false }),
       logger: false,
       onError: (error) => void failures.push(error),

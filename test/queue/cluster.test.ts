@@ -146,7 +146,7 @@ describe.runIf(requireRedisCluster("test/queue/cluster.test.ts"))(
       const queue = closeLater(
         bullmqQueue({ connection: { cluster: cluster.urls }, queueName: "health", onError: quiet }),
       );
-      const receiver = createReceiver({ token: TOKEN, queue });
+      const receiver = createReceiver({ secret: TOKEN, queue });
       expect(await receiver.health()).toEqual({ ok: true, checks: { queue: { ok: true } } });
     });
 

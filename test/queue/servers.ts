@@ -23,7 +23,7 @@ export type Adapter = (typeof ADAPTERS)[number];
 export async function startQueueApp(adapter: Adapter, queue: ReportQueue): Promise<QueueApp> {
   if (adapter === "fastify") {
     const app = Fastify();
-    await app.register(fastifyReceiver, { path: "/webhooks", token: TOKEN, queue });
+    await app.register(fastifyReceiver, { path: "/webhooks", secret: TOKEN, queue });
     await app.listen({ port: 0, host: "127.0.0.1" });
     const { port } = app.server.address() as AddressInfo;
     return { url: `http://127.0.0.1:${port}/webhooks`, close: () => app.close() };
@@ -31,13 +31,13 @@ export async function startQueueApp(adapter: Adapter, queue: ReportQueue): Promi
   let server: Server;
   if (adapter === "express") {
     const app = express();
-    app.use(expressReceiver({ path: "/webhooks", token: TOKEN, queue }));
+    app.use(expressReceiver({ path: "/webhooks", secret: TOKEN, queue }));
     server = await new Promise<Server>((resolve) => {
       const s = app.listen(0, "127.0.0.1", () => resolve(s));
     });
   } else {
     const app = new Hono();
-    app.post("/webhooks", honoReceiver({ token: TOKEN, queue }));
+    app.post("/webhooks", honoReceiver({ secret: TOKEN, queue }));
     server = await new Promise<Server>((resolve) => {
       const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () =>
         resolve(s as Server),

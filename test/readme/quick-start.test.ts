@@ -1,19 +1,21 @@
 // The README's quick starts run as written: each server of "Receive your first report" is
-// started as a user would (`REPORTKIT_TOKEN=secret npx tsx server.ts`, here with the workspace
-// sources), and the README's own curl command of "Send yourself a report" is run against it.
+// started as a user would (`REPORTKIT_SECRET=secret REPORTKIT_VERIFICATION_TOKEN=9012XX npx tsx
+// server.ts`, here with the workspace sources), and the README's own curl commands of "Send
+// yourself a report" (the webhook's verification, then a report) are run against it.
 // Only the port changes (3000 is likely taken on a shared machine). curl is needed: absent on
 // a dev machine, one line and no run; absent in CI, an error.
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { curls, firstReport, printed, runEnv } from "./first-report.js";
 import { type Snippet, typescriptSnippets } from "./snippets.js";
 
 const root = join(import.meta.dirname, "../..");
 const README = join(root, "README.md");
-const TOKEN = "secret"; // what the README's run line and curl command use
+const SECRET = "secret"; // what the README's run line and curl commands use
 
 function hasCurl(): boolean {
   try {
@@ -28,22 +30,11 @@ function hasCurl(): boolean {
   }
 }
 
-/** The lines of the README section under `## <title>`, with their README line numbers. */
-function section(title: string): { from: number; to: number; text: string } {
-  const lines = readFileSync(README, "utf8").split("\n");
-  const from = lines.findIndex((l) => l.trim() === `## ${title}`);
-  if (from === -1) throw new Error(`README.md has no "## ${title}" section`);
-  let to = lines.findIndex((l, i) => i > from && /^## /.test(l));
-  if (to === -1) to = lines.length;
-  return { from: from + 1, to, text: lines.slice(from, to).join("\n") };
-}
-
-const first = section("Receive your first report");
+const first = firstReport;
 const servers = typescriptSnippets(README).filter(
   (s) => s.line > first.from && s.line <= first.to && /\b(listen|serve)\(/.test(s.code),
 );
-const curl = /```sh\n(curl [\s\S]*?)```/.exec(first.text)?.[1];
-const printed = /the server prints\s+`([^`]+)`/.exec(first.text)?.[1];
+const [verifyCurl, curl] = curls;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -75,7 +66,7 @@ async function start(snippet: Snippet, port: number) {
   writeFileSync(join(dir, "server.ts"), snippet.code.replace(/\b3000\b/g, String(port)));
   const child = spawn(join(root, "node_modules/.bin/tsx"), ["--conditions=source", "server.ts"], {
     cwd: dir,
-    env: { ...process.env, REPORTKIT_TOKEN: TOKEN },
+    env: { ...process.env, ...runEnv },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
@@ -115,8 +106,11 @@ function runCurl(command: string, port: number): Promise<string> {
 }
 
 describe.runIf(hasCurl())("README.md's quick starts, run as written", () => {
-  it("has the servers, the curl command and the printed line it promises", () => {
+  it("has the servers, the run line, the two curl commands and the printed line it promises", () => {
     expect(servers.map((s) => s.code.split("\n")[0])).toHaveLength(5);
+    expect(runEnv).toEqual({ REPORTKIT_SECRET: SECRET, REPORTKIT_VERIFICATION_TOKEN: "9012XX" });
+    expect(curls).toHaveLength(2);
+    expect(verifyCurl).toContain("http://localhost:3000/webhooks?token=9012XX");
     expect(curl).toContain("http://localhost:3000/webhooks");
     expect(printed).toMatch(
       /^delivery b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1 919876543210 DELIVRD /,
@@ -128,6 +122,10 @@ describe.runIf(hasCurl())("README.md's quick starts, run as written", () => {
     async (line, snippet) => {
       const port = await freePort();
       const server = await start(snippet, port);
+      // The webhook's verification, as the provider sends it when the webhook is created.
+      const verified = await runCurl(verifyCurl as string, port);
+      expect(verified, `README.md line ${line}`).toMatch(/^HTTP\/1\.1 200/);
+      expect(verified).toContain('{"challenge":"a234qwe"}');
       const reply = await runCurl(curl as string, port);
       expect(reply, `README.md line ${line}`).toMatch(/^HTTP\/1\.1 200/);
       expect(reply).toContain('{"ok":true}');
@@ -142,7 +140,7 @@ describe.runIf(hasCurl())("README.md's quick starts, run as written", () => {
         expect((await fetch(url, { method: "POST", body: "{}" })).status).toBe(401);
         const missing = await fetch(url, {
           method: "POST",
-          headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+          headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
           body: JSON.stringify({ id: "x:1", mobile: "919876543210" }),
         });
         expect(missing.status).toBe(400);

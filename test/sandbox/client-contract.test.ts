@@ -48,15 +48,17 @@ describe("every call over real HTTP", () => {
   beforeEach(deleteAll);
 
   it("create → get → update → list → delete", async () => {
+    // Created with a token, the webhook is sent its verification request: to a reserved name
+    // (RFC 2606) that resolves nowhere, never to a real host.
     const created = await client.webhooks.create({
       name: "orders",
-      uri: "https://my.app/reports",
+      uri: "https://orders.example/reports",
       secret: "s3cret",
       token: "verify-me",
     });
     expect(created).toMatchObject({
       name: "orders",
-      uri: "https://my.app/reports",
+      uri: "https://orders.example/reports",
       status: 1,
       active: true,
       secret: "********",

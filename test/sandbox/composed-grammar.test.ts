@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, stop } from "./servers.js";
 
 const API_TOKEN = "sandbox-api-token";
-const RECEIVER_TOKEN = "receiver-token";
+const RECEIVER_SECRET = "receiver-secret";
 
 // The report field each variable fills: the oracle, written out independently of core.
 const REPORT_FIELD: Record<"delivery" | "call", Record<string, string>> = {
@@ -239,7 +239,7 @@ const callOverrides = fc.record(
 function coreVerdict(template: Record<string, unknown>) {
   try {
     receiver = createReceiver({
-      token: RECEIVER_TOKEN,
+      secret: RECEIVER_SECRET,
       timeZone: PROVIDER_TIME_ZONE,
       composed: template as unknown as ComposedTemplate,
       onDelivery: (report) => void reports.push(report),
@@ -257,7 +257,7 @@ async function registerOverHttp(template: Record<string, unknown>) {
   const response = await fetch(`${sandbox.baseUrl}sandbox/composed-webhooks`, {
     method: "POST",
     headers: { authorization: `Bearer ${API_TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify({ name: "generated", token: RECEIVER_TOKEN, ...template }),
+    body: JSON.stringify({ name: "generated", secret: RECEIVER_SECRET, ...template }),
   });
   const body = (await response.json()) as {
     data: { id: string };

@@ -34,6 +34,7 @@ describe("composed pushes", () => {
       type: "call",
       method: "GET",
       url: `${recorder.url}/ack/receive?call_id={{id}}&to={{to}}&message_status={{status}}&at={{start_at}}`,
+      secret: "hook-secret",
       token: "hook-token",
     });
     const sent = sandbox.makeCall({ webhookId: hook.id });
@@ -41,7 +42,9 @@ describe("composed pushes", () => {
     const [request] = recorder.requests;
     expect(request?.method).toBe("GET");
     expect(request?.body.length).toBe(0);
-    expect(request?.headers.authorization).toBe("Bearer hook-token");
+    // The webhook's secret is the bearer; its token is never sent (a composed webhook is not verified).
+    expect(request?.headers.authorization).toBe("Bearer hook-secret");
+    expect(recorder.requests).toHaveLength(1);
     const url = new URL(request?.url ?? "", recorder.url);
     expect(url.pathname).toBe("/ack/receive");
     expect(Object.fromEntries(url.searchParams)).toEqual({

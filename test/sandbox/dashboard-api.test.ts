@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listen, type Recorder, startRecorder, stop } from "./servers.js";
 
 const API_TOKEN = "feed-api-token-31337";
-const HOOK_TOKEN = "feed-hook-token-abcdef";
+const HOOK_SECRET = "feed-hook-secret-abcdef";
 const auth = { authorization: `Bearer ${API_TOKEN}`, "content-type": "application/json" };
 
 let sandbox: Sandbox;
@@ -80,8 +80,8 @@ describe("sandbox event stream", () => {
 
     const hook = await api("POST", "developer/webhooks", {
       name: "feed",
-      uri: `${recorder.url}/hook?sig=${HOOK_TOKEN}`,
-      token: HOOK_TOKEN,
+      uri: `${recorder.url}/hook?sig=${HOOK_SECRET}`,
+      secret: HOOK_SECRET,
     });
     await expect
       .poll(() => events.map((e) => e.name), { timeout: 15_000 })
@@ -116,20 +116,20 @@ describe("sandbox event stream", () => {
         response_body: "200",
       }),
     });
-    // The receiver really got the token; no attempt the sandbox serves shows it (the webhook's
+    // The receiver really got the secret; no attempt the sandbox serves shows it (the webhook's
     // uri is served as given, like the provider does).
-    expect(recorder.requests[0]?.headers.authorization).toBe(`Bearer ${HOOK_TOKEN}`);
+    expect(recorder.requests[0]?.headers.authorization).toBe(`Bearer ${HOOK_SECRET}`);
     expect(raw()).toContain("event: attempt");
-    expect(JSON.stringify(events.filter((e) => e.name === "attempt"))).not.toContain(HOOK_TOKEN);
+    expect(JSON.stringify(events.filter((e) => e.name === "attempt"))).not.toContain(HOOK_SECRET);
     const log = await api("GET", "sandbox/push-attempts");
-    expect(JSON.stringify(log.json)).not.toContain(HOOK_TOKEN);
+    expect(JSON.stringify(log.json)).not.toContain(HOOK_SECRET);
     expect(log.json.data[0].url).toBe(`${recorder.url}/hook?sig=********`);
     expect(log.json.data[0].request.headers.authorization).toBe("Bearer ********");
 
     // A deleted webhook's attempts stay masked; close() ends the stream.
     await api("DELETE", `developer/webhooks/${hook.json.data.id}`);
     const after = await api("GET", "sandbox/push-attempts");
-    expect(JSON.stringify(after.json)).not.toContain(HOOK_TOKEN);
+    expect(JSON.stringify(after.json)).not.toContain(HOOK_SECRET);
     await sandbox.close();
     await expect.poll(() => events.at(-1)?.name, { timeout: 15_000 }).toBe("webhooks");
   });

@@ -17,7 +17,9 @@ import { instantOf } from "./payloads.js";
 import { type Running, stop } from "./servers.js";
 
 const API_TOKEN = "sandbox-api-token";
-const HOOK_TOKEN = "adapter-token-0123456789";
+// The webhook's secret (the bearer of every push) and its token (its verification's key).
+const HOOK_SECRET = "adapter-secret-0123456789";
+const VERIFICATION_TOKEN = "adapter-token-9876543210";
 
 interface Handlers {
   onDelivery?: (report: DeliveryReport) => void;
@@ -33,7 +35,8 @@ const hosts: Record<string, Host> = {
     app.use(
       expressReceiver({
         path: "/webhooks",
-        token: HOOK_TOKEN,
+        secret: HOOK_SECRET,
+        verificationToken: VERIFICATION_TOKEN,
         timeZone: "Asia/Kolkata",
         ...options,
       }),
@@ -49,7 +52,8 @@ const hosts: Record<string, Host> = {
     const app = Fastify();
     await app.register(fastifyReceiver, {
       path: "/webhooks",
-      token: HOOK_TOKEN,
+      secret: HOOK_SECRET,
+      verificationToken: VERIFICATION_TOKEN,
       timeZone: "Asia/Kolkata",
       ...options,
     });
@@ -58,7 +62,12 @@ const hosts: Record<string, Host> = {
   },
   hono: async (options) => {
     const app = new Hono();
-    const handler = honoReceiver({ token: HOOK_TOKEN, timeZone: "Asia/Kolkata", ...options });
+    const handler = honoReceiver({
+      secret: HOOK_SECRET,
+      verificationToken: VERIFICATION_TOKEN,
+      timeZone: "Asia/Kolkata",
+      ...options,
+    });
     app.on(["GET", "POST", "PUT"], "/webhooks", handler);
     const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
     await new Promise<void>((resolve) => server.once("listening", () => resolve()));
@@ -84,7 +93,7 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
   describe.each(Object.keys(hosts))("sandbox → @reportkit/%s", (name) => {
     const host = hosts[name] as Host;
 
-    it("delivers a DLR (after a failed first attempt) and a call report to typed handlers", async () => {
+    it("verifies the webhook, then delivers a DLR (after a failed first attempt) and a call report to typed handlers", async () => {
       const deliveries: DeliveryReport[] = [];
       const calls: CallReport[] = [];
       let failed = false;
@@ -104,7 +113,15 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
       const hook = await client.webhooks.create({
         name,
         uri: `${app.url}/webhooks`,
-        token: HOOK_TOKEN,
+        secret: HOOK_SECRET,
+        token: VERIFICATION_TOKEN,
+      });
+      // Created with a token, the webhook was sent the verification request: answered.
+      const facts = await fetch(new URL(`sandbox/webhooks/${hook.id}`, sandbox.baseUrl), {
+        headers: { authorization: `Bearer ${API_TOKEN}` },
+      });
+      expect(((await facts.json()) as { data: unknown }).data).toMatchObject({
+        challenge: { sent: true, passed: true, status_code: 200 },
       });
       const sms = sandbox.sendSms({ webhookId: hook.id, custom: "order-5" });
       const call = sandbox.makeCall({ webhookId: hook.id });
@@ -156,7 +173,7 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
         name,
         ...template,
         url: `${app.url}${template.url}`,
-        token: HOOK_TOKEN,
+        secret: HOOK_SECRET,
       });
       const call = sandbox.makeCall({ webhookId: hook.id, to: "14155550100", duration: 61 });
       expect(await call.outcome).toBe("delivered");

@@ -14,7 +14,9 @@ import { instantOf } from "./payloads.js";
 import { type Running, serveReceiver } from "./servers.js";
 
 const API_TOKEN = "sandbox-api-token";
-const HOOK_TOKEN = "receiver-token-0123456789";
+// The webhook's secret (the bearer of every push) and its token (its verification's key).
+const HOOK_SECRET = "webhook-secret-0123456789";
+const VERIFICATION_TOKEN = "webhook-token-9876543210";
 
 let sandbox: Sandbox;
 let receiver: Running | undefined;
@@ -31,12 +33,13 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
   });
 
   describe("standard webhooks", () => {
-    it("delivers a DLR and a call report to typed handlers, times agreeing in Asia/Kolkata", async () => {
+    it("verifies the webhook, then delivers a DLR and a call report to typed handlers, times agreeing in Asia/Kolkata", async () => {
       const deliveries: DeliveryReport[] = [];
       const calls: CallReport[] = [];
       receiver = await serveReceiver(
         createReceiver({
-          token: HOOK_TOKEN,
+          secret: HOOK_SECRET,
+          verificationToken: VERIFICATION_TOKEN,
           timeZone: "Asia/Kolkata",
           onDelivery: (r) => {
             deliveries.push(r);
@@ -50,7 +53,15 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
       const hook = await client.webhooks.create({
         name: "e2e",
         uri: `${receiver.url}/reports`,
-        token: HOOK_TOKEN,
+        secret: HOOK_SECRET,
+        token: VERIFICATION_TOKEN,
+      });
+      // Created with a token, the webhook was sent its verification, and the receiver answered.
+      const facts = await fetch(new URL(`sandbox/webhooks/${hook.id}`, sandbox.baseUrl), {
+        headers: { authorization: `Bearer ${API_TOKEN}` },
+      });
+      expect(((await facts.json()) as { data: unknown }).data).toMatchObject({
+        challenge: { sent: true, passed: true, status_code: 200 },
       });
 
       const sms = sandbox.sendSms({ webhookId: hook.id, custom: "order-77", status: "UNDELIV" });
@@ -106,7 +117,7 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
       // No timeZone on either side: both default to PROVIDER_TIME_ZONE.
       receiver = await serveReceiver(
         createReceiver({
-          token: HOOK_TOKEN,
+          secret: HOOK_SECRET,
           onDelivery: (r) => {
             deliveries.push(r);
           },
@@ -119,7 +130,7 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
       const hook = await client.webhooks.create({
         name: "z",
         uri: receiver.url,
-        token: HOOK_TOKEN,
+        secret: HOOK_SECRET,
       });
       // Wall clocks have whole seconds: the instant is at or after the second this one is in.
       const before = Math.floor(Date.now() / 1000) * 1000;
@@ -151,7 +162,7 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
       const ids: string[] = [];
       receiver = await serveReceiver(
         createReceiver({
-          token: HOOK_TOKEN,
+          secret: HOOK_SECRET,
           onDelivery: (r) => {
             calls++;
             if (calls === 1) throw new Error("database down");
@@ -163,7 +174,7 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
       const hook = await client.webhooks.create({
         name: "e",
         uri: receiver.url,
-        token: HOOK_TOKEN,
+        secret: HOOK_SECRET,
       });
       const sms = sandbox.sendSms({ webhookId: hook.id });
       expect(await sms.outcome).toBe("delivered");
@@ -174,11 +185,11 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
       ]);
     });
 
-    it("a wrong token is refused (401) on every attempt, then the report is dropped", async () => {
+    it("a wrong secret is refused (401) on every attempt, then the report is dropped", async () => {
       const errors: string[] = [];
       receiver = await serveReceiver(
         createReceiver({
-          token: HOOK_TOKEN,
+          secret: HOOK_SECRET,
           onDelivery: () => {},
           onError: (e: ReportkitError) => {
             errors.push(e.code);
@@ -189,7 +200,7 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
       const hook = await client.webhooks.create({
         name: "e",
         uri: receiver.url,
-        token: "wrong-token",
+        secret: "wrong-secret",
       });
       expect(await sandbox.sendSms({ webhookId: hook.id }).outcome).toBe("dropped");
       expect(errors).toEqual(["unauthorized", "unauthorized", "unauthorized", "unauthorized"]);
@@ -203,7 +214,7 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
       const calls: CallReport[] = [];
       receiver = await serveReceiver(
         createReceiver({
-          token: HOOK_TOKEN,
+          secret: HOOK_SECRET,
           timeZone: "Asia/Kolkata",
           onDelivery: (r) => {
             deliveries.push(r);
@@ -217,7 +228,7 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
       const hook = await client.webhooks.create({
         name: "e",
         uri: receiver.url,
-        token: HOOK_TOKEN,
+        secret: HOOK_SECRET,
       });
       const sent = [
         ...smsStatuses.map((status) => sandbox.sendSms({ webhookId: hook.id, status, units: 2 })),
@@ -276,7 +287,7 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
       const calls: CallReport[] = [];
       receiver = await serveReceiver(
         createReceiver({
-          token: HOOK_TOKEN,
+          secret: HOOK_SECRET,
           composed: template,
           onCall: (r) => {
             calls.push(r);
@@ -287,7 +298,7 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
         name: "composed",
         ...template,
         url: `${receiver.url}${template.url}`,
-        token: HOOK_TOKEN,
+        secret: HOOK_SECRET,
       });
       const call = sandbox.makeCall({ webhookId: hook.id, to: "14155550100" });
       expect(await call.outcome).toBe("delivered");
@@ -310,7 +321,7 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
       const reports: DeliveryReport[] = [];
       receiver = await serveReceiver(
         createReceiver({
-          token: HOOK_TOKEN,
+          secret: HOOK_SECRET,
           composed: template,
           onDelivery: (r) => {
             reports.push(r);
@@ -322,7 +333,7 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
         ...template,
         format: "urlencoded",
         url: `${receiver.url}/dlr`,
-        token: HOOK_TOKEN,
+        secret: HOOK_SECRET,
       });
       const sms = sandbox.sendSms({ webhookId: hook.id, custom: "c-9" });
       expect(await sms.outcome).toBe("delivered");

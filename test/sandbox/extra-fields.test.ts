@@ -31,8 +31,8 @@ async function serveDeliveries(composed?: ComposedTemplate) {
   };
   receiver = await serveReceiver(
     composed === undefined
-      ? createReceiver({ token: HOOK_SECRET, onDelivery })
-      : createReceiver({ token: HOOK_SECRET, composed, onDelivery }),
+      ? createReceiver({ secret: HOOK_SECRET, onDelivery })
+      : createReceiver({ secret: HOOK_SECRET, composed, onDelivery }),
   );
   return { url: receiver.url, deliveries };
 }

@@ -1,5 +1,5 @@
 // What the sandbox shows of a push (the API's push log, the dashboard's feed, the CLI's
-// attempt line) has every credential masked, over real HTTP: a token of any length, every
+// attempt line) has every credential masked, over real HTTP: a secret of any length, every
 // header a composed template configures whatever its name, the URI's user:password@, and the
 // Basic Authorization Node makes of that userinfo, which is shown (masked) as it was sent.
 import http from "node:http";
@@ -43,12 +43,12 @@ async function api(method: string, path: string, body?: unknown) {
   return (await response.json()) as { data: Record<string, unknown> & { id: string } };
 }
 
-it("masks a 3-character token, the URI's userinfo and the Basic header sent for it", async () => {
+it("masks a 3-character secret, the URI's userinfo and the Basic header sent for it", async () => {
   const uri = receiverUrl.replace("http://", "http://alice:pa55word@");
   const hook = await api("POST", "developer/webhooks", {
-    name: "short token",
+    name: "short secret",
     uri: `${uri}/hook?t=abc`,
-    token: "abc",
+    secret: "abc",
   });
   const sent = await api("POST", "sandbox/sms", { webhook_id: hook.data.id });
   await sandbox.settled();

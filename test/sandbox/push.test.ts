@@ -227,19 +227,22 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
   });
 
   describe("what is pushed", () => {
-    it("POSTs the DLR as JSON with the webhook's token as bearer", async () => {
+    it("POSTs the DLR as JSON with the webhook's secret as bearer, never its token", async () => {
       recorder = await startRecorder();
       const hook = await hookTo(`${recorder.url}/dlr?source=sandbox`, {
         secret: "the-secret",
         token: "the-token",
       });
+      // Created with a token, the webhook was sent its verification first (the recorder does
+      // not answer it: not verified, and pushed all the same).
+      expect(recorder.requests.map((r) => r.url)).toEqual(["/dlr?source=sandbox&token=the-token"]);
       const sent = sandbox.sendSms({ webhookId: hook.id, mobile: "14155550100", custom: "o-1" });
       await sent.outcome;
-      const [request] = recorder.requests;
+      const request = recorder.requests[1];
       expect(request?.method).toBe("POST");
       expect(request?.url).toBe("/dlr?source=sandbox");
       expect(request?.headers["content-type"]).toBe("application/json");
-      expect(request?.headers.authorization).toBe("Bearer the-token");
+      expect(request?.headers.authorization).toBe("Bearer the-secret");
       expect(request?.headers["content-length"]).toBe(String(request?.body.length));
       expect(pushedBody(request?.text ?? "", payloads)).toEqual(sent.report);
       expect(sent.report).toMatchObject({
@@ -267,7 +270,7 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
       },
     );
 
-    it("uses the secret as bearer when there is no token, and no Authorization without either", async () => {
+    it("sends no Authorization for a webhook without a secret, even with a token", async () => {
       recorder = await startRecorder();
       const withSecret = await hookTo(`${recorder.url}/a`, { secret: "only-secret" });
       const bare = await hookTo(`${recorder.url}/b`);

@@ -22,7 +22,12 @@ interface Run {
 
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env, ...extra };
-  for (const key of ["REPORTKIT_BASE_URL", "REPORTKIT_API_TOKEN", "REPORTKIT_TOKEN"]) {
+  for (const key of [
+    "REPORTKIT_BASE_URL",
+    "REPORTKIT_API_TOKEN",
+    "REPORTKIT_SECRET",
+    "REPORTKIT_TOKEN",
+  ]) {
     if (!(key in extra)) delete env[key];
   }
   return env;
@@ -248,7 +253,7 @@ describe("reportkit webhooks", () => {
 });
 
 describe("reportkit send", () => {
-  it("pushes a realistic DLR with the bearer token and prints the attempt", async () => {
+  it("pushes a realistic DLR with the webhook's secret as the bearer and prints the attempt", async () => {
     const receiver = await startReceiver(() => 200);
     receivers.push(receiver);
     const run = await reportkit([
@@ -256,8 +261,8 @@ describe("reportkit send", () => {
       "delivery",
       "--to",
       receiver.url,
-      "--token",
-      "rcv-token",
+      "--secret",
+      "rcv-secret",
       "--status",
       "UNDELIV",
       "--custom",
@@ -267,7 +272,8 @@ describe("reportkit send", () => {
     expect(run.stdout).toMatch(/#1\/4 {2}200 {2}delivered/);
     expect(receiver.requests).toHaveLength(1);
     const [request] = receiver.requests;
-    expect(request?.authorization).toBe("Bearer rcv-token");
+    expect(request?.authorization).toBe("Bearer rcv-secret");
+    expect(`${run.stdout}${run.stderr}`).not.toContain("rcv-secret");
     expect(JSON.parse(request?.body ?? "")).toMatchObject({
       status: "UNDELIV",
       custom: "o-9",
@@ -281,14 +287,14 @@ describe("reportkit send", () => {
     receivers.push(receiver);
     const run = await reportkit(
       ["send", "call", "--to", receiver.url, "--interval", "50ms", "--to-number", "14155550100"],
-      { REPORTKIT_TOKEN: "env-token" },
+      { REPORTKIT_SECRET: "env-secret" },
     );
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/#1\/4 {2}500 {2}retry at/);
     expect(run.stdout).toMatch(/#2\/4 {2}202 {2}delivered/);
     expect(receiver.requests.map((r) => r.authorization)).toEqual([
-      "Bearer env-token",
-      "Bearer env-token",
+      "Bearer env-secret",
+      "Bearer env-secret",
     ]);
     expect(JSON.parse(receiver.requests[0]?.body ?? "")).toMatchObject({
       to: 14155550100,
@@ -334,7 +340,7 @@ describe("reportkit send", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
       [
-        "reportkit: no token set (--token or REPORTKIT_TOKEN): sending without Authorization; a receiver that checks its token answers 401.",
+        "reportkit: no secret set (--secret or REPORTKIT_SECRET): sending without Authorization; a receiver that checks the webhook's secret answers 401.",
         "reportkit: the receiver did not accept the report: dropped after 3 attempts (last: status 503).",
         "",
       ].join("\n"),
@@ -355,7 +361,7 @@ describe("reportkit send", () => {
     expect(receiver.requests).toHaveLength(3);
   });
 
-  it("retries quickly by default, says when no token is set, and shows the receiver's refusal", async () => {
+  it("retries quickly by default, says when no secret is set, and shows the receiver's refusal", async () => {
     const receiver = await startReceiver(
       (n) => (n === 0 ? 401 : 200),
       (n) =>
@@ -366,7 +372,7 @@ describe("reportkit send", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("(1 + 3 attempts, 2s apart)");
     expect(run.stderr).toBe(
-      "reportkit: no token set (--token or REPORTKIT_TOKEN): sending without Authorization; a receiver that checks its token answers 401.\n",
+      "reportkit: no secret set (--secret or REPORTKIT_SECRET): sending without Authorization; a receiver that checks the webhook's secret answers 401.\n",
     );
     expect(run.stdout).toMatch(
       /#1\/4 {2}401 {2}retry at \d\d:\d\d:\d\d\n {2}reply: \{ "error": "invalid_token", "message": "Bearer token is wrong" \}\n/,
@@ -422,7 +428,7 @@ describe("reportkit send", () => {
 describe("reportkit trigger", () => {
   async function hookTo(url: string, target: Sandbox = sandbox, token = API_TOKEN) {
     const client = createClient({ baseUrl: target.baseUrl, token });
-    return client.webhooks.create({ name: "trigger", uri: url, token: "hook-token" });
+    return client.webhooks.create({ name: "trigger", uri: url, secret: "hook-secret" });
   }
 
   it("asks the sandbox to push a delivery report and, with --wait, follows it to delivered", async () => {
@@ -454,7 +460,8 @@ describe("reportkit trigger", () => {
     );
     expect(run.stdout).toMatch(/POST \S+\/reports {2}#1\/4 {2}200 {2}delivered\n$/);
     expect(receiver.requests).toHaveLength(1);
-    expect(receiver.requests[0]?.authorization).toBe("Bearer hook-token");
+    expect(receiver.requests[0]?.authorization).toBe("Bearer hook-secret");
+    expect(run.stdout).not.toContain("hook-secret");
     // The sandbox pushes documented payloads: a trailing comma before the closing brace.
     expect(JSON.parse((receiver.requests[0]?.body ?? "").replace(/,\n\}$/, "\n}"))).toMatchObject({
       status: "UNDELIV",
@@ -717,9 +724,9 @@ describe("terminal escapes from other parties", () => {
       }
       expect(list.stdout.split("\n")).toHaveLength(4); // header, row, total, final newline
       expect(list.stdout).toContain(`evil${SHOWN}`);
-      expect(show.stdout).toContain(`name          evil${SHOWN}\n`);
+      expect(show.stdout).toContain(`name     evil${SHOWN}\n`);
       // The URI's password stays off the screen too (point 4 of the same review).
-      expect(show.stdout).toContain(`uri           https://********@x.example/${SHOWN}\n`);
+      expect(show.stdout).toContain(`uri      https://********@x.example/${SHOWN}\n`);
       expect(list.stdout).toContain(`https://********@x.example/${SHOWN}`);
       expect(list.stdout).not.toContain("p4ss");
       // Still JSON, with the same text: \u009b is a valid JSON escape of the character.

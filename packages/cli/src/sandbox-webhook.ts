@@ -1,9 +1,12 @@
-// What only the sandbox tells about a webhook (the provider's API does not): whether its pushes
-// carry a bearer and from which field, and the verification challenge it can send.
+// What only the sandbox tells about a webhook (the provider's API masks both credentials):
+// which are set, never their values (the secret, which its pushes carry as the bearer, and
+// where it comes from; the token, the validation key of its verification), and the
+// verification request it can send.
 
-/** The bearer line of `webhooks show`, and the last challenge, as the sandbox reports them. */
+/** The credential lines of `webhooks show`, and the last verification, as the sandbox reports them. */
 export interface SandboxWebhookFacts {
-  bearer: { set: boolean; from: "token" | "secret" | "REPORTKIT_TOKEN" | null };
+  bearer: { set: boolean; from: "secret" | "REPORTKIT_SECRET" | null };
+  token: { set: boolean };
   challenge: ChallengeJson | null;
 }
 
@@ -31,10 +34,12 @@ export async function sandboxFacts(
 ): Promise<SandboxWebhookFacts | undefined> {
   const data = await call(connection, "GET", `sandbox/webhooks/${encodeURIComponent(id)}`);
   const facts = data as Partial<SandboxWebhookFacts> | undefined;
-  return facts?.bearer === undefined ? undefined : (facts as SandboxWebhookFacts);
+  return facts?.bearer === undefined || facts.token === undefined
+    ? undefined
+    : (facts as SandboxWebhookFacts);
 }
 
-/** Asks the sandbox to send webhook `id` the verification challenge; undefined if not a sandbox. */
+/** Asks the sandbox to send webhook `id` its verification request; undefined if not a sandbox. */
 export async function sendChallenge(
   connection: Connection,
   id: string,
@@ -48,25 +53,28 @@ export async function sendChallenge(
   return typeof outcome?.passed === "boolean" ? (outcome as ChallengeJson) : undefined;
 }
 
-/** The bearer line: whether one is sent and where it comes from, never its value. */
-export function bearerLine(facts: SandboxWebhookFacts | undefined): string {
-  if (facts === undefined) return "not shown by this API (the sandbox shows it)";
-  const from = facts.bearer.from;
-  if (!facts.bearer.set || from === null) {
-    return "none: pushes carry no Authorization; give the receiver's token with --token";
+/** The secret line: whether one is set and where it comes from, never its value. */
+export function secretLine(facts: SandboxWebhookFacts): string {
+  const { set, from } = facts.bearer;
+  if (!set || from === null) {
+    return "none: pushes carry no Authorization; give the webhook's secret with --secret";
   }
-  const where =
-    from === "token"
-      ? "the webhook's token"
-      : from === "secret"
-        ? "the webhook's secret (no token given)"
-        : "the sandbox's REPORTKIT_TOKEN (no token given)";
-  return `set, from ${where}`;
+  return from === "secret"
+    ? "set: the bearer of every push"
+    : "set, from the sandbox's REPORTKIT_SECRET (the webhook has none): the bearer of every push";
 }
 
-/** One line for a challenge's outcome. */
+/** The token line: whether one is set, never its value. */
+export function tokenLine(facts: SandboxWebhookFacts): string {
+  return facts.token.set
+    ? "set: the validation key of the verification"
+    : "none: no verification is sent; give one with --token";
+}
+
+/** One line for a verification's outcome. */
 export function challengeLine(outcome: ChallengeJson): string {
-  if (outcome.passed) return `passed: the receiver answered the challenge (${outcome.url ?? ""})`;
+  if (outcome.passed)
+    return `passed: the receiver answered the verification (${outcome.url ?? ""})`;
   return `${outcome.sent ? "failed" : "not sent"}: ${outcome.reason ?? "unknown"}`;
 }
 

@@ -1,5 +1,5 @@
 // `reportkit send` as a new user runs it (the built CLI in a child process): what it prints never
-// holds the token, and it does not load BullMQ or ioredis (only the `queue` commands do).
+// holds the webhook's secret (--secret, its old name --token, or the environment), and it does not load BullMQ or ioredis (only the `queue` commands do).
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
@@ -50,6 +50,7 @@ function run(args: string[], nodeArgs: string[] = [], env: Record<string, string
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     const clean: NodeJS.ProcessEnv = { ...process.env, ...env };
     if (!("REPORTKIT_TOKEN" in env)) delete clean.REPORTKIT_TOKEN;
+    if (!("REPORTKIT_SECRET" in env)) delete clean.REPORTKIT_SECRET;
     execFile(
       process.execPath,
       [...nodeArgs, CLI, ...args],
@@ -62,10 +63,12 @@ function run(args: string[], nodeArgs: string[] = [], env: Record<string, string
   });
 }
 
-describe("reportkit send redacts the token from everything it prints", () => {
-  it("a receiver echoing Authorization (any case): the token is never printed, [token] is", async () => {
+describe("reportkit send redacts the secret from everything it prints", () => {
+  it("a receiver echoing Authorization (any case): the secret is never printed, [token] is", async () => {
     for (const [args, env] of [
+      [["--secret", TOKEN], {}],
       [["--token", TOKEN], {}],
+      [[], { REPORTKIT_SECRET: TOKEN }],
       [[], { REPORTKIT_TOKEN: TOKEN }],
     ] as const) {
       const sent = await run(
@@ -90,7 +93,7 @@ describe("reportkit send redacts the token from everything it prints", () => {
       url,
       "--retries",
       "0",
-      "--token",
+      "--secret",
       TOKEN,
       "--json",
     ]);

@@ -46,11 +46,16 @@ export interface CreateWebhookInput {
   uri: string;
   /** 1 active (the default), 0 inactive. */
   status?: 0 | 1;
+  /**
+   * The webhook's secret: the provider sends it as `Authorization: Bearer <secret>` with every
+   * push, so it is what the receiver's `secret` (REPORTKIT_SECRET) must equal.
+   */
   secret?: string;
   /**
-   * The webhook's token: the provider's verification token for its initial verification
-   * challenge, and what the receiver's `token` (REPORTKIT_TOKEN) must equal. The sandbox sends
-   * it as the bearer of every push.
+   * The webhook's token (the provider's validation key): sent once, in the verification request
+   * the provider POSTs to `uri` when the webhook is created (`?token=<token>`, and the body's
+   * `validation_key`), never as a bearer. It is the receiver's `verificationToken`
+   * (REPORTKIT_VERIFICATION_TOKEN). The sandbox sends that request too.
    */
   token?: string;
 }
@@ -59,8 +64,12 @@ export interface UpdateWebhookInput {
   name: string;
   uri: string;
   status?: 0 | 1;
+  /** A new secret: the bearer of the pushes that follow (the receiver's `secret`). */
   secret?: string;
-  /** A new token. The sandbox takes it; the provider's documented edit lists no such field. */
+  /**
+   * A new token, the validation key of the next verification (the receiver's
+   * `verificationToken`). The sandbox takes it; the provider's documented edit lists no such field.
+   */
   token?: string;
 }
 

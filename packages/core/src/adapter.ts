@@ -6,7 +6,14 @@ export { type AdapterReceiverSettings, adapterReceiver } from "./receiver/adapte
 export type { HandlerKind } from "./receiver/attach-handlers.js";
 export { type Attachable, attachable } from "./receiver/attachable.js";
 export type { RequestEnvToken } from "./receiver/credential-options.js";
-export { type EnvRecord, TOKEN_ENV } from "./receiver/env-token.js";
+export {
+  credentialsOf,
+  type EnvCredentials,
+  type EnvRecord,
+  LEGACY_SECRET_ENV,
+  SECRET_ENV,
+  VERIFICATION_TOKEN_ENV,
+} from "./receiver/env-credentials.js";
 export { RECEIVER_OPTION_NAMES } from "./receiver/receiver-options.js";
 export type {
   BodyDone,

@@ -22,7 +22,7 @@ import {
 describe("public types", () => {
   it("onDelivery receives a DeliveryReport and onCall a CallReport", () => {
     createReceiver({
-      token: "t",
+      secret: "t",
       onDelivery(report, ctx) {
         expectTypeOf(report).toEqualTypeOf<DeliveryReport>();
         expectTypeOf(report.type).toEqualTypeOf<"delivery">();
@@ -105,7 +105,7 @@ describe("public types", () => {
 
   it("requires a token or an explicit auth: false, and a handler", () => {
     // @ts-expect-error: onDelivery must be a function
-    createReceiver({ token: "t", onDelivery: 1 });
+    createReceiver({ secret: "t", onDelivery: 1 });
     // @ts-expect-error: auth can only be false
     createReceiver({ auth: true, onDelivery() {} });
   });

@@ -81,6 +81,6 @@ export type {
   ChallengeReply,
   ChallengeRequest,
   ChallengeResponder,
-} from "./request/challenge.js";
-export type { TokenOption } from "./request/check-bearer.js";
+} from "./request/challenge-option.js";
+export type { SecretOption, TokenOption } from "./request/check-bearer.js";
 export { type MemoryDedupeOptions, memoryDedupe } from "./store-kit/memory-dedupe.js";

@@ -7,12 +7,12 @@ import {
   type ReceiverBody,
   type ReceiverHeaders,
   type ReceiverResponse,
-  TOKEN_ENV,
+  SECRET_ENV,
 } from "@reportkit/core/adapter";
 import type { Context, Env } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-/** A Hono handler: `app.all("/webhooks", handler)` (GET too, for the verification challenge). */
+/** A Hono handler: `app.post("/webhooks", handler)` (the verification handshake is a POST too). */
 export type HonoHandler<E extends Env = Env> = (c: Context<E>) => Promise<Response>;
 
 /** The Hono handler, with `onDelivery` / `onCall` / `onError` to attach handlers. */
@@ -23,9 +23,9 @@ export type HonoReceiver<
 > = Attachable<HonoHandler<E>, T, S>;
 
 /**
- * The reportkit receiver as a Hono handler, for every runtime Hono runs on. Without `token`,
- * the token is REPORTKIT_TOKEN from `process.env` where there is one; on Cloudflare Workers,
- * from `c.env` (a Worker secret or binding) at each request. Handlers go in the options or are
+ * The reportkit receiver as a Hono handler, for every runtime Hono runs on. Without `secret`,
+ * the secret is REPORTKIT_SECRET from `process.env` where there is one; on Cloudflare Workers,
+ * from `c.env` (a Worker secret or binding) at each request, as is REPORTKIT_VERIFICATION_TOKEN. Handlers go in the options or are
  * attached after; until one is, reports get 503 `no_handler` (the provider retries), so none is
  * lost while the app starts.
  *
@@ -66,7 +66,7 @@ export function webhookReceiver<
   return attachable(handler, receiver);
 }
 
-const WORKERS_HINT = `in this Worker's environment. Set it with \`wrangler secret put ${TOKEN_ENV}\``;
+const WORKERS_HINT = `in this Worker's environment. Set it with \`wrangler secret put ${SECRET_ENV}\``;
 
 /** Cloudflare Workers says so in `navigator.userAgent`: its secrets arrive with each request. */
 function onWorkers(): boolean {

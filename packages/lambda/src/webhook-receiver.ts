@@ -28,8 +28,8 @@ export type LambdaReceiver<
 
 /**
  * The reportkit receiver as an AWS Lambda handler, for API Gateway REST APIs (payload 1.0),
- * HTTP APIs (payload 2.0) and function URLs, base64 bodies included. The token is
- * REPORTKIT_TOKEN from the function's environment unless given; without either, the cold start
+ * HTTP APIs (payload 2.0) and function URLs, base64 bodies included. The secret is
+ * REPORTKIT_SECRET from the function's environment unless given; without either, the cold start
  * fails with a message that says so. Every reply is core's, as every adapter gives it.
  *
  * @example

@@ -124,7 +124,7 @@ export const DEFAULT_LOCK_TIMEOUT_MS = 5000;
  * import { postgresInbox } from "@reportkit/postgres";
  *
  * const receiver = createReceiver({
- *   token: process.env.REPORTKIT_TOKEN,
+ *   secret: process.env.REPORTKIT_SECRET,
  *   dedupe: postgresInbox({ connectionString: process.env.DATABASE_URL }),
  *   onDelivery: async (report, ctx) => {
  *     await ctx.tx.query("UPDATE messages SET status = $1 WHERE id = $2", [

@@ -3,7 +3,7 @@
 //   api.js          the dashboard API, with the per-run key
 //   live-feed.js    the server-sent event stream and the connection line
 //   webhook-list.js the webhook list (webhook-form.js creates and edits one; webhook-facts.js
-//                   says in words whether a bearer is sent and how the challenge went)
+//                   says in words which credentials are set and how the verification went)
 //   send-form.js    the "send a test report" form
 //   attempt-log.js  the push attempts (pull-status.js: each report's message as the pull API
 //                   lists it)

@@ -18,8 +18,7 @@ export function editWebhook(webhook) {
   form.elements.secret.value = "";
   form.elements.secret.placeholder = webhook.secret ? "unchanged unless typed" : "";
   form.elements.token.value = "";
-  form.elements.token.placeholder =
-    webhook.bearer?.from === "token" ? "unchanged unless typed" : "";
+  form.elements.token.placeholder = webhook.token?.set ? "unchanged unless typed" : "";
   form.elements.challenge.checked = false;
   form.elements.active.checked = webhook.status === "1";
   for (const node of form.querySelectorAll(".create-only")) node.hidden = true;
@@ -59,15 +58,24 @@ export async function submitWebhook(event) {
   try {
     let saved;
     if (editing === null) {
-      saved = (await api("POST", "developer/webhooks", body)).data;
+      // Created with a token, a webhook is verified before the reply (as the provider does);
+      // `challenge` says whether, and puts the outcome in the reply.
+      body.challenge = challenge;
+      if (challenge) $("webhook-result").textContent = "Sending the verification request…";
+      const reply = await api("POST", "developer/webhooks", body);
+      saved = reply.data;
       $("send-webhook").value = saved.id;
       $("send-result").textContent = `Created ${saved.name}: pick a report and send it.`;
-    } else {
-      saved = (await api("PUT", `developer/webhooks/${encodeURIComponent(editing)}`, body)).data;
+      resetWebhookForm();
+      $("webhook-result").textContent = reply.challenge
+        ? `${saved.name}: ${challengeText(reply.challenge)}`
+        : "";
+      return;
     }
+    saved = (await api("PUT", `developer/webhooks/${encodeURIComponent(editing)}`, body)).data;
     resetWebhookForm();
     if (challenge) {
-      $("webhook-result").textContent = "Sending the verification challenge…";
+      $("webhook-result").textContent = "Sending the verification request…";
       const reply = await api("POST", `sandbox/webhooks/${encodeURIComponent(saved.id)}/challenge`);
       $("webhook-result").textContent = `${saved.name}: ${challengeText(reply.data)}`;
     }

@@ -1,7 +1,7 @@
 // The webhook list, and the webhook picker of the send form that follows it.
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
-import { bearerText, challengeText } from "./webhook-facts.js";
+import { bearerText, challengeText, tokenText } from "./webhook-facts.js";
 import { editingWebhookId, editWebhook, resetWebhookForm } from "./webhook-form.js";
 
 function webhookKind(webhook) {
@@ -66,7 +66,7 @@ async function sendNow(event, webhook, kind) {
 }
 
 async function challengeNow(event, webhook) {
-  say(event, webhook, "Sending the verification challenge…");
+  say(event, webhook, "Sending the verification request…");
   try {
     const reply = await api("POST", `sandbox/webhooks/${encodeURIComponent(webhook.id)}/challenge`);
     say(event, webhook, challengeText(reply.data));
@@ -99,6 +99,11 @@ function webhookItem(webhook) {
       { className: "bearer", "data-set": String(Boolean(webhook.bearer?.set)) },
       bearerText(webhook),
     ),
+    el(
+      "p",
+      { className: "token", "data-set": String(Boolean(webhook.token?.set)) },
+      tokenText(webhook),
+    ),
     webhook.challenge && el("p", { className: "challenge" }, challengeText(webhook.challenge)),
     el(
       "div",
@@ -126,7 +131,7 @@ function webhookItem(webhook) {
             "data-action": "challenge",
             onclick: (e) => challengeNow(e, webhook),
           },
-          "Send challenge",
+          "Verify",
           el("span", { className: "sr-only" }, ` to ${webhook.name}`),
         ),
       el(

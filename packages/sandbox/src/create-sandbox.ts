@@ -15,8 +15,12 @@ import type { CallInput, Dispatched, SmsInput } from "./simulate-sms-and-calls.j
 export interface ComposedWebhookInput extends ComposedTemplate {
   name: string;
   status?: 0 | 1;
+  /**
+   * The webhook's secret: sent as `Authorization: Bearer <secret>` with every push (unless the
+   * template sets its own Authorization header).
+   */
   secret?: string;
-  /** Sent as the bearer credential (unless the template sets its own Authorization header). */
+  /** The webhook's token (the validation key). Kept; a composed webhook is not verified. */
   token?: string;
 }
 
@@ -53,13 +57,18 @@ export interface Sandbox {
  * @example
  * const sandbox = await createSandbox({ token: "dev-token", retryIntervalMs: 2_000 });
  * const client = createClient({ baseUrl: sandbox.baseUrl, token: "dev-token" });
- * const hook = await client.webhooks.create({ name: "local", uri: "http://127.0.0.1:3000/reports" });
+ * // The secret is the bearer of every push; a token is sent once, to verify the webhook.
+ * const hook = await client.webhooks.create({ name: "local", uri: "http://127.0.0.1:3000/reports", secret: "s3cret" });
  * sandbox.sendSms({ webhookId: hook.id });
  */
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const resolved = resolveSandboxOptions(options);
-  const { host, port, fallbackToken } = resolved;
-  const { state, feed } = createSandboxState(resolved, (attempt) => options.onAttempt?.(attempt));
+  const { host, port, fallbackSecret } = resolved;
+  const { state, feed, close } = createSandboxState(
+    resolved,
+    (attempt) => options.onAttempt?.(attempt),
+    (verification) => options.onVerification?.(verification),
+  );
   const { store, dispatcher, pusher } = state;
   const credentials = new SandboxCredentials(resolved.token);
   const streams = new Set<() => void>();
@@ -100,13 +109,14 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     createComposedWebhook: (input) =>
       composedResource(
         registerComposed(store, input as unknown as Record<string, unknown>),
-        fallbackToken,
+        fallbackSecret,
       ),
     attempts: () => [...pusher.attempts],
     settled: () => dispatcher.settled(),
     close() {
       closing ??= new Promise<void>((resolve) => {
         pusher.close();
+        close();
         for (const end of streams) end();
         streams.clear();
         server.close(() => resolve());

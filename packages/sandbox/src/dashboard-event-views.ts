@@ -8,7 +8,7 @@ const SNAPSHOT_ATTEMPTS = 500;
 export function eventStreamSnapshot(state: SandboxState, baseUrl: string) {
   return {
     base_url: baseUrl,
-    webhooks: state.store.list().map((w) => shownWebhook(w, state.fallbackToken)),
+    webhooks: state.store.list().map((w) => shownWebhook(w, state.fallbackSecret)),
     attempts: state.pusher.attempts
       .slice(-SNAPSHOT_ATTEMPTS)
       .map((a) => pushAttemptJson(a, state.secretsOf(a.webhookId))),
@@ -20,7 +20,7 @@ export function eventStreamMessage(state: SandboxState, event: SandboxEvent) {
   if (event.type === "webhooks") {
     return {
       name: "webhooks",
-      data: state.store.list().map((w) => shownWebhook(w, state.fallbackToken)),
+      data: state.store.list().map((w) => shownWebhook(w, state.fallbackSecret)),
     };
   }
   const { attempt } = event;

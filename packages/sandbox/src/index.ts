@@ -6,7 +6,7 @@ export {
   type SandboxComposedWebhook,
 } from "./create-sandbox.js";
 export { FieldErrors } from "./field-errors.js";
-export { formatAttempt } from "./format-attempt.js";
+export { formatAttempt, formatVerification } from "./format-attempt.js";
 export { maskUrl } from "./mask.js";
 export { documentedJson, type PushRequest, standardPush } from "./push-request.js";
 export {
@@ -32,5 +32,6 @@ export {
   type SandboxDeliveryPayload,
 } from "./reports.js";
 export { pushAttemptJson } from "./sandbox-api.js";
-export type { SandboxOptions } from "./sandbox-options.js";
+export type { SandboxOptions, VerificationSent } from "./sandbox-options.js";
 export type { CallInput, Dispatched, SmsInput } from "./simulate-sms-and-calls.js";
+export type { ChallengeOutcome } from "./verification-challenge.js";

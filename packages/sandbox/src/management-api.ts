@@ -72,12 +72,15 @@ function list(store: WebhookStore, request: ApiRequest): JsonReply {
   return ok("Created successfully", data, { links, meta });
 }
 
-/** Sends a webhook the verification challenge and keeps the outcome. */
+/** Sends a webhook its verification request and keeps the outcome. */
 export type Challenger = (webhook: StoredWebhook) => Promise<ChallengeOutcome>;
 
 /**
- * Creates the webhook. With `challenge: true` (a sandbox-only field) the sandbox then sends it
- * the verification challenge, and the reply's envelope carries the outcome as `challenge`.
+ * Creates the webhook. A standard webhook created with a `token` is then sent its verification
+ * request, as the provider verifies a webhook when it is created, before the reply (so a
+ * request that follows the create finds it verified, or not). `challenge` (a sandbox-only
+ * field): true puts the outcome in the reply's envelope as `challenge` (and sends the request,
+ * token or not, to say why it could not be sent); false sends none.
  */
 async function create(
   store: WebhookStore,
@@ -88,14 +91,20 @@ async function create(
   const asked = challengeAsked(request.body.challenge);
   const webhook = store.create(fields);
   const resource = webhookResource(webhook, "string");
-  if (!asked) return ok("Created successfully", resource);
+  if (asked === false || (asked === undefined && webhook.token === null)) {
+    return ok("Created successfully", resource);
+  }
   const outcome = await challenge(webhook);
+  if (asked === undefined) return ok("Created successfully", resource);
   return ok("Created successfully", resource, { challenge: challengeJson(outcome) });
 }
 
-/** @throws FieldErrors for a `challenge` that is neither a boolean nor "1"/"0"/"true"/"false". */
-function challengeAsked(value: unknown): boolean {
-  if (value === undefined || value === null || value === "") return false;
+/**
+ * `challenge` as given: undefined when absent.
+ * @throws FieldErrors for a `challenge` that is neither a boolean nor "1"/"0"/"true"/"false".
+ */
+function challengeAsked(value: unknown): boolean | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
   if (value === true || value === 1 || value === "1" || value === "true" || value === "on")
     return true;
   if (value === false || value === 0 || value === "0" || value === "false") return false;

@@ -27,10 +27,10 @@ export interface SandboxState {
   store: WebhookStore;
   dispatcher: Dispatcher;
   pusher: Pusher;
-  /** The webhook's token and secrets, past ones included: masked wherever an attempt is shown. */
+  /** The webhook's secrets and tokens, past ones included: masked wherever an attempt is shown. */
   secretsOf: (webhookId: string | null) => readonly string[];
-  /** The bearer of webhooks with neither token nor secret: REPORTKIT_TOKEN, from the CLI. */
-  fallbackToken: string | undefined;
+  /** The bearer of webhooks without a secret: REPORTKIT_SECRET, from the CLI. */
+  fallbackSecret: string | undefined;
   challenge: Challenger;
   /** Every simulated message and call, as the pull APIs list them. */
   messages: MessageLog;
@@ -177,16 +177,18 @@ export function registerComposed(store: WebhookStore, body: Record<string, unkno
 }
 
 /**
- * A webhook as the sandbox's own endpoints and the dashboard show it: the resource, whether a
- * bearer is sent and which field it comes from (never its value), the last verification
- * challenge, and a composed webhook's template.
+ * A webhook as the sandbox's own endpoints and the dashboard show it: the resource, which
+ * credentials it has (never their values): the secret its pushes carry as the bearer and where
+ * it comes from, whether it has a token to be verified with; the last verification, and a
+ * composed webhook's template.
  */
-export function composedResource(webhook: StoredWebhook, fallbackToken?: string) {
+export function composedResource(webhook: StoredWebhook, fallbackSecret?: string) {
   const composed = webhook.composed;
-  const bearer = bearerOf(webhook, fallbackToken);
+  const bearer = bearerOf(webhook, fallbackSecret);
   return {
     ...webhookResource(webhook, "string"),
     bearer: { set: bearer !== null, from: bearer?.from ?? null },
+    token: { set: webhook.token !== null },
     challenge: webhook.challenge === null ? null : challengeJson(webhook.challenge),
     composed:
       composed === null
@@ -207,8 +209,8 @@ export function composedResource(webhook: StoredWebhook, fallbackToken?: string)
  * A webhook as the dashboard shows it: the composed resource with the URI's userinfo masked
  * (the management API itself serves the URI as stored, as the provider does).
  */
-export function shownWebhook(webhook: StoredWebhook, fallbackToken: string | undefined) {
-  const resource = composedResource(webhook, fallbackToken);
+export function shownWebhook(webhook: StoredWebhook, fallbackSecret: string | undefined) {
+  const resource = composedResource(webhook, fallbackSecret);
   const { composed } = resource;
   return {
     ...resource,
@@ -220,14 +222,14 @@ export function shownWebhook(webhook: StoredWebhook, fallbackToken: string | und
 function createComposed(state: SandboxState, { body }: ApiRequest): JsonReply {
   return ok(
     "Created successfully",
-    composedResource(registerComposed(state.store, body), state.fallbackToken),
+    composedResource(registerComposed(state.store, body), state.fallbackSecret),
   );
 }
 
 function showWebhook(state: SandboxState, id: string): JsonReply {
   const webhook = state.store.get(id);
   if (webhook === undefined) return notFound(id);
-  return ok("OK", composedResource(webhook, state.fallbackToken));
+  return ok("OK", composedResource(webhook, state.fallbackSecret));
 }
 
 async function challengeWebhook(state: SandboxState, id: string): Promise<JsonReply> {

@@ -2,6 +2,7 @@ import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import { checkTimeZone } from "./format-wall-clock.js";
 import { type PushAttempt, type ResolvedPusherOptions, resolvePusherOptions } from "./pusher.js";
 import { PAYLOAD_STYLES, type PayloadStyle } from "./reports.js";
+import type { ChallengeOutcome } from "./verification-challenge.js";
 
 export interface SandboxOptions {
   /** The management API's access token: requests must send `Authorization: Bearer <token>`. */
@@ -36,12 +37,27 @@ export interface SandboxOptions {
    * "complete": every documented field, as strict JSON.
    */
   payloads?: PayloadStyle;
+  /** Told of every verification request the sandbox sends a webhook, once answered (or not). */
+  onVerification?: (verification: VerificationSent) => void;
   /**
-   * The bearer for pushes to a webhook created with neither `token` nor `secret`. Default none
-   * (such pushes carry no Authorization). `reportkit sandbox` passes the `REPORTKIT_TOKEN` of
-   * its environment, the variable the receivers read, so one token works end to end.
+   * The secret of webhooks created without one: the bearer of their pushes and of their
+   * verification request. Default none (they carry no Authorization). `reportkit sandbox`
+   * passes the `REPORTKIT_SECRET` of its environment, the variable the receivers read, so one
+   * secret works end to end.
+   */
+  webhookSecret?: string;
+  /**
+   * @deprecated The old name of `webhookSecret`, from when the sandbox sent the webhook's token
+   * as the bearer; still read. Give one of the two.
    */
   webhookToken?: string;
+}
+
+/** A verification request the sandbox sent, as `onVerification` is told of it. */
+export interface VerificationSent {
+  webhookId: string;
+  webhookName: string;
+  outcome: ChallengeOutcome;
 }
 
 /** The options once checked, with their defaults filled in (`onAttempt` is read where used). */
@@ -53,8 +69,8 @@ export interface ResolvedSandboxOptions {
   timeZone: string;
   pushing: ResolvedPusherOptions;
   payloads: PayloadStyle;
-  /** `webhookToken`, undefined when not given or empty. */
-  fallbackToken: string | undefined;
+  /** `webhookSecret` (or its old name `webhookToken`), undefined when not given or empty. */
+  fallbackSecret: string | undefined;
 }
 
 /**
@@ -94,12 +110,7 @@ export function resolveSandboxOptions(options: SandboxOptions): ResolvedSandboxO
       `reportkit sandbox: \`payloads\` must be "documented" or "complete", got ${JSON.stringify(payloads)}.`,
     );
   }
-  const { webhookToken } = options;
-  if (webhookToken !== undefined && (typeof webhookToken !== "string" || /\s/.test(webhookToken))) {
-    throw new TypeError(
-      "reportkit sandbox: `webhookToken` must be a token (one word, no spaces): the bearer of webhooks created without token or secret, as the receiver's REPORTKIT_TOKEN.",
-    );
-  }
+  const fallbackSecret = fallbackSecretOf(options);
   return {
     token,
     host,
@@ -108,6 +119,24 @@ export function resolveSandboxOptions(options: SandboxOptions): ResolvedSandboxO
     timeZone,
     pushing,
     payloads,
-    fallbackToken: webhookToken === "" ? undefined : webhookToken,
+    fallbackSecret,
   };
+}
+
+/** `webhookSecret`, or its old name `webhookToken`: one word, undefined when empty. */
+function fallbackSecretOf(options: SandboxOptions): string | undefined {
+  const { webhookSecret, webhookToken } = options;
+  if (webhookSecret !== undefined && webhookToken !== undefined) {
+    throw new TypeError(
+      "reportkit sandbox: give `webhookSecret` or `webhookToken` (its old name), not both.",
+    );
+  }
+  const name = webhookSecret === undefined ? "webhookToken" : "webhookSecret";
+  const value = webhookSecret ?? webhookToken;
+  if (value !== undefined && (typeof value !== "string" || /\s/.test(value))) {
+    throw new TypeError(
+      `reportkit sandbox: \`${name}\` must be a secret (one word, no spaces): the bearer of webhooks created without a secret of their own, as the receiver's REPORTKIT_SECRET.`,
+    );
+  }
+  return value === "" ? undefined : value;
 }

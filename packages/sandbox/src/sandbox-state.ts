@@ -3,10 +3,10 @@ import { credentialsOf } from "./mask.js";
 import { MessageLog } from "./message-log.js";
 import { createPusher, type PushAttempt } from "./pusher.js";
 import type { SandboxState } from "./sandbox-api.js";
-import type { ResolvedSandboxOptions } from "./sandbox-options.js";
+import type { ResolvedSandboxOptions, VerificationSent } from "./sandbox-options.js";
 import { Dispatcher } from "./simulate-sms-and-calls.js";
 import { SubscriptionStore } from "./subscriptions-api.js";
-import { sendChallenge } from "./verification-challenge.js";
+import { type ChallengeOutcome, sendVerification } from "./verification-challenge.js";
 import { bearerOf, WebhookStore } from "./webhook-store.js";
 
 /**
@@ -17,10 +17,13 @@ import { bearerOf, WebhookStore } from "./webhook-store.js";
 export function createSandboxState(
   options: ResolvedSandboxOptions,
   onAttempt: (attempt: PushAttempt) => void,
-): { state: SandboxState; feed: EventFeed } {
-  const { pushing, fallbackToken } = options;
+  onVerification: (verification: VerificationSent) => void = () => {},
+): { state: SandboxState; feed: EventFeed; close: () => void } {
+  const { pushing, fallbackSecret } = options;
+  // Aborts the verification requests still waiting for an answer when the sandbox closes.
+  const closing = new AbortController();
   const feed = new EventFeed();
-  // Every credential a webhook ever had (token, secret, configured header values, URI
+  // Every credential a webhook ever had (secret, token, configured header values, URI
   // userinfo), kept after an edit or delete: the log still shows its old attempts, and must
   // still mask them.
   const secrets = new Map<string, Set<string>>();
@@ -43,7 +46,7 @@ export function createSandboxState(
     pusher,
     options.timeZone,
     options.payloads,
-    fallbackToken,
+    fallbackSecret,
     messages,
   );
   const state: SandboxState = {
@@ -52,27 +55,35 @@ export function createSandboxState(
     pusher,
     secretsOf: (id) => [
       ...(id === null ? [] : (secrets.get(id) ?? [])),
-      ...(fallbackToken === undefined ? [] : [fallbackToken]),
+      ...(fallbackSecret === undefined ? [] : [fallbackSecret]),
     ],
-    fallbackToken,
+    fallbackSecret,
     messages,
     subscriptions: new SubscriptionStore(),
     async challenge(webhook) {
-      const outcome =
+      const outcome: ChallengeOutcome =
         webhook.composed === null
-          ? await sendChallenge(webhook.uri, bearerOf(webhook, fallbackToken), pushing.timeoutMs)
+          ? await sendVerification(
+              webhook.uri,
+              {
+                token: webhook.token,
+                bearer: bearerOf(webhook, fallbackSecret)?.secret ?? null,
+              },
+              { timeoutMs: pushing.timeoutMs, payloads: options.payloads, signal: closing.signal },
+            )
           : {
               sent: false,
               passed: false,
               url: null,
               statusCode: null,
               reason:
-                "not sent: a composed webhook's URL is a template (the challenge goes to standard webhooks)",
+                "a composed webhook's URL is a template (the verification goes to standard webhooks)",
               at: new Date(),
             };
       store.challenged(webhook.id, outcome);
+      onVerification({ webhookId: webhook.id, webhookName: webhook.name, outcome });
       return outcome;
     },
   };
-  return { state, feed };
+  return { state, feed, close: () => closing.abort() };
 }

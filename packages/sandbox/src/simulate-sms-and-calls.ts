@@ -65,8 +65,8 @@ export class Dispatcher {
     private readonly pusher: Pusher,
     private readonly timeZone: string,
     private readonly payloads: PayloadStyle = "documented",
-    /** The bearer for a webhook with neither token nor secret (REPORTKIT_TOKEN, from the CLI). */
-    private readonly fallbackToken: string | undefined = undefined,
+    /** The bearer for a webhook without a secret (REPORTKIT_SECRET, from the CLI). */
+    private readonly fallbackSecret: string | undefined = undefined,
     /** Where each message and call is kept for the pull APIs. */
     private readonly log: MessageLog | undefined = undefined,
   ) {}
@@ -171,8 +171,8 @@ export class Dispatcher {
     if (this.sent.size > MAX_REMEMBERED_REPORTS) {
       this.sent.delete(this.sent.keys().next().value as string);
     }
-    // The webhook's token as the bearer, else its secret, else the sandbox's REPORTKIT_TOKEN.
-    const bearer = bearerOf(webhook, this.fallbackToken)?.token ?? null;
+    // The webhook's secret as the bearer, else the sandbox's REPORTKIT_SECRET (never its token).
+    const bearer = bearerOf(webhook, this.fallbackSecret)?.secret ?? null;
     const render = (): Promise<PushRequest> =>
       webhook.composed === null
         ? Promise.resolve(standardPush(webhook.uri, report, bearer, this.payloads))

@@ -7,34 +7,37 @@ export interface StoredWebhook {
   name: string;
   uri: string;
   status: 0 | 1;
+  /** The webhook's secret: the bearer of every push, and of its verification request. */
   secret: string | null;
-  /** The webhook's token (create or edit `token`); sent as the bearer when there is one. */
+  /**
+   * The webhook's token, the provider's validation key: sent once, in the verification request
+   * (`POST <uri>?token=<token>`), never as a bearer.
+   */
   token: string | null;
   verificationCode: string;
   createdAt: Date;
   updatedAt: Date;
   /** Set for a composed webhook; `uri` then holds its callback URL template. */
   composed: ResolvedTemplate | null;
-  /** The last verification challenge the sandbox sent it, if any. */
+  /** The last verification request the sandbox sent it, if any. */
   challenge: ChallengeOutcome | null;
 }
 
-/** Where the bearer a webhook's pushes carry comes from. */
-export type BearerSource = "token" | "secret" | "REPORTKIT_TOKEN";
+/** Where the secret a webhook's requests carry as their bearer comes from. */
+export type SecretSource = "secret" | "REPORTKIT_SECRET";
 
 /**
- * The bearer the sandbox sends with a webhook's pushes: its `token`, else its `secret` (the
- * provider's documentation shows a bearer but not which value it is: the sandbox's reading),
- * else `fallback` (the `REPORTKIT_TOKEN` of the sandbox's environment, when the CLI runs it),
- * else none.
+ * The bearer the sandbox sends with a webhook's pushes and its verification request, as the
+ * provider does: the webhook's `secret`, else `fallback` (`webhookSecret`, the
+ * `REPORTKIT_SECRET` of the sandbox's environment when the CLI runs it), else none. The token
+ * is never the bearer: it is the validation key of the verification.
  */
 export function bearerOf(
-  webhook: Pick<StoredWebhook, "token" | "secret">,
+  webhook: Pick<StoredWebhook, "secret">,
   fallback: string | undefined,
-): { token: string; from: BearerSource } | null {
-  if (webhook.token !== null) return { token: webhook.token, from: "token" };
-  if (webhook.secret !== null) return { token: webhook.secret, from: "secret" };
-  if (fallback !== undefined) return { token: fallback, from: "REPORTKIT_TOKEN" };
+): { secret: string; from: SecretSource } | null {
+  if (webhook.secret !== null) return { secret: webhook.secret, from: "secret" };
+  if (fallback !== undefined) return { secret: fallback, from: "REPORTKIT_SECRET" };
   return null;
 }
 

@@ -18,7 +18,9 @@ export {
   type NodeRequestListener,
   type ReportPayload,
   type ReportTarget,
+  type SendCredential,
   type SendReportOptions,
+  type SendReportSettings,
   type SentReport,
   sendReport,
 } from "./send-report.js";

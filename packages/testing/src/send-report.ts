@@ -36,12 +36,26 @@ export type ReportTarget = string | URL | InjectTarget | FetchTarget | NodeReque
 /** A report payload (as from `deliveryPayload()`), a raw body, or a `composedRequest(...)`. */
 export type ReportPayload = object | string | ComposedRequest;
 
-export interface SendReportOptions {
-  /**
-   * The token to send, as `Authorization: Bearer <token>` (or in `header`); `null` sends no
-   * credential, to test a refusal or a receiver with `auth: false`.
-   */
-  token: string | null;
+/** The credential to send: the webhook's `secret` (or `token`, its old name). */
+export type SendCredential =
+  | {
+      /**
+       * The webhook's secret, sent as `Authorization: Bearer <secret>` (or in `header`), as the
+       * provider sends it; `null` sends no credential, to test a refusal or a receiver with
+       * `auth: false`.
+       */
+      secret: string | null;
+      token?: undefined;
+    }
+  | {
+      /** @deprecated The old name of `secret`. */
+      token: string | null;
+      secret?: undefined;
+    };
+
+export type SendReportOptions = SendCredential & SendReportSettings;
+
+export interface SendReportSettings {
   /**
    * How a payload object is encoded, as the provider may send it: "json" (the default),
    * "form" (multipart/form-data) or "urlencoded". Every form value is a string. Ignored for a
@@ -54,7 +68,7 @@ export interface SendReportOptions {
    * is used, as the receiver ignores the template's scheme and host).
    */
   path?: string;
-  /** Send the token whole in this header (e.g. "x-api-key"), as the receiver's `header` option. */
+  /** Send the secret whole in this header (e.g. "x-api-key"), as the receiver's `header` option. */
   header?: string;
   /** More request headers; they win over the defaults (set "content-type" to test a 415). */
   headers?: Record<string, string>;
@@ -92,21 +106,28 @@ const DEFAULT_PATH = "/webhooks";
  * @example
  * import { deliveryPayload, sendReport } from "@reportkit/testing";
  *
- * const reply = await sendReport(app, deliveryPayload({ status: "UNDELIV" }), { token: "test-token" });
+ * const reply = await sendReport(app, deliveryPayload({ status: "UNDELIV" }), { secret: "test-secret" });
  * expect(reply.status).toBe(200);
  * expect(reply.json).toEqual({ ok: true });
  *
- * await sendReport("http://127.0.0.1:3000/webhooks", callPayload(), { token, format: "form" });
+ * await sendReport("http://127.0.0.1:3000/webhooks", callPayload(), { secret, format: "form" });
  */
 export async function sendReport(
   target: ReportTarget,
   payload: ReportPayload,
   options: SendReportOptions,
 ): Promise<SentReport> {
-  if (typeof options !== "object" || options === null || !("token" in options)) {
+  if (
+    typeof options !== "object" ||
+    options === null ||
+    (!("secret" in options) && !("token" in options))
+  ) {
     throw new TypeError(
-      'sendReport: give the token to send as { token: "…" } (or { token: null } to send none).',
+      'sendReport: give the webhook\'s secret to send as { secret: "…" } (or { secret: null } to send none).',
     );
+  }
+  if (options.secret !== undefined && options.token !== undefined) {
+    throw new TypeError("sendReport: give `secret` or `token` (its old name), not both.");
   }
   const request = buildRequest(payload, options);
   if (typeof target === "string" || target instanceof URL) return viaFetch(target, request);
@@ -126,7 +147,9 @@ export async function sendReport(
 
 function buildRequest(payload: ReportPayload, options: SendReportOptions): OutgoingRequest {
   const headers: Record<string, string> = { accept: "*/*" };
-  const { token, header, format = "json" } = options;
+  const { header, format = "json" } = options;
+  const secret = options.secret !== undefined ? options.secret : (options.token ?? null);
+  const name = options.secret !== undefined ? "secret" : "token";
   let method = "POST";
   let path = options.path ?? DEFAULT_PATH;
   let body: string | undefined;
@@ -148,12 +171,14 @@ function buildRequest(payload: ReportPayload, options: SendReportOptions): Outgo
     );
   }
 
-  if (token !== null) {
-    if (typeof token !== "string" || token === "") {
-      throw new TypeError("sendReport: `token` must be a non-empty string, or null to send none.");
+  if (secret !== null) {
+    if (typeof secret !== "string" || secret === "") {
+      throw new TypeError(
+        `sendReport: \`${name}\` must be a non-empty string, or null to send none.`,
+      );
     }
-    if (header === undefined) headers.authorization = `Bearer ${token}`;
-    else headers[header.toLowerCase()] = token;
+    if (header === undefined) headers.authorization = `Bearer ${secret}`;
+    else headers[header.toLowerCase()] = secret;
   }
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     headers[name.toLowerCase()] = value;

@@ -1,6 +1,6 @@
 import { webhookReceiver } from "@reportkit/next";
 
-// POST /webhooks on the Node.js runtime (Next's default). The token is REPORTKIT_TOKEN, read
+// POST /webhooks on the Node.js runtime (Next's default). The token is REPORTKIT_SECRET, read
 // when a request comes: `next build` needs no secret.
 export const POST = webhookReceiver()
   .onDelivery((report) => {

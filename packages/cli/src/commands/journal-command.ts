@@ -8,8 +8,10 @@ import type { Command } from "commander";
 import { parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
 import { loadOptional, POSTGRES, REDIS } from "../optional-package.js";
+import { redactToken } from "../redact-token.js";
 import { redisConnectionOf } from "../redis-url.js";
 import { formatTable, oneLine } from "../table.js";
+import { type SecretFlags, secretOf, withSecretOptions } from "../webhook-secret.js";
 
 // Type-checked against the journal's own statuses (a new one would not compile here); a value
 // of the CLI's, since @reportkit/core is no runtime dependency of it.
@@ -26,9 +28,8 @@ interface ListFlags {
   json?: boolean;
 }
 
-interface ReplayFlags extends ListFlags {
+interface ReplayFlags extends ListFlags, SecretFlags {
   to?: string;
-  token?: string;
   dryRun?: boolean;
   concurrency?: string;
 }
@@ -58,12 +59,12 @@ export function journalCommand(journal: Command, io: CliIo): Command {
 
 /** `reportkit replay`: sends kept reports to the receiver again, as the provider would. */
 export function replayCommand(replay: Command, io: CliIo): Command {
-  return withDb(replay)
+  withDb(replay)
     .description(
       "send the kept reports (failed ones by default) to your receiver again, as the provider would, once the cause is fixed",
     )
-    .option("--to <url>", "the receiver: an origin (the kept path is used) or a full URL")
-    .option("--token <token>", "the receiver's bearer token (env: REPORTKIT_TOKEN)")
+    .option("--to <url>", "the receiver: an origin (the kept path is used) or a full URL");
+  return withSecretOptions(replay)
     .option("--status <status>", "failed or refused (comma-separated for both)", "failed")
     .option("--dry-run", "list what would be sent, send nothing")
     .option("--concurrency <n>", "how many requests at once", "4")
@@ -79,10 +80,15 @@ export function replayCommand(replay: Command, io: CliIo): Command {
           `--to must be a URL such as http://127.0.0.1:3000/webhooks; got "${to}".`,
         );
       }
-      const token = flags.token ?? io.env.REPORTKIT_TOKEN;
-      if (!flags.dryRun && (token === undefined || token === "")) {
-        throw new CliError("give --token (or set REPORTKIT_TOKEN): the receiver's bearer token.");
+      const secret = secretOf(flags, io.env);
+      if (!flags.dryRun && secret === undefined) {
+        throw new CliError(
+          "give --secret (or set REPORTKIT_SECRET): the webhook's secret, which your receiver checks.",
+        );
       }
+      // Whatever is printed passes here: a receiver may echo the secret in its reply.
+      const hide = redactToken(secret);
+      const out = (text: string) => io.stdout(hide(text));
       const concurrency = Number(flags.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1) {
         throw new CliError(
@@ -106,12 +112,12 @@ export function replayCommand(replay: Command, io: CliIo): Command {
         const queue = [...entries];
         const worker = async () => {
           for (let entry = queue.shift(); entry !== undefined; entry = queue.shift()) {
-            const outcome = await send(base, entry, token as string);
+            const outcome = await send(base, entry, secret as string);
             tally[outcome.kind] += 1;
             // The report is processed now: the journal says so (its own commit did, if the key
             // was the report's; a refusal's entry is keyed by its body, so it is resolved here).
             if (outcome.kind !== "failed") await kept.resolve(entry.key);
-            io.stdout(`${entry.key}  ${outcome.line}\n`);
+            out(`${entry.key}  ${outcome.line}\n`);
           }
         };
         await Promise.all(Array.from({ length: Math.min(concurrency, entries.length) }, worker));
@@ -202,10 +208,10 @@ function targetOf(base: URL, entry: JournalEntry): string {
 async function send(
   base: URL,
   entry: JournalEntry,
-  token: string,
+  secret: string,
 ): Promise<{ kind: "processed" | "duplicate" | "failed"; line: string }> {
   const { request } = entry;
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  const headers: Record<string, string> = { authorization: `Bearer ${secret}` };
   if (request.contentType !== null) headers["content-type"] = request.contentType;
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
   const body =

@@ -6,16 +6,15 @@ import {
   reconcile,
 } from "@reportkit/client";
 import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
-import { type Command, Option } from "commander";
+import type { Command } from "commander";
 import { parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
 import { redactToken } from "../redact-token.js";
 import { oneLine } from "../table.js";
+import { type SecretFlags, secretOf, withSecretOptions } from "../webhook-secret.js";
 
-interface ReconcileFlags {
+interface ReconcileFlags extends SecretFlags {
   to?: string;
-  secret?: string;
-  token?: string;
   header?: string;
   date?: string;
   id?: string;
@@ -39,17 +38,12 @@ interface ReconcileFlags {
  * --calls, and sends every final record to the receiver as the provider would have pushed it.
  */
 export function reconcileCommand(command: Command, io: CliIo): Command {
-  return command
+  command
     .description(
       "pull a day's messages (or calls) from the provider's API and send every final status your receiver never got, as the provider would have pushed it; ones it has are answered as duplicates",
     )
-    .option("--to <url>", "your receiver, the webhook's URL")
-    .option("--secret <secret>", "the webhook's secret, sent as Bearer (env: REPORTKIT_SECRET)")
-    .addOption(
-      new Option("--token <secret>", "alias of --secret (env: REPORTKIT_TOKEN)").conflicts(
-        "secret",
-      ),
-    )
+    .option("--to <url>", "your receiver, the webhook's URL");
+  return withSecretOptions(command)
     .option("--header <name>", "send the secret as this header's value instead of Authorization")
     .option("--date <yyyy-mm-dd>", "the day to pull (default: yesterday in the provider's zone)")
     .option("--id <id>", "one message (or call) by its id")
@@ -71,11 +65,7 @@ export function reconcileCommand(command: Command, io: CliIo): Command {
     .action(async (flags: ReconcileFlags) => {
       const baseUrl = flags.baseUrl ?? io.env.REPORTKIT_BASE_URL;
       const apiToken = flags.apiToken ?? io.env.REPORTKIT_API_TOKEN;
-      const secret =
-        flags.secret ??
-        flags.token ??
-        nonEmpty(io.env.REPORTKIT_SECRET) ??
-        nonEmpty(io.env.REPORTKIT_TOKEN);
+      const secret = secretOf(flags, io.env);
       if (baseUrl === undefined || baseUrl === "") {
         throw new CliError(
           "no base URL: pass --base-url or set REPORTKIT_BASE_URL (the provider's API, ending in /api/v2/).",
@@ -139,10 +129,6 @@ export function reconcileCommand(command: Command, io: CliIo): Command {
         );
       }
     });
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value === "" ? undefined : value;
 }
 
 function atLeastOneMs(text: string, option: string): number {

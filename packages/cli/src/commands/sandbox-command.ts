@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { createSandbox, formatAttempt } from "@reportkit/sandbox";
+import { createSandbox, formatAttempt, formatVerification } from "@reportkit/sandbox";
 import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import type { Command } from "commander";
 import { formatDuration, parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
 import { inline } from "../terminal-safe.js";
+import { envSecret } from "../webhook-secret.js";
 
 interface SandboxFlags {
   port: string;
@@ -58,6 +59,8 @@ export function sandboxCommand(command: Command, io: CliIo): Command {
       const retryIntervalMs = parseDuration(flags.retryInterval, "--retry-interval");
       const timeoutMs = parseDuration(flags.timeout, "--timeout");
       const given = flags.token ?? io.env.REPORTKIT_API_TOKEN;
+      // The secret of webhooks created without one (REPORTKIT_TOKEN read as its old name).
+      const fallback = envSecret(io.env);
       const token =
         given !== undefined && given !== "" ? given : `sandbox-${randomBytes(12).toString("hex")}`;
       let sandbox: Awaited<ReturnType<typeof createSandbox>>;
@@ -72,11 +75,12 @@ export function sandboxCommand(command: Command, io: CliIo): Command {
           timeoutMs,
           timeZone: flags.timeZone,
           payloads: flags.payloads,
-          // One token end to end: the receivers' variable is the bearer of webhooks created
-          // without a token of their own.
-          webhookToken: io.env.REPORTKIT_TOKEN,
+          // One secret end to end: the receivers' variable is the bearer of webhooks created
+          // without a secret of their own.
+          webhookSecret: fallback?.secret,
           // One line each, whatever the report id or URL holds.
           onAttempt: (attempt) => io.stdout(`${inline(formatAttempt(attempt))}\n`),
+          onVerification: (sent) => io.stdout(`${inline(formatVerification(sent))}\n`),
         });
       } catch (error) {
         const code = (error as { code?: unknown }).code;
@@ -89,24 +93,27 @@ export function sandboxCommand(command: Command, io: CliIo): Command {
       const shownToken = generated ? token : "(the one you gave)";
       // A token the user chose is not echoed back; one made up here must be, to be usable.
       const exportToken = generated ? token : "<the token you gave>";
-      const receiverToken = io.env.REPORTKIT_TOKEN;
-      const webhookBearer =
-        receiverToken === undefined || receiverToken === ""
-          ? "a webhook's --token (REPORTKIT_TOKEN is not set here: a webhook without --token is pushed without Authorization)"
-          : "a webhook's --token, else REPORTKIT_TOKEN of this environment";
+      const pushBearer =
+        fallback === undefined
+          ? "a webhook's --secret (REPORTKIT_SECRET is not set here: a webhook without --secret is pushed without Authorization)"
+          : fallback.from === "REPORTKIT_SECRET"
+            ? "a webhook's --secret, else REPORTKIT_SECRET of this environment"
+            : "a webhook's --secret, else REPORTKIT_TOKEN of this environment (its old name: rename it REPORTKIT_SECRET)";
       io.stdout(
         [
           `reportkit sandbox listening on ${sandbox.baseUrl}`,
           `  dashboard    ${sandbox.dashboardUrl}`,
           `  API token    ${shownToken}`,
-          `  push bearer  ${webhookBearer}`,
+          `  push bearer  ${pushBearer}`,
+          "  verification a webhook created with --token: POST <uri>?token=<token> with {validation_key, challenge}, verified on 200 {challenge}",
           `  pushes       1 + ${flags.retries} attempts, ${formatDuration(retryIntervalMs)} apart, ${formatDuration(timeoutMs)} timeout`,
           "  management   GET|POST developer/webhooks, GET|PUT|DELETE developer/webhooks/{id}",
           "  sandbox-only POST sandbox/sms, POST sandbox/calls, POST sandbox/composed-webhooks, GET sandbox/push-attempts, GET sandbox/events",
           "In another terminal:",
           `  export REPORTKIT_BASE_URL=${sandbox.baseUrl} REPORTKIT_API_TOKEN=${exportToken}`,
-          "  # --token: your receiver's token (its REPORTKIT_TOKEN), sent as the bearer of every push",
-          '  reportkit webhooks create --name local --uri http://127.0.0.1:3000/webhooks --token "$REPORTKIT_TOKEN" --challenge',
+          "  # --secret: the webhook's secret, the bearer of every push (your receiver's REPORTKIT_SECRET)",
+          "  # --token: the webhook's token, the validation key of its verification (your receiver's REPORTKIT_VERIFICATION_TOKEN)",
+          '  reportkit webhooks create --name local --uri http://127.0.0.1:3000/webhooks --secret "$REPORTKIT_SECRET" --token "$REPORTKIT_VERIFICATION_TOKEN" --challenge',
           "  reportkit trigger delivery --webhook <id>",
           "Push attempts are printed below. Ctrl-C stops.",
           "",

@@ -16,10 +16,10 @@ import { CliError, type CliIo } from "../io.js";
 import { redactToken } from "../redact-token.js";
 import { oneLine } from "../table.js";
 import { inline } from "../terminal-safe.js";
+import { type SecretFlags, secretOf, withSecretOptions } from "../webhook-secret.js";
 
-interface SendFlags {
+interface SendFlags extends SecretFlags {
   to: string;
-  token?: string;
   status?: string;
   mobile?: string;
   custom?: string;
@@ -43,11 +43,11 @@ interface SendFlags {
  * someone waiting at a terminal).
  */
 export function sendCommand(command: Command, io: CliIo): Command {
-  return command
+  command
     .description("push one realistic report straight to a receiver, provider-style")
     .addArgument(new Argument("<kind>", "which report").choices(["delivery", "call"]))
-    .requiredOption("--to <url>", "the receiver's URL")
-    .option("--token <token>", "bearer token the receiver expects (env: REPORTKIT_TOKEN)")
+    .requiredOption("--to <url>", "the receiver's URL");
+  return withSecretOptions(command, "sent as Bearer, as the provider sends it with every push")
     .option("--status <status>", "report status (default DELIVRD / ANSWER)")
     .option("--mobile <digits>", "delivery: mobile number with country code")
     .option("--custom <id>", "delivery: the client's custom id")
@@ -65,8 +65,9 @@ export function sendCommand(command: Command, io: CliIo): Command {
     .option("--json", "print the report and the attempts as JSON")
     .action(async (kind: "delivery" | "call", flags: SendFlags) => {
       // Everything printed goes through `hide`: a receiver that echoes the Authorization
-      // header (or the token) in its reply must not make the CLI print the token.
-      const hide = redactToken(flags.token ?? io.env.REPORTKIT_TOKEN);
+      // header (or the secret) in its reply must not make the CLI print the secret.
+      const secret = secretOf(flags, io.env);
+      const hide = redactToken(secret);
       const stdout = (text: string) => io.stdout(hide(text));
       let url: URL;
       try {
@@ -120,10 +121,9 @@ export function sendCommand(command: Command, io: CliIo): Command {
         if (error instanceof FieldErrors) throw new CliError(error.message);
         throw error;
       }
-      const token = flags.token ?? io.env.REPORTKIT_TOKEN;
-      if (token === undefined || token === "") {
+      if (secret === undefined) {
         io.stderr(
-          "reportkit: no token set (--token or REPORTKIT_TOKEN): sending without Authorization; a receiver that checks its token answers 401.\n",
+          "reportkit: no secret set (--secret or REPORTKIT_SECRET): sending without Authorization; a receiver that checks the webhook's secret answers 401.\n",
         );
       }
       const attempts: PushAttempt[] = [];
@@ -150,7 +150,7 @@ export function sendCommand(command: Command, io: CliIo): Command {
         reportId,
         reportType: kind,
         webhookId: null,
-        request: standardPush(url.href, report, token === undefined || token === "" ? null : token),
+        request: standardPush(url.href, report, secret ?? null),
       });
       if (flags.json) {
         stdout(

@@ -4,11 +4,13 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
 import {
-  bearerLine,
+  type ChallengeJson,
   challengeLine,
   type SandboxWebhookFacts,
   sandboxFacts,
+  secretLine,
   sendChallenge,
+  tokenLine,
 } from "../sandbox-webhook.js";
 import { formatRecord, formatTable } from "../table.js";
 
@@ -57,12 +59,12 @@ export function webhooksCommand(webhooks: Command, io: CliIo): Command {
     .requiredOption("--name <name>", "name of the webhook")
     .requiredOption("--uri <url>", "URL that receives the pushed reports")
     .addOption(statusOption())
-    .option("--secret <secret>", "secret of the webhook")
+    .option("--secret <secret>", SECRET_HELP)
     .option("--token <token>", TOKEN_HELP)
     .addOption(new Option("--verification-token <token>", "alias of --token").hideHelp())
     .option(
       "--challenge",
-      "sandbox: then send the webhook the verification challenge (GET <uri>?challenge=…&token=…)",
+      "sandbox: print the outcome of the verification it sends a webhook created with a token, and exit 1 when it failed",
     )
     .action(async (options: ConnectionOptions & WebhookFlags & { name: string; uri: string }) => {
       const webhook = await connect(options, io).webhooks.create({
@@ -72,14 +74,14 @@ export function webhooksCommand(webhooks: Command, io: CliIo): Command {
         secret: options.secret,
         token: tokenOf(options),
       });
-      await printWebhook(io, webhook, options, "Created");
+      await printWebhook(io, webhook, options, "Created", "created");
     });
 
   withConnection(webhooks.command("show"))
     .description("show one webhook")
     .argument("<id>", "webhook id")
     .action(async (id: string, options: ConnectionOptions) => {
-      await printWebhook(io, await connect(options, io).webhooks.get(id), options);
+      await printWebhook(io, await connect(options, io).webhooks.get(id), options, undefined);
     });
 
   withConnection(webhooks.command("edit"))
@@ -88,10 +90,13 @@ export function webhooksCommand(webhooks: Command, io: CliIo): Command {
     .option("--name <name>", "new name")
     .option("--uri <url>", "new receiving URL")
     .addOption(statusOption())
-    .option("--secret <secret>", "new secret")
+    .option("--secret <secret>", `new secret: ${SECRET_HELP}`)
     .option("--token <token>", `new token: ${TOKEN_HELP}`)
     .addOption(new Option("--verification-token <token>", "alias of --token").hideHelp())
-    .option("--challenge", "sandbox: then send the webhook the verification challenge")
+    .option(
+      "--challenge",
+      "sandbox: then send the webhook its verification request, print the outcome, and exit 1 when it failed",
+    )
     .action(
       async (
         id: string,
@@ -112,7 +117,7 @@ export function webhooksCommand(webhooks: Command, io: CliIo): Command {
           secret: options.secret,
           token: tokenOf(options),
         });
-        await printWebhook(io, webhook, options, "Updated");
+        await printWebhook(io, webhook, options, "Updated", "edited");
       },
     );
 
@@ -128,8 +133,12 @@ export function webhooksCommand(webhooks: Command, io: CliIo): Command {
   return webhooks;
 }
 
+// As the provider's pages say (its verification page): the secret is sent with every push, the
+// token once, to verify the webhook.
+const SECRET_HELP =
+  "the webhook's secret: sent as `Authorization: Bearer <secret>` with every push (your receiver's REPORTKIT_SECRET)";
 const TOKEN_HELP =
-  "the webhook's token: the provider's verification token, and what your receiver's token (REPORTKIT_TOKEN) must equal; the sandbox sends it as the bearer";
+  "the webhook's token, the validation key: sent once, to verify the webhook when it is created (POST <uri>?token=<token> with {validation_key, challenge}; your receiver's REPORTKIT_VERIFICATION_TOKEN)";
 
 interface WebhookFlags {
   status?: 0 | 1;
@@ -225,50 +234,63 @@ function webhookTable(list: readonly Webhook[]): string {
 }
 
 /**
- * The webhook, with what only the sandbox tells (whether a bearer is sent and from which field,
- * never its value) and, with --challenge, the verification challenge's outcome.
+ * The webhook, with what only the sandbox tells (which credentials are set, never a value, and
+ * the last verification's outcome). With --challenge: after a create, the outcome of the
+ * verification the sandbox sent before answering (a create with a token is verified, as the
+ * provider does); after an edit, of a verification sent now; exit 1 when it did not pass.
  */
 async function printWebhook(
   io: CliIo,
   webhook: Webhook,
   options: ConnectionOptions & { challenge?: boolean },
-  verb?: string,
+  verb: string | undefined,
+  change?: "created" | "edited",
 ): Promise<void> {
   const sandbox = connection(options, io);
-  const challenge = options.challenge ? await sendChallenge(sandbox, webhook.id) : undefined;
-  const facts: SandboxWebhookFacts | undefined = await sandboxFacts(sandbox, webhook.id);
+  let facts: SandboxWebhookFacts | undefined = await sandboxFacts(sandbox, webhook.id);
+  let challenge: ChallengeJson | undefined;
+  if (options.challenge && facts !== undefined) {
+    challenge =
+      change === "created" && facts.challenge !== null
+        ? facts.challenge
+        : await sendChallenge(sandbox, webhook.id);
+    facts = (await sandboxFacts(sandbox, webhook.id)) ?? facts;
+  }
+  const verification = challenge ?? facts?.challenge ?? undefined;
   if (options.json) {
     printJson(io, {
       ...plain(webhook),
-      ...(facts === undefined ? {} : { bearer: facts.bearer }),
+      ...(facts === undefined ? {} : { bearer: facts.bearer, token: facts.token }),
       ...(options.challenge ? { challenge: challenge ?? null } : {}),
     });
   } else {
+    const verificationRow: [string, string][] =
+      verification !== undefined
+        ? [["verification", challengeLine(verification)]]
+        : options.challenge
+          ? [["verification", "not shown by this API (only the sandbox reports it)"]]
+          : [];
     const lines = formatRecord([
       ["id", webhook.id],
       ["name", webhook.name],
       // A password in the URI stays off the screen (--json prints the API's data as served).
       ["uri", maskUrl(webhook.uri)],
       ["status", `${webhook.status} (${webhook.active ? "active" : "inactive"})`],
-      ["bearer", bearerLine(facts)],
-      ["secret", webhook.secret ?? "-"],
-      ["verification", `${webhook.verificationCode ?? "-"} (the API's masked verification_code)`],
+      // The API serves both masked; the sandbox says which is set, never a value.
+      ["secret", facts === undefined ? (webhook.secret ?? "-") : secretLine(facts)],
+      [
+        "token",
+        facts === undefined
+          ? `${webhook.verificationCode ?? "-"} (the API's masked verification_code)`
+          : tokenLine(facts),
+      ],
+      ...verificationRow,
       ["created", when(webhook.createdAt)],
       ["updated", when(webhook.updatedAt)],
-      ...(options.challenge
-        ? [
-            [
-              "challenge",
-              challenge === undefined
-                ? "not sent: only the sandbox sends one (the provider's steps are not published)"
-                : challengeLine(challenge),
-            ] as [string, string],
-          ]
-        : []),
     ]);
     io.stdout(`${verb === undefined ? "" : `${verb} webhook ${webhook.id}\n`}${lines}\n`);
   }
   if (challenge !== undefined && !challenge.passed) {
-    throw new CliError(`the verification challenge ${challengeLine(challenge)}`);
+    throw new CliError(`the verification ${challengeLine(challenge)}`);
   }
 }

@@ -18,7 +18,7 @@ function receiverFor(composed: ComposedTemplate, extra: Record<string, unknown> 
     reports.push(report as Record<string, unknown>);
   };
   const receiver = createReceiver({
-    token: TOKEN,
+    secret: TOKEN,
     composed,
     onDelivery: push,
     onCall: push,
@@ -383,7 +383,7 @@ describe("composed templates are checked at construction", () => {
   const onDelivery = () => {};
   const onCall = () => {};
   const build = (composed: unknown) =>
-    createReceiver({ token: TOKEN, composed, onDelivery, onCall } as unknown as ReceiverOptions);
+    createReceiver({ secret: TOKEN, composed, onDelivery, onCall } as unknown as ReceiverOptions);
   it.each([
     [
       { type: "delivery", url: "/d?i={{id}}&s={{status}}&x={{nope}}" },
@@ -499,7 +499,7 @@ describe("composed templates are checked at construction", () => {
   it("needs the handler for the template's kind", () => {
     expect(() =>
       createReceiver({
-        token: TOKEN,
+        secret: TOKEN,
         composed: { type: "call", url: "/c?s={{status}}&i={{id}}" },
         onDelivery,
       } as never),

@@ -53,7 +53,7 @@ describe("the handler's ctx", () => {
     const { telemetry, ended } = recordingTelemetry();
     const seen: unknown[] = [];
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       logger: false,
       telemetry,
       dedupe: storeWithScope({ span: null }),
@@ -68,7 +68,7 @@ describe("the handler's ctx", () => {
   it("a scope with `kind` and `authenticated` keys does not turn the failure journal off", async () => {
     const kept: JournalRecord[] = [];
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       logger: false,
       dedupe: storeWithScope({ kind: "call", authenticated: false }),
       journal: { record: async (entry) => void kept.push(entry) },
@@ -87,7 +87,7 @@ describe("the handler's ctx", () => {
     const errors: unknown[] = [];
     const store = storeWithScope({ method: "GET" });
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       logger: false,
       dedupe: store,
       onDelivery: () => {},
@@ -104,7 +104,7 @@ describe("the handler's ctx", () => {
   it("holds the documented fields read-only and nothing of the receiver's state", async () => {
     const probes: Record<string, unknown>[] = [];
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       logger: false,
       onDelivery: (_report, ctx) => {
         const writable = ctx as unknown as Record<string, unknown>;

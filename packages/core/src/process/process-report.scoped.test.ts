@@ -68,7 +68,7 @@ describe("a dedupe store with a scope (a transaction per report)", () => {
     const { store, committed, calls } = transactionalStore();
     const seen: (Tx | undefined)[] = [];
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: store,
       onDelivery: (report, ctx) => {
         seen.push(ctx.tx);
@@ -99,7 +99,7 @@ describe("a dedupe store with a scope (a transaction per report)", () => {
     });
     let runs = 0;
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: store,
       logger: false,
       onDelivery: async () => {
@@ -123,7 +123,7 @@ describe("a dedupe store with a scope (a transaction per report)", () => {
     });
     const errors: ReportkitError[] = [];
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: store,
       onError: (error) => void errors.push(error),
       onDelivery: (report, ctx) => void ctx.tx.writes.push(report.id),
@@ -145,7 +145,7 @@ describe("a dedupe store with a scope (a transaction per report)", () => {
       throw new Error("not connected");
     };
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: store,
       logger: false,
       onDelivery: () => {},
@@ -157,7 +157,7 @@ describe("a dedupe store with a scope (a transaction per report)", () => {
     const { store } = transactionalStore({ commit: () => Promise.reject(new Error("gone")) });
     delete store.scope;
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: store,
       logger: false,
       onDelivery: () => {},
@@ -169,7 +169,7 @@ describe("a dedupe store with a scope (a transaction per report)", () => {
     const { store, committed, calls } = transactionalStore();
     let runs = 0;
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: store,
       logger: false,
       onDelivery: (report, ctx) => {
@@ -192,7 +192,7 @@ describe("a dedupe store with a scope (a transaction per report)", () => {
     };
     let runs = 0;
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: store,
       logger: false,
       onDelivery: () => void runs++,
@@ -206,7 +206,7 @@ describe("a dedupe store with a scope (a transaction per report)", () => {
   it("claims a report without a key under a key of its own, so its handler gets the scope", async () => {
     const { store, committed, calls } = transactionalStore();
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: store,
       dedupeKey: () => undefined,
       onDelivery: (report, ctx) => void ctx.tx.writes.push(report.id),

@@ -41,7 +41,7 @@ function receiverWith(
 ) {
   const errors: ReportkitError[] = [];
   const receiver = createReceiver({
-    token: TOKEN,
+    secret: TOKEN,
     onDelivery,
     onError: (e) => void errors.push(e),
     ...extra,
@@ -271,7 +271,7 @@ describe("queue mode", () => {
     const added: [string, string | undefined][] = [];
     let settled = false;
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       queue: queueOf(async (report, key) => {
         await new Promise((r) => setTimeout(r, 20));
         added.push([report.type, key]);
@@ -288,12 +288,12 @@ describe("queue mode", () => {
   it("answers 503 queue_unavailable when the queue fails or does not answer within deadlineMs", async () => {
     const errors: ReportkitError[] = [];
     const failing = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       queue: queueOf(() => Promise.reject(new Error("Connection is closed."))),
       onError: (e) => void errors.push(e),
     });
     const hanging = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       deadlineMs: 50,
       queue: queueOf(() => new Promise(() => {})),
       onError: (e) => void errors.push(e),
@@ -311,7 +311,7 @@ describe("queue mode", () => {
 
   it("takes no handler: neither in options nor attached", () => {
     const queue = queueOf(async () => {});
-    expect(() => createReceiver({ token: TOKEN, queue }).onCall(() => {})).toThrow(
+    expect(() => createReceiver({ secret: TOKEN, queue }).onCall(() => {})).toThrow(
       /queue mode.*createWorker/,
     );
   });

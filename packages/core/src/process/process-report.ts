@@ -2,7 +2,7 @@
 // run the handler (bounded by the deadline) and record the outcome. The provider counts only
 // 200/202 as delivered, so a reply is 2xx only once the handler (or the queue) succeeded.
 import { answeredWithin, within } from "../async/deadlines.js";
-import { andThen, ignore, isThenable, type MaybePromise } from "../async/maybe-promise.js";
+import { ignore, isThenable, type MaybePromise } from "../async/maybe-promise.js";
 import type { ErrorHandler, Handler } from "../receiver/receiver-options.js";
 import type { ReceiverResponse } from "../receiver/types.js";
 import type { Config } from "../receiver/validate-options.js";
@@ -78,8 +78,11 @@ export function reportProcessor(
       span.end("failed", "internal_error");
       throw error;
     }
-    return andThen(
-      response,
+    if (!isThenable(response)) {
+      endSpan(span, response);
+      return response;
+    }
+    return (response as Promise<ReceiverResponse>).then(
       (ready) => {
         endSpan(span, ready);
         return ready;
@@ -124,8 +127,9 @@ export function reportProcessor(
     } catch (cause) {
       return reply(dedupeUnavailable(cause), request);
     }
-    return andThen(
-      claimed,
+    // The memory store answers at once: no closure, no promise.
+    if (!isThenable(claimed)) return afterClaim(claimed, handler, report, request, claim);
+    return (claimed as Promise<ClaimResult>).then(
       (result) => afterClaim(result, handler, report, request, claim),
       (cause: unknown) => reply(dedupeUnavailable(cause), request),
     );
@@ -202,18 +206,27 @@ export function reportProcessor(
     claim: Claim | undefined,
   ): MaybePromise<ReceiverResponse> {
     if (claim === undefined || dedupe === undefined) return OK;
-    // The handler succeeded: 200 whatever the store says, or a retry would run it again;
-    // unless the store's `complete` is the commit of the handler's own writes.
-    const notDone = (cause: unknown) => {
-      if (scoped) return reply(notRecorded(cause), request);
-      reply(completeFailed(cause), request);
-      return OK;
-    };
+    let done: void | Promise<void>;
     try {
-      return andThen(dedupe.complete(claim.key, claim.owner), () => OK, notDone);
+      done = dedupe.complete(claim.key, claim.owner);
     } catch (cause) {
-      return notDone(cause);
+      return notDone(cause, request);
     }
+    if (!isThenable(done)) return OK;
+    return (done as Promise<void>).then(
+      () => OK,
+      (cause: unknown) => notDone(cause, request),
+    );
+  }
+
+  /**
+   * The handler succeeded: 200 whatever the store says, or a retry would run it again; unless
+   * the store's `complete` is the commit of the handler's own writes.
+   */
+  function notDone(cause: unknown, request: RequestState): MaybePromise<ReceiverResponse> {
+    if (scoped) return reply(notRecorded(cause), request);
+    reply(completeFailed(cause), request);
+    return OK;
   }
 
   function failed(

@@ -1,22 +1,25 @@
 // What every adapter's `webhookReceiver(options)` does before it translates anything, written
-// once: the options guard, the token from REPORTKIT_TOKEN, the receiver.
+// once: the options guard, the credentials from the environment, the receiver.
 import type { ComposedTemplate } from "@reportkit/wire";
 import { createReceiverFrom } from "./create-receiver.js";
 import type { RequestEnvToken } from "./credential-options.js";
-import { type EnvRecord, withEnvToken } from "./env-token.js";
+import { type EnvRecord, withEnvCredentials } from "./env-credentials.js";
 import type { ReceiverOptions } from "./receiver-options.js";
 import type { Receiver } from "./types.js";
 
 export interface AdapterReceiverSettings {
-  /** Where REPORTKIT_TOKEN is read when `token` is not given: `process.env` on Node. */
+  /**
+   * Where REPORTKIT_SECRET (or its old name REPORTKIT_TOKEN) and REPORTKIT_VERIFICATION_TOKEN
+   * are read when the options give no `secret` and no `verificationToken`: `process.env` on Node.
+   */
   env: EnvRecord | undefined;
   /**
    * For an adapter whose requests bring their own environment, passed as `ReceiverRequest.env`
    * (Workers bindings; a route's process.env read when the request comes, so that a build
-   * needs no secret): a token found in neither the options nor `env` is then no error at
+   * needs no secret): a secret found in neither the options nor `env` is then no error at
    * construction but read from each request's environment, and a request without one gets 500
    * `token_check_failed` (the provider retries), whose message says `whereToSet`. Without it, a
-   * missing token throws here, at construction, where the app's author sees it.
+   * missing secret throws here, at construction, where the app's author sees it.
    */
   requestEnv?: RequestEnvToken;
   /**
@@ -29,7 +32,8 @@ export interface AdapterReceiverSettings {
 
 /**
  * Checks `options` (an object, or nothing to attach handlers later), leaves out the adapter's
- * `mountOptions`, fills `token` from REPORTKIT_TOKEN and creates the receiver.
+ * `mountOptions`, fills `secret` and `verificationToken` from the environment and creates the
+ * receiver.
  *
  * @example
  * export function webhookReceiver(options?: MyAdapterOptions) {
@@ -49,8 +53,9 @@ export function adapterReceiver<
   }
   const given = { ...(options ?? {}) } as Record<string, unknown>;
   for (const name of settings.mountOptions ?? []) delete given[name];
-  return createReceiverFrom<T, S>(
-    withEnvToken(given as ReceiverOptions<ComposedTemplate | undefined>, settings.env),
-    settings.requestEnv,
+  const { options: filled, renames } = withEnvCredentials(
+    given as ReceiverOptions<ComposedTemplate | undefined>,
+    settings.env,
   );
+  return createReceiverFrom<T, S>(filled, settings.requestEnv, renames);
 }

@@ -19,7 +19,7 @@ const silent = { warn() {}, error() {} };
 describe("handlers attached after construction", () => {
   it("createReceiver() with no options works once handlers are attached, chained", async () => {
     const seen: Report[] = [];
-    const receiver = createReceiver({ token: TOKEN })
+    const receiver = createReceiver({ secret: TOKEN })
       .onDelivery((report) => void seen.push(report))
       .onCall((report) => void seen.push(report));
     expect((await receiver.handle(post(SAMPLE_DLR))).status).toBe(200);
@@ -30,7 +30,7 @@ describe("handlers attached after construction", () => {
   it("answers 503 no_handler with Retry-After until a handler is attached, and logs it once", async () => {
     const warnings: string[] = [];
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       logger: { ...silent, warn: (m) => void warnings.push(m) },
     });
     const before = [
@@ -56,10 +56,10 @@ describe("handlers attached after construction", () => {
 
   it("takes one handler per kind, whether given in options or attached", () => {
     const fn = () => {};
-    expect(() => createReceiver({ token: TOKEN, onDelivery: fn }).onDelivery(fn)).toThrow(
+    expect(() => createReceiver({ secret: TOKEN, onDelivery: fn }).onDelivery(fn)).toThrow(
       /already has an `onDelivery` handler/,
     );
-    const receiver = createReceiver({ token: TOKEN }).onCall(fn).onError(fn);
+    const receiver = createReceiver({ secret: TOKEN }).onCall(fn).onError(fn);
     expect(() => receiver.onCall(fn)).toThrow(/already has an `onCall` handler/);
     expect(() => receiver.onError(fn)).toThrow(/already has an `onError` handler/);
     expect(() => receiver.onDelivery("no" as never)).toThrow(/takes a function, got string/);
@@ -67,7 +67,7 @@ describe("handlers attached after construction", () => {
 
   it("refuses the handler a composed template can never call", () => {
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       composed: { type: "call", url: "/c?s={{status}}&m={{mid}}" },
     });
     expect(() => receiver.onDelivery((() => {}) as never)).toThrow(
@@ -86,7 +86,7 @@ describe("handlers attached after construction", () => {
     const fail = () => {
       throw new Error("boom");
     };
-    const logging = createReceiver({ token: TOKEN, logger })
+    const logging = createReceiver({ secret: TOKEN, logger })
       .onDelivery(fail)
       .onError((error) => void observed.push(error));
     expect((await logging.handle(post(SAMPLE_DLR))).status).toBe(500);
@@ -94,7 +94,7 @@ describe("handlers attached after construction", () => {
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatch(/^reportkit: handler_failed: .*cause: Error: boom/s);
 
-    const quiet = createReceiver({ token: TOKEN, logger: false })
+    const quiet = createReceiver({ secret: TOKEN, logger: false })
       .onDelivery(fail)
       .onError((error) => void observed.push(error));
     const original = console.error;

@@ -44,7 +44,7 @@ describe("createReceiver: the reply table", () => {
 
   it("200 for a kind without a handler (acknowledged, not retried forever)", async () => {
     const delivered = vi.fn();
-    const receiver = createReceiver({ token: TOKEN, onDelivery: delivered });
+    const receiver = createReceiver({ secret: TOKEN, onDelivery: delivered });
     const res = await receiver.handle(post(JSON.stringify(SAMPLE_CALL)));
     expect(res.status).toBe(200);
     expect(delivered).not.toHaveBeenCalled();
@@ -283,17 +283,17 @@ describe("createReceiver: fetch", () => {
 describe("receiver.respond: handle's reply, without a promise when none is needed", () => {
   it("answers at once when every step is synchronous, and the reply is handle's", async () => {
     const seen: string[] = [];
-    const receiver = createReceiver({ token: TOKEN, onDelivery: (r) => void seen.push(r.id) });
+    const receiver = createReceiver({ secret: TOKEN, onDelivery: (r) => void seen.push(r.id) });
     const first = receiver.respond(dlr({}, "same"));
     expect(first).not.toBeInstanceOf(Promise);
-    expect(first).toEqual(await createReceiver({ token: TOKEN, onDelivery() {} }).handle(dlr()));
+    expect(first).toEqual(await createReceiver({ secret: TOKEN, onDelivery() {} }).handle(dlr()));
     const again = receiver.respond(dlr({}, "same"));
     expect(again).toMatchObject({ status: 200, body: '{"ok":true,"duplicate":true}' });
     expect(seen).toEqual(["same"]);
   });
 
   it("refusals are replies too, never throws", () => {
-    const receiver = createReceiver({ token: TOKEN, onDelivery() {}, logger: false });
+    const receiver = createReceiver({ secret: TOKEN, onDelivery() {}, logger: false });
     const refused = receiver.respond(dlr({ headers: { authorization: "Bearer wrong" } }));
     expect(refused).toMatchObject({ status: 401 });
     expect(receiver.respond(dlr({ body: "{" }))).toMatchObject({ status: 400 });
@@ -302,7 +302,7 @@ describe("receiver.respond: handle's reply, without a promise when none is neede
 
   it("gives a promise when something is asynchronous: a handler, a body still to read", async () => {
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       onDelivery: () => new Promise((resolve) => setTimeout(resolve, 5)),
     });
     const pending = receiver.respond(dlr());
@@ -318,7 +318,7 @@ describe("receiver.respond: handle's reply, without a promise when none is neede
 
   it("a failing handler is a 500 reply either way", async () => {
     const failing = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       logger: false,
       onDelivery: () => {
         throw new Error("boom");
@@ -326,7 +326,7 @@ describe("receiver.respond: handle's reply, without a promise when none is neede
     });
     expect(failing.respond(dlr())).toMatchObject({ status: 500 });
     const rejecting = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       logger: false,
       onDelivery: () => Promise.reject(new Error("boom")),
     });

@@ -1,22 +1,24 @@
 // The receiver: its configuration, the pipeline's two halves joined (read a report, then
 // process it), and the object adapters call.
 import type { ComposedTemplate } from "@reportkit/wire";
-import { andThen, ignore, isThenable, type MaybePromise } from "../async/maybe-promise.js";
+import { ignore, isThenable, type MaybePromise } from "../async/maybe-promise.js";
 import { type ClassifiedBody, classifyBody, failedBody } from "../body/classify-body.js";
 import { afterDrain } from "../body/drain-body.js";
 import { readNodeStream } from "../body/read-stream.js";
 import { reportProcessor } from "../process/process-report.js";
 import { asReportkitError, type ReportkitError, shuttingDown } from "../reply/errors.js";
 import { failureKeeper } from "../reply/failure-journal.js";
-import { receiverLog, unhandledKindLog } from "../reply/receiver-log.js";
+import { parsedBodyNotice, unhandledKindLog, warningLog } from "../reply/notices.js";
+import { receiverLog } from "../reply/receiver-log.js";
 import { phoneKeysOf } from "../reply/redact-request.js";
 import { errorResponse, refusal } from "../reply/replies.js";
-import { challengeStep, settleChallenge } from "../request/challenge.js";
+import type { Report } from "../report/schemas.js";
+import { Answered, verificationOf } from "../request/challenge.js";
 import { reportReader } from "../request/read-report.js";
 import { RequestState } from "../request/request-state.js";
 import { attachHandlers } from "./attach-handlers.js";
 import type { RequestEnvToken } from "./credential-options.js";
-import type { EnvRecord } from "./env-token.js";
+import type { EnvRecord } from "./env-credentials.js";
 import { receiverLifecycle } from "./receiver-lifecycle.js";
 import type { ReceiverOptions } from "./receiver-options.js";
 import type { Receiver, ReceiverRequest, ReceiverResponse, RefusalCode } from "./types.js";
@@ -29,7 +31,7 @@ import { type Config, validateOptions } from "./validate-options.js";
  * processed is answered 200 `duplicate` without running the handler again (`dedupe`).
  *
  * @example
- * const receiver = createReceiver({ token: process.env.REPORTKIT_TOKEN })
+ * const receiver = createReceiver({ secret: process.env.REPORTKIT_SECRET })
  *   .onDelivery((report) => console.log(report.id, report.status, report.deliveredAt));
  * export default { fetch: (request: Request) => receiver.fetch(request) };
  */
@@ -46,8 +48,10 @@ export function createReceiver<
 export function createReceiverFrom<T extends ComposedTemplate | undefined, S extends object>(
   options: ReceiverOptions<ComposedTemplate | undefined>,
   requestEnv: RequestEnvToken | undefined,
+  renames: readonly string[],
 ): Receiver<T, S> {
-  return receiverFrom(validateOptions(options, requestEnv));
+  const config = validateOptions(options, requestEnv);
+  return receiverFrom({ ...config, renames: [...renames, ...config.renames] });
 }
 
 /** A receiver from validated options. */
@@ -58,28 +62,35 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
   const lifecycle = receiverLifecycle(config);
   const handlers = attachHandlers(config);
   const log = logger === undefined ? undefined : receiverLog(logger);
-  const read = reportReader(config);
+  // A composed template whose own keys are the handshake's reads those bodies as its reports.
+  const verification = verificationOf(
+    config.challenge,
+    credential,
+    template?.sources.some(
+      (s) => s.from !== "path" && (s.key === "challenge" || s.key === "validation_key"),
+    ) === true,
+  );
+  const read = reportReader(config, verification);
   const unhandled = logger === undefined ? undefined : unhandledKindLog(logger);
+  const warned = logger === undefined ? undefined : warningLog(logger);
+  const parsedBefore = logger === undefined ? undefined : parsedBodyNotice(logger);
   const process = reportProcessor(config, handlers.attached, reply, unhandled);
   const keep =
     config.journal === undefined
       ? undefined
       : failureKeeper(config.journal, (e) => log?.(e), phoneKeysOf(template));
-  const answerChallenge = challengeStep(
-    config.challenge,
-    credential,
-    template?.method === "GET" &&
-      template.sources.some((s) => s.from === "query" && s.key === "challenge"),
-  );
+  for (const line of config.renames) logger?.warn(line);
 
   /**
    * The error reply, once telemetry, onError (an observer) and the log were told, and once the
    * failure journal kept the report if it is one to keep.
    */
   function reply(error: ReportkitError, request: RequestState): MaybePromise<ReceiverResponse> {
-    // A report with a span is counted when the span ends; anything else was refused.
+    // A report with a span is counted when the span ends; a verification as one; anything
+    // else was refused.
     if (telemetry !== undefined && request.span === undefined) {
-      telemetry.refused(error.code, request.kind);
+      if (request.verification) telemetry.verification?.("refused");
+      else telemetry.refused(error.code, request.kind);
     }
     const { onError } = handlers.attached;
     if (onError !== undefined) {
@@ -106,42 +117,37 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
 
   function respondTo(state: RequestState): MaybePromise<ReceiverResponse> {
     if (lifecycle.closing) return refused(state, shuttingDown());
-    // The default responder answers only GETs: a POST report pays this one comparison.
-    if (
-      answerChallenge !== undefined &&
-      (state.method === "GET" || config.challenge !== undefined)
-    ) {
-      let answered: ReturnType<typeof answerChallenge>;
-      try {
-        answered = answerChallenge(state.method, state.url, state.headers, state.env);
-      } catch (error) {
-        return reply(asReportkitError(error), state);
-      }
-      if (answered !== undefined) {
-        return settleChallenge(
-          answered,
-          () => receive(state),
-          (error) => reply(asReportkitError(error), state),
-        );
-      }
-    }
     return receive(state);
   }
 
   function receive(state: RequestState): MaybePromise<ReceiverResponse> {
+    if (state.body.form === "parsed") parsedBefore?.();
     let received: ReturnType<typeof read>;
     try {
       received = read(state);
     } catch (error) {
       return refused(state, asReportkitError(error));
     }
+    if (!isThenable(received)) return lifecycle.track(next(received, state));
     return lifecycle.track(
-      andThen(
-        received,
-        (report) => process(report, state),
+      (received as Promise<Report | Answered>).then(
+        (report) => next(report, state),
         (error: unknown) => refused(state, asReportkitError(error)),
       ),
     );
+  }
+
+  /** What a read request becomes: the verification's answer, or the report processed. */
+  function next(report: Report | Answered, state: RequestState): MaybePromise<ReceiverResponse> {
+    if (report instanceof Answered) return answered(report);
+    if (report.warnings.length > 0) warned?.(report);
+    return process(report, state);
+  }
+
+  /** The verification, answered: counted as one, never as a report. */
+  function answered({ response }: Answered): ReceiverResponse {
+    telemetry?.verification?.("answered");
+    return response;
   }
 
   /** A refusal's reply, once what is left of an unread body was dropped (see drain-body.ts). */

@@ -7,7 +7,7 @@ import { createReceiver } from "./create-receiver.js";
 
 describe("the credential", () => {
   it("accepts every token of a rotation, and only those", async () => {
-    const { receiver } = setup({ token: ["new-token", TOKEN] });
+    const { receiver } = setup({ secret: ["new-token", TOKEN] });
     for (const [token, status] of [
       ["new-token", 200],
       [TOKEN, 200],
@@ -26,7 +26,7 @@ describe("the credential", () => {
       seen.push(token);
       return token === "from-vault";
     };
-    const { receiver } = setup({ token: verify });
+    const { receiver } = setup({ secret: verify });
     expect(
       (await receiver.handle(post(SAMPLE_DLR_TEXT, { authorization: "Bearer from-vault" }))).status,
     ).toBe(200);
@@ -35,7 +35,7 @@ describe("the credential", () => {
     ).toBe(401);
     expect(seen).toEqual(["from-vault", "nope"]);
     // A synchronous verifier works the same.
-    const sync = setup({ token: (token: string) => token === "from-vault" }).receiver;
+    const sync = setup({ secret: (token: string) => token === "from-vault" }).receiver;
     const good = await sync.handle(post(SAMPLE_DLR_TEXT, { authorization: "Bearer from-vault" }));
     const bad = await sync.handle(post(SAMPLE_DLR_TEXT, { authorization: "Bearer nope" }));
     expect([good.status, bad.status]).toEqual([200, 401]);
@@ -43,7 +43,7 @@ describe("the credential", () => {
 
   it("500 token_check_failed when the verifier throws, so the provider retries", async () => {
     const { receiver } = setup({
-      token: () => {
+      secret: () => {
         throw new Error("vault unreachable");
       },
     });

@@ -1,18 +1,22 @@
-// How a receiver checks that the provider sent a request, from its credential options, checked
-// once at construction: the token (one, several during a rotation, or a function), where it
-// arrives (Authorization: Bearer, or a header of its own), or nothing with `auth: false`.
+// How a receiver knows the provider sent a request, from its credential options, checked once at
+// construction: the webhook's secret (one, several during a rotation, or a function; the bearer
+// of every push, or the whole value of a header of its own), or nothing with `auth: false`; and
+// the webhook's verification token, for the verification handshake.
+
+import { secretMissing } from "../reply/errors.js";
 import {
   type Credential,
   type CredentialCheck,
   checkBearer,
-  type TokenOption,
+  comparerOf,
+  type SecretOption,
 } from "../request/check-bearer.js";
-import { TOKEN_ENV } from "./env-token.js";
+import { credentialsOf, type EnvRecord, SECRET_ENV } from "./env-credentials.js";
 import type { ReceiverOptions } from "./receiver-options.js";
 
 /**
  * Where an adapter whose requests bring their own environment (Workers bindings, a route's
- * process.env read per request) lets the token come from: `whereToSet` says, in the 500 a
+ * process.env read per request) lets the secret come from: `whereToSet` says, in the 500 a
  * request without one gets, how to set it.
  */
 export interface RequestEnvToken {
@@ -20,29 +24,46 @@ export interface RequestEnvToken {
 }
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
-/** A Worker has one environment; tests may pass a few: the checks kept per token, at most. */
-const TOKENS_KEPT = 16;
+/** A Worker has one environment; tests may pass a few: the checks kept per secret, at most. */
+const KEPT_PER_ENV = 16;
+
+type CredentialInput = Pick<
+  ReceiverOptions,
+  "secret" | "token" | "verificationToken" | "header" | "auth"
+>;
 
 /**
- * The credential of a receiver's options.
- * @throws TypeError for options that contradict each other (`auth: false` with a token or a
- * header), a header that is no header name, or a token no request could ever match
+ * The credential of a receiver's options, and the lines to log once about them (an old name).
+ * @throws TypeError for options that contradict each other (`auth: false` with a secret or a
+ * header; `secret` with `token`), a header that is no header name, or a secret or verification
+ * token no request could ever match
  */
 export function credentialOf(
-  options: Pick<ReceiverOptions, "token" | "header" | "auth">,
+  options: CredentialInput,
   requestEnv?: RequestEnvToken,
-): Credential {
-  const { token, auth, header } = options as {
-    token?: unknown;
-    auth?: unknown;
-    header?: unknown;
+): { credential: Credential; renames: string[] } {
+  const { secret, token, auth, header, verificationToken } = options as {
+    [K in keyof CredentialInput]?: unknown;
   };
   if (auth !== undefined && auth !== false) {
     throw new TypeError("reportkit: `auth` can only be `false` (to turn authentication off).");
   }
-  if (auth === false && (token !== undefined || header !== undefined)) {
+  if (secret !== undefined && token !== undefined) {
     throw new TypeError(
-      `reportkit: \`auth: false\` accepts requests without any credential, so \`${token !== undefined ? "token" : "header"}\` would never be checked: give one or the other.`,
+      "reportkit: give `secret` (the webhook's secret) or `token`, its old name, not both: remove `token`.",
+    );
+  }
+  const renames =
+    token === undefined
+      ? []
+      : [
+          "reportkit: the receiver's `token` option is now `secret` (the webhook's secret, the bearer of every push): rename it; `token` is read for now.",
+        ];
+  const given = secret ?? token;
+  const givenName = secret !== undefined ? "secret" : "token";
+  if (auth === false && (given !== undefined || header !== undefined)) {
+    throw new TypeError(
+      `reportkit: \`auth: false\` accepts requests without any credential, so \`${given !== undefined ? givenName : "header"}\` would never be checked: give one or the other.`,
     );
   }
   if (
@@ -55,91 +76,122 @@ export function credentialOf(
   }
   const name = typeof header === "string" ? header.toLowerCase() : "authorization";
   const bearer = header === undefined;
-  if (auth === false) return { header: name, bearer, check: undefined };
-  if (token === undefined && requestEnv !== undefined) {
-    return { header: name, bearer, check: fromRequestEnv(bearer, name, requestEnv) };
+  const verifier = verifierOf(verificationToken, requestEnv !== undefined);
+  const credential = (check: CredentialCheck | undefined): Credential => ({
+    header: name,
+    bearer,
+    check,
+    verifier,
+  });
+  if (auth === false) return { credential: credential(undefined), renames };
+  if (given === undefined && requestEnv !== undefined) {
+    return { credential: credential(fromRequestEnv(bearer, name, requestEnv)), renames };
   }
-  return { header: name, bearer, check: tokenCheck(token, bearer, name) };
+  return { credential: credential(secretCheck(given, givenName, bearer, name)), renames };
 }
 
-/** The check of a token: validated first (a token no request could match throws). */
-function tokenCheck(token: unknown, bearer: boolean, header: string) {
-  validateToken(token, bearer);
-  return checkBearer(token as TokenOption, bearer ? undefined : header);
+/** The check of a secret: validated first (a secret no request could match throws). */
+function secretCheck(secret: unknown, optionName: string, bearer: boolean, header: string) {
+  validateSecret(secret, optionName, bearer);
+  return checkBearer(secret as SecretOption, bearer ? undefined : header);
 }
 
-/** The token read from each request's environment, its check built once per token. */
+/** The secret read from each request's environment, its check built once per secret. */
 function fromRequestEnv(
   bearer: boolean,
   header: string,
   { whereToSet }: RequestEnvToken,
 ): CredentialCheck {
-  const message = `no token: ${TOKEN_ENV} is neither in the receiver's options nor ${whereToSet}, or pass \`token\`.`;
   const checks = new Map<string, CredentialCheck>();
   return (value, env) => {
-    const token = env?.[TOKEN_ENV];
-    if (typeof token !== "string" || token === "") {
-      // A configuration problem, the same for every request: its stack would say nothing.
-      const error = new Error(message);
-      error.stack = `Error: ${message}`;
-      return Promise.reject(error);
-    }
-    let check = checks.get(token);
+    const { secret } = credentialsOf(env);
+    // A configuration problem, the same for every request: 500, which the provider retries.
+    if (secret === undefined) return Promise.reject(secretMissing(SECRET_ENV, whereToSet));
+    let check = checks.get(secret);
     if (check === undefined) {
       try {
-        check = tokenCheck(token, bearer, header);
+        check = secretCheck(secret, "secret", bearer, header);
       } catch (error) {
-        // A token no request could match (whitespace, say): say why on every report, as 500.
+        // A secret no request could match (whitespace, say): say why on every report, as 500.
         check = () => Promise.reject(error);
       }
-      if (checks.size >= TOKENS_KEPT) checks.clear();
-      checks.set(token, check);
+      if (checks.size >= KEPT_PER_ENV) checks.clear();
+      checks.set(secret, check);
     }
     return check(value, env);
   };
 }
 
-function validateToken(token: unknown, bearer: boolean): void {
-  const hint = `Pass the token the provider sends (\`token\`, or the ${TOKEN_ENV} environment variable where the adapter reads it), several during a rotation, or a function; or \`auth: false\` to accept unauthenticated requests (not recommended).`;
-  if (token === undefined || token === null) {
-    throw new TypeError(`reportkit: no token given. ${hint}`);
+/**
+ * The verification token's constant-time check: the option's, or, for an adapter whose requests
+ * bring their environment, REPORTKIT_VERIFICATION_TOKEN of that environment.
+ */
+function verifierOf(token: unknown, perRequest: boolean): Credential["verifier"] {
+  if (token !== undefined) {
+    if (typeof token !== "string" || token === "" || token !== token.trim()) {
+      throw new TypeError(
+        `reportkit: \`verificationToken\` must be the webhook's token as the provider has it (the "validation key" its verification request carries), a string without whitespace around it, got ${typeof token === "string" ? "a string with whitespace around it or empty" : typeof token}.`,
+      );
+    }
+    const equal = comparerOf(token);
+    return () => equal;
   }
-  if (typeof token === "function") return;
-  const list = typeof token === "string" ? [token] : token;
+  if (!perRequest) return () => undefined;
+  const kept = new Map<string, (key: string) => boolean>();
+  return (env: EnvRecord | undefined) => {
+    const { verificationToken } = credentialsOf(env);
+    if (verificationToken === undefined) return undefined;
+    let equal = kept.get(verificationToken);
+    if (equal === undefined) {
+      equal = comparerOf(verificationToken);
+      if (kept.size >= KEPT_PER_ENV) kept.clear();
+      kept.set(verificationToken, equal);
+    }
+    return equal;
+  };
+}
+
+function validateSecret(secret: unknown, optionName: string, bearer: boolean): void {
+  const hint = `Pass the webhook's secret, the bearer of every push (\`secret\`, or the ${SECRET_ENV} environment variable where the adapter reads it), several during a rotation, or a function; or \`auth: false\` to accept unauthenticated requests (not recommended).`;
+  if (secret === undefined || secret === null) {
+    throw new TypeError(`reportkit: no secret given. ${hint}`);
+  }
+  if (typeof secret === "function") return;
+  const list = typeof secret === "string" ? [secret] : secret;
   if (!Array.isArray(list) || list.length === 0) {
     throw new TypeError(
-      `reportkit: \`token\` must be a string, an array of strings or a function. ${hint}`,
+      `reportkit: \`${optionName}\` must be a string, an array of strings or a function. ${hint}`,
     );
   }
   list.forEach((t: unknown, i: number) => {
-    const where = Array.isArray(token) ? `token[${i}]` : "token";
+    const where = Array.isArray(secret) ? `${optionName}[${i}]` : optionName;
     if (typeof t !== "string" || t.trim() === "") {
       throw new TypeError(`reportkit: \`${where}\` is empty or not a string. ${hint}`);
     }
     const problem = unmatchable(t, bearer);
     if (problem !== undefined) {
       throw new TypeError(
-        `reportkit: \`${where}\` (or ${TOKEN_ENV}) ${problem}, so no request could ever match it and every report would get 401. Use the token exactly as the provider sends it: visible ASCII characters only.`,
+        `reportkit: \`${where}\` (or ${SECRET_ENV}) ${problem}, so no request could ever match it and every report would get 401. Use the secret exactly as the provider sends it: visible ASCII characters only.`,
       );
     }
   });
 }
 
 /**
- * Why a token can never match a credential a request carries, if it can't: HTTP trims a header
+ * Why a secret can never match a credential a request carries, if it can't: HTTP trims a header
  * value's surrounding whitespace, a Bearer value ends at the first space, and Node reads header
  * bytes as latin1, so a non-ASCII or control character never arrives as written.
  */
-function unmatchable(token: string, bearer: boolean): string | undefined {
-  if (token !== token.trim()) return "has whitespace around it";
-  for (let i = 0; i < token.length; i++) {
-    const c = token.charCodeAt(i);
+function unmatchable(secret: string, bearer: boolean): string | undefined {
+  if (secret !== secret.trim()) return "has whitespace around it";
+  for (let i = 0; i < secret.length; i++) {
+    const c = secret.charCodeAt(i);
     if (c === 0x20 || c === 0x09) {
       if (bearer) return `has a space at character ${i + 1}`;
     } else if (c < 0x21 || c === 0x7f) return `has a control character at character ${i + 1}`;
     else if (c > 0x7e) return `has a non-ASCII character at character ${i + 1}`;
   }
   // The Bearer reader drops one trailing comma (the provider's documented curl sends one).
-  if (bearer && token.endsWith(",")) return "ends with a comma, which the Bearer reader drops";
+  if (bearer && secret.endsWith(",")) return "ends with a comma, which the Bearer reader drops";
   return undefined;
 }

@@ -23,7 +23,7 @@ function store(extra: Partial<DedupeStore> = {}): DedupeStore {
 
 describe("receiver.close()", () => {
   it("refuses a timeout that is not a number of milliseconds", async () => {
-    const receiver = createReceiver({ token: TOKEN, onDelivery() {} });
+    const receiver = createReceiver({ secret: TOKEN, onDelivery() {} });
     await expect(receiver.close({ timeoutMs: -1 })).rejects.toThrow(
       "reportkit: close({ timeoutMs }) takes a number of milliseconds, 0 or more (default 9000), got -1.",
     );
@@ -32,7 +32,7 @@ describe("receiver.close()", () => {
   it("waits for a handler in flight up to timeoutMs, then closes the store once however often it is called", async () => {
     const close = vi.fn(async () => {});
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: store({ close }),
       onDelivery: () => new Promise(() => {}),
       deadlineMs: false,
@@ -53,7 +53,7 @@ describe("receiver.close()", () => {
         throw new Error("already gone");
       }),
     };
-    const receiver = createReceiver({ token: TOKEN, queue });
+    const receiver = createReceiver({ secret: TOKEN, queue });
     await expect(receiver.close()).resolves.toBeUndefined();
     expect(queue.close).toHaveBeenCalledTimes(1);
   });
@@ -62,7 +62,7 @@ describe("receiver.close()", () => {
 describe("receiver.health()", () => {
   it("names the store in the message of a failed ping, and the queue by its name", async () => {
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: store({
         name: "redis",
         ping: async () => {
@@ -76,7 +76,7 @@ describe("receiver.health()", () => {
       checks: { dedupe: { ok: false, message: "redis: connection refused" } },
     });
     const queued = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       queue: {
         name: "reports",
         enqueue: async () => {},

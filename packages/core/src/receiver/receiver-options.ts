@@ -7,8 +7,8 @@ import type { ReportContext } from "../process/handler-context.js";
 import type { ReportkitError } from "../reply/errors.js";
 import type { ReceiverLogger } from "../reply/receiver-log.js";
 import type { CallReport, DeliveryReport } from "../report/schemas.js";
-import type { ChallengeOption } from "../request/challenge.js";
-import type { TokenOption } from "../request/check-bearer.js";
+import type { ChallengeOption } from "../request/challenge-option.js";
+import type { SecretOption } from "../request/check-bearer.js";
 import type { DedupeStore, FailureJournal } from "../store-kit/dedupe-store.js";
 import type { ReportQueue } from "../store-kit/report-queue.js";
 import type { Telemetry } from "../store-kit/telemetry.js";
@@ -41,16 +41,26 @@ export interface ReceiverOptions<
   S extends object = object,
 > {
   /**
-   * The bearer token the provider sends: one string, several (during a rotation), or a function
-   * that decides. Required unless `auth: false` (adapters read REPORTKIT_TOKEN).
+   * The webhook's secret, which the provider sends as the bearer of every push (`Authorization:
+   * Bearer <secret>`): one string, several (during a rotation), or a function that decides.
+   * Required unless `auth: false` (adapters read REPORTKIT_SECRET).
    */
-  token?: TokenOption;
+  secret?: SecretOption;
+  /** @deprecated The old name of `secret` (a line at start-up says to rename it). */
+  token?: SecretOption;
   /**
-   * A header whose whole value is the token (composed webhooks may send e.g. `x-api-key`),
-   * instead of `Authorization: Bearer <token>`.
+   * The webhook's token, which the provider calls its validation key: with it, the webhook's
+   * verification request is answered when it carries this key, with or without a secret.
+   * Without it, when it carries one of the receiver's secrets. Adapters read
+   * REPORTKIT_VERIFICATION_TOKEN.
+   */
+  verificationToken?: string;
+  /**
+   * A header whose whole value is the secret (composed webhooks may send e.g. `x-api-key`),
+   * instead of `Authorization: Bearer <secret>`.
    */
   header?: string;
-  /** `false` accepts requests without any credential (no `token`, no `header`). Not recommended. */
+  /** `false` accepts requests without any credential (no `secret`, no `header`). Not recommended. */
   auth?: false;
   /**
    * Called with each SMS delivery report; the provider gets 200 once it returns/resolves. May
@@ -126,18 +136,20 @@ export interface ReceiverOptions<
    */
   bodyTimeoutMs?: number;
   /**
-   * The webhook's verification challenge, answered before any report is authenticated (and
-   * never marking anything processed). Default: a GET to the receiver's path with a
-   * `challenge` query parameter and `token` equal to the receiver's token gets 200 text/plain
-   * with the challenge's value (401 for a wrong or missing token). `false` turns it off; a
-   * function answers whatever the provider turns out to send (return undefined for a report).
+   * The webhook's verification handshake, answered before any report is parsed (and never
+   * marking anything processed): a POST whose JSON body has a `challenge` and a `validation_key`
+   * (or a `token` query parameter) gets 200 `{"challenge": …}` when its key is
+   * `verificationToken` (or, without one, when it carries a secret), 401 otherwise. `false`
+   * turns it off; a function answers instead (return undefined for a report).
    */
   challenge?: ChallengeOption;
 }
 
 /** Every option name a receiver takes: anything else is refused at construction. */
 export const RECEIVER_OPTION_NAMES: ReadonlySet<string> = new Set([
+  "secret",
   "token",
+  "verificationToken",
   "header",
   "auth",
   "onDelivery",

@@ -3,7 +3,7 @@
 import type { ComposedTemplate } from "@reportkit/wire";
 import type { ReportkitError } from "../reply/errors.js";
 import type { ReceiverHeaders } from "../request/headers.js";
-import type { EnvRecord } from "./env-token.js";
+import type { EnvRecord } from "./env-credentials.js";
 import type {
   CallReportFor,
   DeliveryReportFor,

@@ -6,7 +6,7 @@ import type { ReceiverOptions } from "./receiver-options.js";
 describe("validateOptions: every option is checked at construction", () => {
   const onDelivery = () => {};
   it.each([
-    [{ onDelivery }, /no token given/],
+    [{ onDelivery }, /no secret given/],
     [{ token: "", onDelivery }, /`token` is empty/],
     [{ token: [], onDelivery }, /must be a string, an array/],
     [{ token: ["a", ""], onDelivery }, /`token\[1\]` is empty/],
@@ -49,7 +49,7 @@ describe("validateOptions: every option is checked at construction", () => {
   });
 
   it("never echoes the token in a construction error", () => {
-    expect(() => createReceiver({ token: ["secret-abc", ""], onDelivery })).toThrow(
+    expect(() => createReceiver({ secret: ["secret-abc", ""], onDelivery })).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining("secret-abc") }),
     );
   });

@@ -7,7 +7,7 @@ import { type CompiledTemplate, compileTemplate } from "../composed/compile-temp
 import type { ReceiverLogger } from "../reply/receiver-log.js";
 import { defaultDedupeKey } from "../report/dedupe-key.js";
 import type { CallReport, DeliveryReport, Report } from "../report/schemas.js";
-import { type ChallengeOption, checkChallengeOption } from "../request/challenge.js";
+import { type ChallengeOption, checkChallengeOption } from "../request/challenge-option.js";
 import type { Credential } from "../request/check-bearer.js";
 import type { DedupeStore, FailureJournal } from "../store-kit/dedupe-store.js";
 import type { ReportQueue } from "../store-kit/report-queue.js";
@@ -48,8 +48,10 @@ export interface Config {
   telemetry: Telemetry | undefined;
   timeZone: string;
   limit: number;
-  /** The `challenge` option, checked: undefined for the default responder. */
+  /** The `challenge` option, checked: undefined for the provider's handshake. */
   challenge: ChallengeOption | undefined;
+  /** Lines to log once at start-up: an old option or environment name in use. */
+  renames: string[];
 }
 
 /**
@@ -96,6 +98,7 @@ export function validateOptions(
     );
   }
   const dedupe = queue === undefined ? dedupeStore(options.dedupe) : undefined;
+  const { credential, renames } = credentialOf(options, requestEnv);
   return {
     template:
       compiled === undefined
@@ -106,7 +109,7 @@ export function validateOptions(
             // Without a Content-Type: a form can only be read as urlencoded (multipart needs a boundary).
             format: compiled.declaredFormat === "json" ? "json" : "urlencoded",
           },
-    credential: credentialOf(options, requestEnv),
+    credential,
     onDelivery: onDelivery as Handler<DeliveryReport> | undefined,
     onCall: onCall as Handler<CallReport> | undefined,
     onError,
@@ -121,6 +124,7 @@ export function validateOptions(
     timeZone: options.timeZone ?? PROVIDER_TIME_ZONE,
     limit,
     challenge: checkChallengeOption(options.challenge),
+    renames,
   };
 }
 

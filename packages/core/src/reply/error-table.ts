@@ -104,30 +104,46 @@ export interface ReplyDetail {
 const JSON_TYPE = "application/json";
 const REALM = 'Bearer realm="reportkit"';
 const REALM_INVALID = 'Bearer realm="reportkit", error="invalid_token"';
-// One frozen header object per code and detail, built on first use: a flood of refusals
-// allocates none.
-const built = new Map<string, Readonly<Record<string, string>>>();
+
+function headersOf(
+  rule: ErrorRule,
+  invalidToken: boolean,
+  allow: string,
+): Readonly<Record<string, string>> {
+  const record: Record<string, string> = { "content-type": JSON_TYPE };
+  if (rule.retryAfterSeconds !== undefined) record["retry-after"] = String(rule.retryAfterSeconds);
+  if (rule.closesConnection === true) record.connection = "close";
+  if (rule.authenticate === true) record["www-authenticate"] = invalidToken ? REALM_INVALID : REALM;
+  if (rule.allow === true) record.allow = allow;
+  return Object.freeze(record);
+}
+
+// Built once, frozen: a flood of refusals allocates no header object. The 401 has two forms,
+// the 405 one per method the receiver takes (one, in practice).
+const BY_CODE = new Map(
+  (Object.keys(ERROR_RULES) as ErrorCode[]).map((code) => [
+    code,
+    headersOf(ruleOf(code), false, "POST"),
+  ]),
+);
+const INVALID_TOKEN = headersOf(ERROR_RULES.unauthorized, true, "");
+const BY_METHOD = new Map<string, Readonly<Record<string, string>>>();
 
 /** The headers of a reply with this code, as its row says. */
 export function replyHeaders(
   code: ErrorCode,
   detail?: ReplyDetail,
 ): Readonly<Record<string, string>> {
-  const rule = ruleOf(code);
-  const invalid = rule.authenticate === true && detail?.invalidToken === true;
-  const allow = rule.allow === true ? (detail?.allow ?? "POST") : "";
-  const id = `${code}|${invalid ? 1 : 0}|${allow}`;
-  let headers = built.get(id);
-  if (headers === undefined) {
-    const record: Record<string, string> = { "content-type": JSON_TYPE };
-    if (rule.retryAfterSeconds !== undefined)
-      record["retry-after"] = String(rule.retryAfterSeconds);
-    if (rule.closesConnection === true) record.connection = "close";
-    if (rule.authenticate === true) record["www-authenticate"] = invalid ? REALM_INVALID : REALM;
-    if (rule.allow === true) record.allow = allow;
-    headers = Object.freeze(record);
-    // Bounded: the codes are few, and `allow` is the receiver's one method.
-    if (built.size < 256) built.set(id, headers);
+  if (detail !== undefined) {
+    if (code === "unauthorized" && detail.invalidToken === true) return INVALID_TOKEN;
+    if (code === "method_not_allowed" && detail.allow !== undefined && detail.allow !== "POST") {
+      let headers = BY_METHOD.get(detail.allow);
+      if (headers === undefined) {
+        headers = headersOf(ERROR_RULES.method_not_allowed, false, detail.allow);
+        if (BY_METHOD.size < 8) BY_METHOD.set(detail.allow, headers);
+      }
+      return headers;
+    }
   }
-  return headers;
+  return BY_CODE.get(code) as Readonly<Record<string, string>>;
 }

@@ -55,15 +55,15 @@ export type CredentialProblem = "missing" | "not_bearer" | "invalid";
 
 // --- The request, before its body ---------------------------------------------------------
 
-/** `where`: how the credential is sent, e.g. "an Authorization: Bearer <token> header". */
+/** `where`: how the credential is sent, e.g. "an Authorization: Bearer <secret> header". */
 export function unauthorized(problem: CredentialProblem, where: string): ReportkitError {
   return new ReportkitError(
     "unauthorized",
     problem === "missing"
-      ? `Missing credentials: send the webhook's token in ${where}.`
+      ? `Missing credentials: send the webhook's secret in ${where}.`
       : problem === "not_bearer"
-        ? `The Authorization header is not a Bearer credential: send the webhook's token as ${where}.`
-        : `The token in ${where} is not one this receiver accepts.`,
+        ? `The Authorization header is not a Bearer credential: send the webhook's secret as ${where}.`
+        : `The secret in ${where} is not one this receiver accepts.`,
     // A credential of another scheme is no Bearer token at all: no error code (RFC 6750, 3.1).
     { invalidToken: problem === "invalid" },
   );
@@ -90,10 +90,19 @@ export function unsupportedMediaType(contentType: string): ReportkitError {
 }
 
 export function tokenCheckFailed(cause: unknown): ReportkitError {
+  if (cause instanceof ReportkitError) return cause;
   return new ReportkitError(
     "token_check_failed",
-    "The token verifier failed; the provider will retry this report.",
+    "The secret verifier failed; the provider will retry this report.",
     { cause },
+  );
+}
+
+/** No secret to check requests against, where the secret is read per request. */
+export function secretMissing(envName: string, whereToSet: string): ReportkitError {
+  return new ReportkitError(
+    "token_check_failed",
+    `This receiver has no secret to check the request against: ${envName} is neither in its options nor ${whereToSet}, or pass \`secret\`. The provider will retry this report.`,
   );
 }
 

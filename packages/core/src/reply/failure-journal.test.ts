@@ -32,7 +32,7 @@ describe("the failure journal: what is kept", () => {
   it("keeps a failed handler's report as `failed`, by its dedupe key, with the handler's error", async () => {
     const { journal, kept } = keptIn();
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       journal,
       logger: false,
       onDelivery: () => {
@@ -65,7 +65,7 @@ describe("the failure journal: what is kept", () => {
   it("keeps a handler that timed out as `failed` (handler_timeout)", async () => {
     const { journal, kept } = keptIn();
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       journal,
       logger: false,
       deadlineMs: 20,
@@ -77,7 +77,12 @@ describe("the failure journal: what is kept", () => {
 
   it("keeps a report refused after authentication as `refused`, by a hash of the request", async () => {
     const { journal, kept } = keptIn();
-    const receiver = createReceiver({ token: TOKEN, journal, logger: false, onDelivery: () => {} });
+    const receiver = createReceiver({
+      secret: TOKEN,
+      journal,
+      logger: false,
+      onDelivery: () => {},
+    });
     const { status: _status, ...noStatus } = SAMPLE_DLR;
     const reply = await receiver.handle(request(noStatus));
     expect(reply.status).toBe(400);
@@ -95,14 +100,24 @@ describe("the failure journal: what is kept", () => {
 
   it("keeps a body that is not JSON as it came (invalid_json after authentication)", async () => {
     const { journal, kept } = keptIn();
-    const receiver = createReceiver({ token: TOKEN, journal, logger: false, onDelivery: () => {} });
+    const receiver = createReceiver({
+      secret: TOKEN,
+      journal,
+      logger: false,
+      onDelivery: () => {},
+    });
     expect((await receiver.handle(request("{not json"))).status).toBe(400);
     expect(kept.map((e) => [e.status, e.request.body])).toEqual([["refused", "{not json"]]);
   });
 
   it("keeps bytes in base64", async () => {
     const { journal, kept } = keptIn();
-    const receiver = createReceiver({ token: TOKEN, journal, logger: false, onDelivery: () => {} });
+    const receiver = createReceiver({
+      secret: TOKEN,
+      journal,
+      logger: false,
+      onDelivery: () => {},
+    });
     const bytes = new TextEncoder().encode('{"nothing":"here"}');
     // A charset other than UTF-8: core reads bytes, and keeps them as they came.
     const reply = await receiver.handle(
@@ -117,7 +132,12 @@ describe("the failure journal: what is kept", () => {
 
   it("never keeps an unauthenticated request, a wrong method, or a report processed", async () => {
     const { journal, kept } = keptIn();
-    const receiver = createReceiver({ token: TOKEN, journal, logger: false, onDelivery: () => {} });
+    const receiver = createReceiver({
+      secret: TOKEN,
+      journal,
+      logger: false,
+      onDelivery: () => {},
+    });
     const { status: _status, ...noStatus } = SAMPLE_DLR;
     const wrongToken = await receiver.handle(request(noStatus, { authorization: "Bearer nope" }));
     const noToken = await receiver.handle({ ...request(noStatus), headers: {} });
@@ -136,7 +156,7 @@ describe("the failure journal: what is kept", () => {
       throw new Error("down");
     };
     const byDefault = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: store,
       logger: false,
       onDelivery: failing,
@@ -144,7 +164,7 @@ describe("the failure journal: what is kept", () => {
     await byDefault.handle(request({ ...SAMPLE_DLR, id: "j:4" }));
     expect(kept).toHaveLength(1);
     const off = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: store,
       journal: false,
       logger: false,
@@ -158,7 +178,7 @@ describe("the failure journal: what is kept", () => {
     const errors: ReportkitError[] = [];
     const logged: string[] = [];
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       logger: { warn: (line) => void logged.push(line), error: (line) => void logged.push(line) },
       journal: { record: () => Promise.reject(new Error("journal down")) },
       onError: (error) => void errors.push(error),

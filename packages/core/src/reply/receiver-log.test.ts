@@ -28,7 +28,7 @@ describe("logging without onError", () => {
   it("names a failed call report by its key, which carries no phone number", async () => {
     const { lines, logger } = recorder();
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       logger,
       onCall: () => {
         throw new Error("the dialer is down");
@@ -46,7 +46,7 @@ describe("logging without onError", () => {
   it("logs each handler failure with its cause, as an error", async () => {
     const { lines, logger } = recorder();
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       logger,
       dedupe: false,
       onDelivery: () => {
@@ -66,7 +66,7 @@ describe("logging without onError", () => {
     const { lines, logger } = recorder();
     const receiver = createReceiver({
       logger,
-      token: () => {
+      secret: () => {
         throw new Error("secrets store unreachable");
       },
       onDelivery: () => {},
@@ -78,7 +78,7 @@ describe("logging without onError", () => {
 
   it("logs refusals at most once a minute per code, never with the token", async () => {
     const { lines, logger } = recorder();
-    const receiver = createReceiver({ token: TOKEN, logger, onDelivery: () => {} });
+    const receiver = createReceiver({ secret: TOKEN, logger, onDelivery: () => {} });
     for (let i = 0; i < 5; i++) await receiver.handle(post("wrong-token-value"));
     await receiver.handle(post(TOKEN, { neither: "report" }));
     expect(lines.map((l) => [l.level, l.message.split(" (")[0]])).toEqual([
@@ -91,16 +91,16 @@ describe("logging without onError", () => {
 
   it("limits refusal lines per cause, not per code: a wrong token after a missing one is told", async () => {
     const { lines, logger } = recorder();
-    const receiver = createReceiver({ token: TOKEN, logger, onDelivery: () => {} });
+    const receiver = createReceiver({ secret: TOKEN, logger, onDelivery: () => {} });
     const missing = { ...post(TOKEN), headers: { "content-type": "application/json" } };
     const noScheme = { ...post(TOKEN), headers: { authorization: TOKEN } };
     for (let i = 0; i < 3; i++) await receiver.handle(missing);
     for (let i = 0; i < 3; i++) await receiver.handle(post("wrong-token-value"));
     for (let i = 0; i < 3; i++) await receiver.handle(noScheme);
     expect(lines.map((l) => l.message)).toEqual([
-      "reportkit: unauthorized (401): Missing credentials: send the webhook's token in an Authorization: Bearer <token> header.",
-      "reportkit: unauthorized (401): The token in an Authorization: Bearer <token> header is not one this receiver accepts.",
-      "reportkit: unauthorized (401): The Authorization header is not a Bearer credential: send the webhook's token as an Authorization: Bearer <token> header.",
+      "reportkit: unauthorized (401): Missing credentials: send the webhook's secret in an Authorization: Bearer <secret> header.",
+      "reportkit: unauthorized (401): The secret in an Authorization: Bearer <secret> header is not one this receiver accepts.",
+      "reportkit: unauthorized (401): The Authorization header is not a Bearer credential: send the webhook's secret as an Authorization: Bearer <secret> header.",
     ]);
     expect(JSON.stringify(lines)).not.toContain(TOKEN);
   });
@@ -108,7 +108,7 @@ describe("logging without onError", () => {
   it("a flood of refusals with varied messages is still bounded: at most 5 lines a minute per code", async () => {
     const { lines, logger } = recorder();
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       logger,
       composed: { type: "delivery", method: "GET", url: "/hooks/{{id}}/{{status}}" },
       onDelivery: () => {},
@@ -127,7 +127,7 @@ describe("logging without onError", () => {
 
   it("a report of a kind no handler takes is acknowledged and said once per kind", async () => {
     const { lines, logger } = recorder();
-    const receiver = createReceiver({ token: TOKEN, logger, onDelivery: () => {} });
+    const receiver = createReceiver({ secret: TOKEN, logger, onDelivery: () => {} });
     const call = { ...post(TOKEN, SAMPLE_CALL) };
     const replies = [
       await receiver.handle(call),
@@ -162,7 +162,7 @@ describe("logging without onError", () => {
       error: { code: "token_check_failed" },
     });
     expect(lines).toHaveLength(1);
-    expect(lines[0]?.message).toContain("REPORTKIT_TOKEN is neither in the receiver's options");
+    expect(lines[0]?.message).toContain("REPORTKIT_SECRET is neither in its options");
     expect(lines[0]?.message).not.toMatch(/\n\s+at /);
   });
 
@@ -171,10 +171,10 @@ describe("logging without onError", () => {
     const original = console.warn;
     console.warn = (...args: unknown[]) => void printed.push(args);
     try {
-      const quiet = createReceiver({ token: TOKEN, logger: false, onDelivery: () => {} });
+      const quiet = createReceiver({ secret: TOKEN, logger: false, onDelivery: () => {} });
       await quiet.handle(post("wrong"));
       expect(printed).toHaveLength(0);
-      const loud = createReceiver({ token: TOKEN, onDelivery: () => {} });
+      const loud = createReceiver({ secret: TOKEN, onDelivery: () => {} });
       await loud.handle(post("wrong"));
       expect(printed).toHaveLength(1);
     } finally {
@@ -184,7 +184,7 @@ describe("logging without onError", () => {
 
   it("a logger that throws does not change the reply", async () => {
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       logger: {
         warn: () => {
           throw new Error("log sink full");
@@ -201,7 +201,7 @@ describe("log lines carry the error code and the report's dedupe key", () => {
   it("as text: the key after the message, never the token", async () => {
     const { lines, logger } = recorder();
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       logger,
       onDelivery: () => {
         throw new Error("insert failed");
@@ -227,7 +227,7 @@ describe("log lines carry the error code and the report's dedupe key", () => {
     };
     const cause = new Error("insert failed");
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       logger: pinoLike as never,
       onDelivery: () => {
         throw cause;
@@ -251,7 +251,7 @@ describe("log lines carry the error code and the report's dedupe key", () => {
         level: "warn",
         fields: { code: "unauthorized", status: 401 },
         message:
-          "reportkit: unauthorized (401): The token in an Authorization: Bearer <token> header is not one this receiver accepts.",
+          "reportkit: unauthorized (401): The secret in an Authorization: Bearer <secret> header is not one this receiver accepts.",
       },
     ]);
   });

@@ -102,27 +102,6 @@ export function receiverLog(
   };
 }
 
-/**
- * Logs once per kind that a report arrived for which no handler is attached (the receiver has
- * a handler of the other kind, so it acknowledges the report): otherwise it is gone unseen.
- */
-export function unhandledKindLog(logger: ReceiverLogger): (kind: "delivery" | "call") => void {
-  const told = new Set<string>();
-  return (kind) => {
-    if (told.has(kind)) return;
-    told.add(kind);
-    const [name, attach] =
-      kind === "delivery" ? ["SMS delivery", "onDelivery"] : ["call", "onCall"];
-    try {
-      logger.warn(
-        `reportkit: a ${name} report arrived and was acknowledged (200) without a handler: this receiver has none for ${kind} reports. Attach one with ${attach}(fn) to keep them (logged once).`,
-      );
-    } catch {
-      // A logger that throws must not change the reply.
-    }
-  };
-}
-
 function messageOf(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }

@@ -29,7 +29,7 @@ function failing(journal: FailureJournal) {
   const fail = () => {
     throw new Error("no customer with number +91 98765 43210");
   };
-  return createReceiver({ token: TOKEN, journal, logger: false, onDelivery: fail, onCall: fail });
+  return createReceiver({ secret: TOKEN, journal, logger: false, onDelivery: fail, onCall: fail });
 }
 
 describe("a redacting journal", () => {
@@ -72,7 +72,7 @@ describe("a redacting journal", () => {
   it("redacts a composed template's own key for the number", async () => {
     const { journal, kept } = journalOf("redacted");
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       journal,
       logger: false,
       composed: {

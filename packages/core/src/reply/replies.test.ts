@@ -14,7 +14,7 @@ function post(payload: object): ReceiverRequest {
 
 describe("replies", () => {
   it("core's fixed replies are built once and frozen, so no adapter can change them", async () => {
-    const receiver = createReceiver({ token: TOKEN, onDelivery: () => {} });
+    const receiver = createReceiver({ secret: TOKEN, onDelivery: () => {} });
     const first = await receiver.handle(post(SAMPLE_DLR));
     const again = await receiver.handle(post(SAMPLE_DLR));
     const next = await receiver.handle(post({ ...SAMPLE_DLR, id: "another" }));

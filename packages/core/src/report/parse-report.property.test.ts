@@ -201,7 +201,7 @@ describe("parseReport: properties", () => {
   it("through createReceiver(...).handle: 200 means the handler got a report the schema accepts", async () => {
     const received: Report[] = [];
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       // Generated payloads repeat identities; each one is a report of its own here.
       dedupe: false,
       onDelivery: (report) => {

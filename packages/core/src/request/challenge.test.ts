@@ -1,210 +1,292 @@
+// The webhook's verification handshake, as the provider's page shows it: a POST of
+// {"validation_key", "challenge"} with the key as the `token` query parameter and the secret as
+// the bearer, answered 200 {"challenge"}.
+
+import type { ComposedTemplate } from "@reportkit/wire";
 import { describe, expect, it } from "vitest";
-import { SAMPLE_DLR_TEXT, TOKEN } from "../../../../test/fixtures/samples.js";
+import { SAMPLE_DLR_TEXT, TOKEN, VERIFICATION_SAMPLE } from "../../../../test/fixtures/samples.js";
+import { adapterReceiver } from "../receiver/adapter-receiver.js";
 import { createReceiver } from "../receiver/create-receiver.js";
 import type { ReceiverOptions } from "../receiver/receiver-options.js";
-import type { DeliveryReport } from "../report/schemas.js";
-import { memoryDedupe } from "../store-kit/memory-dedupe.js";
+import type { ReceiverRequest } from "../receiver/types.js";
+import type { JournalRecord } from "../store-kit/dedupe-store.js";
+import type { Telemetry } from "../store-kit/telemetry.js";
 
-function setup(extra: Partial<ReceiverOptions> = {}) {
-  const deliveries: DeliveryReport[] = [];
-  const errors: string[] = [];
-  const receiver = createReceiver({
-    token: TOKEN,
-    onDelivery: (report) => {
-      deliveries.push(report);
-    },
-    onError: (error) => {
-      errors.push(error.code);
-    },
-    ...extra,
-  } as ReceiverOptions);
-  return { receiver, deliveries, errors };
+const V = VERIFICATION_SAMPLE;
+
+function verification(
+  overrides: { url?: string; body?: string; bearer?: string | null } = {},
+): ReceiverRequest {
+  const { url = V.url, body = V.body, bearer = V.secret } = overrides;
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
+  return { method: "POST", url, headers, body };
 }
 
-const get = (url: string) => ({ method: "GET", url, headers: {} });
+function setup(extra: Partial<ReceiverOptions<ComposedTemplate | undefined>> = {}) {
+  const handled: string[] = [];
+  const kept: JournalRecord[] = [];
+  const counted: string[] = [];
+  const telemetry: Telemetry = {
+    startReport: () => {
+      counted.push("report");
+      return { run: (fn) => fn(), handlerDuration() {}, end() {}, carrier: () => ({}) };
+    },
+    refused: (code) => void counted.push(`refused ${code}`),
+    verification: (outcome) => void counted.push(`verification ${outcome}`),
+  };
+  const receiver = createReceiver({
+    secret: V.secret,
+    logger: false,
+    telemetry,
+    journal: { record: async (entry) => void kept.push(entry) },
+    onDelivery: (report) => void handled.push(report.id),
+    ...extra,
+  } as ReceiverOptions<ComposedTemplate | undefined>);
+  return { receiver, handled, kept, counted };
+}
 
-describe("verification challenge: the default responder", () => {
-  it("answers GET ?challenge=…&token=<token> with 200 text/plain, nosniff, the challenge as the body", async () => {
-    const { receiver, deliveries } = setup();
-    const reply = await receiver.handle(
-      get(`/webhooks?challenge=${encodeURIComponent("a b&<c>")}&token=${TOKEN}`),
-    );
-    expect(reply.status).toBe(200);
-    expect(reply.body).toBe("a b&<c>");
-    expect(reply.headers["content-type"]).toBe("text/plain; charset=utf-8");
-    expect(reply.headers["x-content-type-options"]).toBe("nosniff");
-    expect(deliveries).toHaveLength(0);
+const answer = JSON.stringify({ challenge: V.challenge });
+
+describe("the verification handshake, by default", () => {
+  it("answers the provider's sample byte for byte (trailing comma and all): 200 JSON with the challenge", async () => {
+    const { receiver, handled, kept, counted } = setup({ verificationToken: V.queryKey });
+    const reply = await receiver.handle(verification());
+    expect([reply.status, reply.headers["content-type"], reply.body]).toEqual([
+      200,
+      "application/json",
+      answer,
+    ]);
+    // Never a report: no handler, nothing journaled, counted as a verification.
+    expect([handled, kept, counted]).toEqual([[], [], ["verification answered"]]);
   });
 
-  it("answers a wrong or missing token with 401 and says which", async () => {
-    const { receiver, errors } = setup();
-    const wrong = await receiver.handle(get("/webhooks?challenge=abc&token=nope"));
-    const missing = await receiver.handle(get("/webhooks?challenge=abc"));
-    expect([wrong.status, missing.status]).toEqual([401, 401]);
-    expect(JSON.parse(wrong.body).error.message).toMatch(/not one this receiver accepts/);
-    expect(JSON.parse(missing.body).error.message).toMatch(/without a token/);
-    expect(wrong.body).not.toContain("abc");
-    expect(errors).toEqual(["unauthorized", "unauthorized"]);
-    // Every 401 says how to authenticate (RFC 9110, 11.6.1), this one too.
-    expect(wrong.headers["www-authenticate"]).toBe(
-      'Bearer realm="reportkit", error="invalid_token"',
-    );
-    expect(missing.headers["www-authenticate"]).toBe('Bearer realm="reportkit"');
+  it("answers it as valid JSON too, and with the key in the body alone or in the query alone", async () => {
+    const { receiver } = setup({ verificationToken: V.bodyKey });
+    const valid = JSON.stringify({ validation_key: V.bodyKey, challenge: "c1" });
+    for (const request of [
+      verification({ body: valid }),
+      verification({ body: valid, url: "/webhooks" }),
+      verification({
+        url: `/webhooks?token=${V.bodyKey}`,
+        body: JSON.stringify({ challenge: "c1" }),
+      }),
+    ]) {
+      const reply = await receiver.handle(request);
+      expect([reply.status, reply.body]).toEqual([200, '{"challenge":"c1"}']);
+    }
   });
 
-  it("accepts any of several tokens, and asks a verifier function", async () => {
-    const several = setup({ token: ["old", TOKEN] }).receiver;
-    expect((await several.handle(get(`/w?challenge=1&token=old`))).status).toBe(200);
-    const asked: string[] = [];
-    const verified = setup({
-      token: async (t) => {
-        asked.push(t);
-        return t === "fn-token";
-      },
-    }).receiver;
-    expect((await verified.handle(get("/w?challenge=2&token=fn-token"))).body).toBe("2");
-    expect((await verified.handle(get("/w?challenge=2&token=other"))).status).toBe(401);
-    expect(asked).toEqual(["fn-token", "other"]);
+  it("with a verificationToken: the key decides, with or without a secret", async () => {
+    const { receiver } = setup({ verificationToken: V.queryKey });
+    for (const bearer of [null, "wrong-secret"]) {
+      expect((await receiver.handle(verification({ bearer }))).status).toBe(200);
+    }
   });
 
-  it("compares the whole value with a custom header", async () => {
-    const { receiver } = setup({ header: "x-api-key", token: "key with space" });
-    const reply = await receiver.handle(
-      get(`/w?challenge=ok&token=${encodeURIComponent("key with space")}`),
-    );
-    expect([reply.status, reply.body]).toEqual([200, "ok"]);
+  it("a wrong key: 401 with WWW-Authenticate, the challenge not echoed, counted as a verification refused", async () => {
+    const { receiver, counted } = setup({ verificationToken: "another-key" });
+    for (const bearer of [V.secret, null]) {
+      const reply = await receiver.handle(verification({ bearer }));
+      expect(reply.status).toBe(401);
+      expect(reply.headers["www-authenticate"]).toBe(
+        'Bearer realm="reportkit", error="invalid_token"',
+      );
+      expect(reply.body).not.toContain(V.challenge);
+      expect(JSON.parse(reply.body).error.message).toMatch(
+        /validation key .* not this receiver's verificationToken/,
+      );
+    }
+    expect(counted).toEqual(["verification refused", "verification refused"]);
   });
 
-  it("leaves a GET without `challenge` to the report path (405 here), and POST reports as before", async () => {
-    const { receiver, deliveries } = setup();
-    expect((await receiver.handle(get(`/webhooks?token=${TOKEN}`))).status).toBe(405);
-    const posted = await receiver.handle({
-      method: "POST",
-      url: "/webhooks?challenge=x",
-      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-      body: SAMPLE_DLR_TEXT,
-    });
-    expect(posted.status).toBe(200);
-    expect(deliveries).toHaveLength(1);
+  it("without a verificationToken: answered when it carries one of the receiver's secrets, else 401", async () => {
+    const { receiver, counted } = setup({ secret: ["old-secret", V.secret] });
+    expect((await receiver.handle(verification())).status).toBe(200);
+    for (const bearer of [null, "wrong-secret"]) {
+      const reply = await receiver.handle(verification({ bearer }));
+      expect(reply.status).toBe(401);
+      expect(reply.headers["www-authenticate"]).toMatch(/^Bearer realm="reportkit"/);
+      expect(reply.body).not.toContain(V.challenge);
+    }
+    // The 401s before any body was read are plain refusals: the receiver could not tell.
+    expect(counted).toEqual([
+      "verification answered",
+      "refused unauthorized",
+      "refused unauthorized",
+    ]);
   });
 
-  it("marks nothing processed: the same report is handled after a challenge", async () => {
-    const store = memoryDedupe();
-    const { receiver, deliveries } = setup({ dedupe: store });
-    await receiver.handle(get(`/webhooks?challenge=x&token=${TOKEN}`));
-    const first = await receiver.handle({
+  it("marks nothing processed: the reports that follow are handled as ever", async () => {
+    const { receiver, handled } = setup({ verificationToken: V.queryKey });
+    await receiver.handle(verification());
+    const report = await receiver.handle({
       method: "POST",
       url: "/webhooks",
-      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${V.secret}`, "content-type": "application/json" },
       body: SAMPLE_DLR_TEXT,
     });
-    expect(JSON.parse(first.body)).toEqual({ ok: true });
-    expect(deliveries).toHaveLength(1);
+    expect(report.status).toBe(200);
+    expect(handled).toHaveLength(1);
   });
 
-  it("`challenge: false` turns it off: the GET is refused as any GET is", async () => {
-    const { receiver } = setup({ challenge: false });
-    const reply = await receiver.handle(get(`/webhooks?challenge=x&token=${TOKEN}`));
-    expect(reply.status).toBe(405);
-  });
-
-  it("with `auth: false` echoes the challenge without asking a token", async () => {
-    const receiver = createReceiver({ auth: false, onDelivery() {} });
-    const reply = await receiver.handle(get("/webhooks?challenge=open"));
-    expect([reply.status, reply.body]).toEqual([200, "open"]);
-  });
-
-  it("a composed GET template that reads its own `challenge` key takes the GETs as reports", async () => {
-    const template = {
-      type: "delivery",
-      method: "GET",
-      url: "/ack?msg={{id}}&challenge={{status}}",
-    } as const;
-    const seen: string[] = [];
-    const receiver = createReceiver({
-      token: TOKEN,
-      composed: template,
-      onDelivery: (report) => {
-        seen.push(report.status);
-      },
+  it("a body without a secret that is no verification is the 401 it would have been, never read as a report", async () => {
+    const { receiver, handled, kept } = setup({ verificationToken: V.queryKey });
+    const reply = await receiver.handle({
+      ...verification({ bearer: null }),
+      body: SAMPLE_DLR_TEXT,
     });
+    expect(reply.status).toBe(401);
+    const garbage = await receiver.handle({ ...verification({ bearer: null }), body: "{not json" });
+    expect(garbage.status).toBe(401);
+    expect([handled, kept]).toEqual([[], []]);
+  });
+
+  it("a body without a secret too large or too slow keeps its own reply, which closes the connection", async () => {
+    const { receiver } = setup({ verificationToken: V.queryKey, maxBodyBytes: 100 });
+    const big = await receiver.handle({
+      ...verification({ bearer: null }),
+      body: JSON.stringify({ challenge: "x".repeat(200), validation_key: V.queryKey }),
+    });
+    expect([big.status, big.headers.connection]).toEqual([413, "close"]);
+  });
+
+  it("the old GET ?challenge= form is gone: a GET is 405 like any other method", async () => {
+    const { receiver } = setup({ verificationToken: V.queryKey });
     const reply = await receiver.handle({
       method: "GET",
-      url: "/ack?msg=abc:1&challenge=DELIVRD",
-      headers: { authorization: `Bearer ${TOKEN}` },
+      url: `/webhooks?challenge=abc&token=${V.queryKey}`,
+      headers: { authorization: `Bearer ${V.secret}` },
     });
-    expect(reply.status).toBe(200);
-    expect(seen).toEqual(["DELIVRD"]);
+    expect([reply.status, reply.headers.allow]).toEqual([405, "POST"]);
   });
 
-  it("a composed GET template without such a key: a GET with `challenge` is the challenge, others reports", async () => {
-    const seen: string[] = [];
-    const receiver = createReceiver({
-      token: TOKEN,
-      composed: { type: "delivery", method: "GET", url: "/ack?msg={{id}}&s={{status}}" },
-      onDelivery: (report) => {
-        seen.push(report.id);
+  it("with `auth: false`: answered without a secret, and without a verificationToken", async () => {
+    const { receiver } = setup({ secret: undefined, auth: false });
+    expect((await receiver.handle(verification({ bearer: null }))).body).toBe(answer);
+  });
+
+  it("a composed GET template's receiver answers the POST handshake too", async () => {
+    const { receiver } = setup({
+      verificationToken: V.queryKey,
+      composed: {
+        type: "delivery",
+        method: "GET",
+        url: "https://x.example/hook?id={{id}}&s={{status}}",
       },
     });
-    const challenged = await receiver.handle(get(`/ack?challenge=c1&token=${TOKEN}`));
-    expect([challenged.status, challenged.body]).toEqual([200, "c1"]);
-    const report = await receiver.handle({
-      method: "GET",
-      url: "/ack?msg=abc:1&s=DELIVRD",
-      headers: { authorization: `Bearer ${TOKEN}` },
-    });
-    expect(report.status).toBe(200);
-    expect(seen).toEqual(["abc:1"]);
+    expect((await receiver.handle(verification())).body).toBe(answer);
+    const other = await receiver.handle({ ...verification(), body: "{}" });
+    expect(other.status).toBe(405);
+  });
+
+  it("`challenge: false` turns it off: the body is then read as a report", async () => {
+    const { receiver } = setup({ challenge: false });
+    const reply = await receiver.handle(verification());
+    expect([reply.status, JSON.parse(reply.body).error.code]).toEqual([400, "unrecognized_report"]);
+  });
+
+  it("reads the verification token from each request's environment where the adapter says so", async () => {
+    const receiver = adapterReceiver(
+      { logger: false, onDelivery: () => {} },
+      { env: undefined, requestEnv: { whereToSet: "in the Worker's environment" } },
+    );
+    const env = { REPORTKIT_SECRET: V.secret, REPORTKIT_VERIFICATION_TOKEN: V.queryKey };
+    expect((await receiver.handle({ ...verification({ bearer: null }), env })).status).toBe(200);
+    const other = { ...env, REPORTKIT_VERIFICATION_TOKEN: "another" };
+    expect((await receiver.handle({ ...verification({ bearer: null }), env: other })).status).toBe(
+      401,
+    );
   });
 });
 
-describe("verification challenge: a responder of your own", () => {
-  it("replaces the default; undefined lets the request through as a report", async () => {
-    const seen: string[] = [];
-    const { receiver, deliveries } = setup({
+describe("a challenge responder of your own", () => {
+  it("gets the decoded body and whether a secret came; undefined lets a report through", async () => {
+    const seen: unknown[] = [];
+    const { receiver, handled } = setup({
       challenge: (request) => {
-        seen.push(request.method);
-        return request.method === "POST" && request.url.includes("verify=")
-          ? { status: 200, body: "verified", headers: { "content-type": "text/plain" } }
-          : undefined;
+        seen.push([request.method, request.authenticated, request.body]);
+        const body = request.body as { hello?: string };
+        return body.hello === undefined ? undefined : { status: 200, body: `hi ${body.hello}` };
       },
     });
-    const verify = await receiver.handle({ method: "POST", url: "/w?verify=1", headers: {} });
-    expect([verify.status, verify.body, verify.headers["content-type"]]).toEqual([
-      200,
-      "verified",
-      "text/plain",
-    ]);
-    // The default's form is no longer answered.
-    expect((await receiver.handle(get(`/w?challenge=x&token=${TOKEN}`))).status).toBe(405);
-    const report = await receiver.handle({
-      method: "POST",
-      url: "/w",
-      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-      body: SAMPLE_DLR_TEXT,
-    });
+    const hello = await receiver.handle(verification({ body: '{"hello": "there",}' }));
+    expect([hello.status, hello.body]).toEqual([200, "hi there"]);
+    const report = await receiver.handle(verification({ body: SAMPLE_DLR_TEXT }));
     expect(report.status).toBe(200);
-    expect(deliveries).toHaveLength(1);
-    expect(seen).toEqual(["POST", "GET", "POST"]);
+    expect(handled).toHaveLength(1);
+    expect(seen[0]).toEqual(["POST", true, { hello: "there" }]);
   });
 
-  it("may answer asynchronously; a throw or a bad status is a 500, never a crash", async () => {
-    const later = setup({ challenge: async () => ({ status: 204 }) }).receiver;
-    expect(await later.handle(get("/w"))).toMatchObject({ status: 204, body: "" });
-    const throwing = setup({
-      challenge: () => {
+  it("sees requests without a secret too; its undefined leaves them their 401", async () => {
+    const { receiver } = setup({
+      challenge: async (request) =>
+        request.authenticated ? undefined : { status: 200, body: "no secret, but known" },
+    });
+    expect((await receiver.handle(verification({ bearer: null }))).body).toBe(
+      "no secret, but known",
+    );
+    const other = setup({ challenge: () => undefined }).receiver;
+    expect((await other.handle(verification({ bearer: null }))).status).toBe(401);
+  });
+
+  it("a throw or a bad status is a 500, never a crash", async () => {
+    for (const challenge of [
+      () => {
         throw new Error("boom");
       },
-    }).receiver;
-    expect((await throwing.handle(get("/w"))).status).toBe(500);
-    const bad = setup({ challenge: () => ({ status: 42 }) }).receiver;
-    expect((await bad.handle(get("/w"))).status).toBe(500);
+      () => Promise.reject(new Error("boom")),
+      () => ({ status: 42 }),
+    ]) {
+      const reply = await setup({ challenge }).receiver.handle(verification());
+      expect(reply.status).toBe(500);
+    }
+  });
+});
+
+describe("the credential's names", () => {
+  it("takes `token` as the old name of `secret`, and says once to rename it", async () => {
+    const warned: string[] = [];
+    const receiver = createReceiver({
+      token: TOKEN,
+      logger: { warn: (m) => void warned.push(m), error() {} },
+      onDelivery: () => {},
+    });
+    const reply = await receiver.handle({
+      method: "POST",
+      url: "/webhooks",
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body: SAMPLE_DLR_TEXT,
+    });
+    expect(reply.status).toBe(200);
+    expect(warned).toEqual([expect.stringMatching(/`token` option is now `secret`.*rename it/)]);
   });
 
-  it("is checked at factory time", () => {
-    expect(() => createReceiver({ token: TOKEN, challenge: true as never })).toThrow(
-      /`challenge` must be `false`.*got boolean/,
-    );
-    expect(() => createReceiver({ token: TOKEN, challenge: "yes" as never })).toThrow(/got string/);
+  it("refuses `secret` and `token` together", () => {
+    expect(() => createReceiver({ secret: "a", token: "b" })).toThrow(/not both: remove `token`/);
+  });
+
+  it("reads REPORTKIT_SECRET, and REPORTKIT_TOKEN as its old name with a line to rename it", async () => {
+    for (const [env, line] of [
+      [{ REPORTKIT_SECRET: TOKEN }, undefined],
+      [{ REPORTKIT_TOKEN: TOKEN }, /REPORTKIT_TOKEN is the old name of REPORTKIT_SECRET/],
+      [{ REPORTKIT_SECRET: TOKEN, REPORTKIT_TOKEN: "stale" }, /both .* REPORTKIT_SECRET is used/],
+    ] as const) {
+      const warned: string[] = [];
+      const receiver = adapterReceiver(
+        { logger: { warn: (m) => void warned.push(m), error() {} }, onDelivery: () => {} },
+        { env },
+      );
+      const reply = await receiver.handle({
+        method: "POST",
+        url: "/webhooks",
+        headers: { authorization: `Bearer ${TOKEN}` },
+        body: SAMPLE_DLR_TEXT,
+      });
+      expect(reply.status).toBe(200);
+      if (line === undefined) expect(warned).toEqual([]);
+      else expect(warned).toEqual([expect.stringMatching(line)]);
+      expect(warned.join("")).not.toContain(TOKEN);
+    }
   });
 });

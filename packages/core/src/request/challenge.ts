@@ -1,143 +1,150 @@
-// The webhook's verification challenge (provider-interface.md 4.2 and 5: a webhook is created
-// with a `token` "used as the verification token for an initial verification challenge"; the
-// steps are not published). reportkit answers the common form by default and lets the app
-// replace it: run before a report is authenticated, it never reads a body and never marks
-// anything processed.
+// The webhook's verification handshake, as the provider's page shows it (field-notes.md): when a
+// webhook is created with a token, the provider POSTs `<uri>?token=<validation key>` with
+// `Authorization: Bearer <secret>` and the JSON body
+// `{"validation_key": "<validation key>", "challenge": "<random text>"}` (the page's sample ends
+// with a trailing comma), and verifies the webhook only on a 200 whose JSON holds the challenge.
+// It is recognised once the body is decoded, before it is parsed as a report: it is never a
+// report, runs no handler and marks nothing processed.
 
-import { isThenable, type MaybePromise } from "../async/maybe-promise.js";
-import type { EnvRecord } from "../receiver/env-token.js";
-import { challengeUnauthorized, ReportkitError } from "../reply/errors.js";
-import type { BearerResult, Credential } from "./check-bearer.js";
-import type { ReceiverHeaders } from "./headers.js";
+import { isRecord } from "@reportkit/wire/internal";
+import { andThen, type MaybePromise } from "../async/maybe-promise.js";
+import type { ReceiverResponse } from "../receiver/types.js";
+import { challengeUnauthorized, type ReportkitError } from "../reply/errors.js";
+import type { ChallengeOption, ChallengeReply, ChallengeResponder } from "./challenge-option.js";
+import type { Credential } from "./check-bearer.js";
+import type { RequestState } from "./request-state.js";
 
-/** The reply the receiver sends for a challenge: `ReceiverResponse`'s shape, without a cause. */
-interface ReceiverResponse {
-  status: number;
-  headers: Readonly<Record<string, string>>;
-  body: string;
-}
-
-/** What a challenge responder sees of a request: no body (it is a report's, left unread). */
-export interface ChallengeRequest {
-  /** Upper case. */
-  readonly method: string;
-  /** Path and query ("/webhooks?challenge=abc&token=…"), or an absolute URL. */
-  readonly url: string;
-  readonly headers: ReceiverHeaders;
-}
-
-/** A challenge's answer; `body` defaults to "", `headers` to none. */
-export interface ChallengeReply {
-  status: number;
-  body?: string;
-  headers?: Readonly<Record<string, string>>;
+/** A verification answered: its reply, in place of a report. */
+export class Answered {
+  constructor(readonly response: ReceiverResponse) {}
 }
 
 /**
- * A responder of your own: the answer to a request that is a verification challenge, or
- * undefined for any other request (it then goes on as a report). Called for every request,
- * before authentication, so it must be cheap for the requests it does not answer.
+ * The receiver's verification step, given a request and its decoded body: undefined when the
+ * body is no verification (a report, then), else the reply, or the refusal to reply with.
  */
-export type ChallengeResponder = (
-  request: ChallengeRequest,
-) => ChallengeReply | undefined | Promise<ChallengeReply | undefined>;
+export type VerificationStep = (
+  request: RequestState,
+  body: unknown,
+) => MaybePromise<Answered | ReportkitError> | undefined;
 
-/** The `challenge` option: leave it out for the default responder, `false` for none. */
-export type ChallengeOption = false | ChallengeResponder;
+export interface Verification {
+  readonly step: VerificationStep;
+  /** Whether a request without a secret may still be one (its body is then read to see). */
+  readonly withoutSecret: (request: RequestState) => boolean;
+}
 
-/**
- * What the receiver runs first, with the request's method (upper case) and URL as its context
- * read them: a reply, an error to reply with, or undefined (a report).
- */
-export type AnswerChallenge = (
-  method: string,
-  url: string,
-  headers: ReceiverHeaders,
-  env: EnvRecord | undefined,
-) => MaybePromise<ReceiverResponse | ReportkitError | undefined> | undefined;
-
-const PLAIN_TEXT = Object.freeze({
-  "content-type": "text/plain; charset=utf-8",
-  "x-content-type-options": "nosniff",
+const JSON_REPLY = Object.freeze({
+  "content-type": "application/json",
   "cache-control": "no-store",
 });
 
 /**
- * Checks the `challenge` option at factory time.
- * @throws TypeError for anything but undefined, false or a function
+ * The receiver's verification, or undefined when there is none (`challenge: false`, or a
+ * composed template whose own keys are the handshake's, so its bodies are its reports).
  */
-export function checkChallengeOption(value: unknown): ChallengeOption | undefined {
-  if (value === undefined || value === false || typeof value === "function") {
-    return value as ChallengeOption | undefined;
-  }
-  throw new TypeError(
-    `reportkit: \`challenge\` must be \`false\` (no verification challenge is answered) or a function \`(request) => ({ status, body, headers }) | undefined\`; leave it out for the default (GET ?challenge=…&token=<your token> answered with the challenge), got ${value === null ? "null" : typeof value}.`,
-  );
+export function verificationOf(
+  option: ChallengeOption | undefined,
+  credential: Credential,
+  templateUsesHandshakeKeys: boolean,
+): Verification | undefined {
+  if (option === false) return undefined;
+  if (option !== undefined) return custom(option);
+  if (templateUsesHandshakeKeys) return undefined;
+  return {
+    // Without a secret, only a receiver that knows the verification token can tell.
+    withoutSecret: (request) => credential.verifier(request.env) !== undefined,
+    step(request, body) {
+      const handshake = handshakeOf(body, request.url);
+      if (handshake === undefined) return undefined;
+      request.verification = true;
+      const verify = credential.verifier(request.env);
+      if (verify === undefined) {
+        // No verification token: the request's secret is what vouches for it.
+        return request.authenticated
+          ? echo(handshake.challenge)
+          : challengeUnauthorized(
+              "The verification request carries no secret this receiver accepts, and the receiver has no verificationToken to check its validation key against: give `verificationToken` (REPORTKIT_VERIFICATION_TOKEN), the webhook's token.",
+              "missing",
+            );
+      }
+      // Either key will do: the provider's own sample carries two that differ ("9012XX" in the
+      // query, "9012XXXX" in the body). Both are compared, in constant time.
+      let known = false;
+      for (const key of handshake.keys) known = verify(key) || known;
+      if (known) return echo(handshake.challenge);
+      return challengeUnauthorized(
+        "The verification request's validation key (its `token` query parameter or `validation_key`) is not this receiver's verificationToken.",
+        "invalid",
+      );
+    },
+  };
 }
 
 /**
- * The receiver's challenge step, or undefined when there is none. The default answers a GET
- * carrying a `challenge` query parameter: 200 text/plain with its value when the `token` query
- * parameter is one of the receiver's tokens (compared by `check`, in constant time), 401
- * otherwise. A POST costs one string comparison. With a composed GET template that reads its
- * own `challenge` key from the query, the GETs are its reports: the default is off.
- *
- * @param credential the receiver's credential (its check is undefined with `auth: false`: no
- * token asked)
+ * The handshake a decoded body and URL carry: a string `challenge` with a string
+ * `validation_key`, or with a `token` query parameter.
  */
-export function challengeStep(
-  option: ChallengeOption | undefined,
-  credential: Credential,
-  templateReadsChallengeKey: boolean,
-): AnswerChallenge | undefined {
-  const { check, bearer } = credential;
-  if (option === false) return undefined;
-  if (option !== undefined) return custom(option);
-  if (templateReadsChallengeKey) return undefined;
-  return (method, url, _headers, env) => {
-    if (method !== "GET") return undefined;
-    const q = url.indexOf("?");
-    if (q === -1) return undefined;
-    const query = new URLSearchParams(url.slice(q + 1));
-    const challenge = query.get("challenge");
-    if (challenge === null) return undefined;
-    if (check === undefined) return echo(challenge);
-    const token = query.get("token");
-    if (token === null || token === "") return wrongToken("missing");
-    const result = check(bearer ? `Bearer ${token}` : token, env);
-    if (!isThenable(result)) return answer(result, challenge);
-    return (result as Promise<BearerResult>).then((r) => answer(r, challenge));
-  };
+export function handshakeOf(
+  body: unknown,
+  url: string,
+): { challenge: string; keys: string[] } | undefined {
+  if (!isRecord(body)) return undefined;
+  const { challenge, validation_key: validationKey } = body;
+  if (typeof challenge !== "string") return undefined;
+  const queryToken = tokenParameter(url);
+  if (typeof validationKey !== "string" && queryToken === undefined) return undefined;
+  const keys: string[] = [];
+  if (queryToken !== undefined) keys.push(queryToken);
+  if (typeof validationKey === "string") keys.push(validationKey);
+  return { challenge, keys };
 }
 
-function answer(result: BearerResult, challenge: string): ReceiverResponse | ReportkitError {
-  return result === "ok" ? echo(challenge) : wrongToken(result);
-}
-
-function echo(challenge: string): ReceiverResponse {
-  return { status: 200, headers: PLAIN_TEXT, body: challenge };
-}
-
-function wrongToken(result: Exclude<BearerResult, "ok">): ReportkitError {
-  return challengeUnauthorized(
-    result === "missing"
-      ? "Verification challenge without a token: send the webhook's token as the `token` query parameter (?challenge=…&token=…)."
-      : "The verification challenge's `token` query parameter is not one this receiver accepts.",
-    result,
+function tokenParameter(url: string): string | undefined {
+  const q = url.indexOf("?");
+  if (q === -1) return undefined;
+  const hash = url.indexOf("#", q);
+  return (
+    new URLSearchParams(url.slice(q + 1, hash === -1 ? undefined : hash)).get("token") ?? undefined
   );
 }
 
-function custom(responder: ChallengeResponder): AnswerChallenge {
-  return (method, url, headers) => {
-    const answered = responder({ method, url, headers });
-    if (answered === undefined) return undefined;
-    return isThenable(answered)
-      ? (answered as Promise<ChallengeReply | undefined>).then((r) =>
-          r === undefined ? undefined : normalize(r),
-        )
-      : normalize(answered as ChallengeReply);
+function echo(challenge: string): Answered {
+  return new Answered({
+    status: 200,
+    headers: JSON_REPLY,
+    body: JSON.stringify({ challenge }),
+  });
+}
+
+function custom(responder: ChallengeResponder): Verification {
+  return {
+    withoutSecret: () => true,
+    step(request, body) {
+      const answered = responder({
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        body,
+        authenticated: request.authenticated,
+      });
+      if (answered === undefined) return undefined;
+      request.verification = true;
+      return andThen(answered, (reply) =>
+        reply === undefined ? unanswered(request) : new Answered(normalize(reply)),
+      );
+    },
   };
 }
+
+/** A responder's promise of undefined: a report, unless no secret came with it. */
+function unanswered(request: RequestState): Answered | ReportkitError {
+  request.verification = false;
+  return NOT_ANSWERED;
+}
+
+/** What a responder's late undefined stands for: the request goes on (see read-report.ts). */
+export const NOT_ANSWERED = new Answered({ status: 0, headers: {}, body: "" });
 
 function normalize(reply: ChallengeReply): ReceiverResponse {
   const { status, body, headers } = (reply ?? {}) as Partial<ChallengeReply>;
@@ -151,20 +158,4 @@ function normalize(reply: ChallengeReply): ReceiverResponse {
     headers: headers ?? {},
     body: typeof body === "string" ? body : "",
   };
-}
-
-/**
- * A challenge's answer as the reply: a response as it is, a refusal (or a responder's
- * rejection) through `refuse`; a custom
- * responder's undefined (or promise of it) lets the request through to `report`.
- */
-export function settleChallenge(
-  answered: MaybePromise<ReceiverResponse | ReportkitError | undefined>,
-  report: () => MaybePromise<ReceiverResponse>,
-  refuse: (error: unknown) => MaybePromise<ReceiverResponse>,
-): MaybePromise<ReceiverResponse> {
-  const settle = (a: ReceiverResponse | ReportkitError | undefined) =>
-    a === undefined ? report() : a instanceof ReportkitError ? refuse(a) : a;
-  if (!isThenable(answered)) return settle(answered);
-  return (answered as Promise<ReceiverResponse | ReportkitError | undefined>).then(settle, refuse);
 }

@@ -1,20 +1,26 @@
-import type { EnvRecord } from "../receiver/env-token.js";
+import type { EnvRecord } from "../receiver/env-credentials.js";
 
-/** What the receiver accepts as proof that the provider sent the request. */
-export type TokenOption =
+/**
+ * What the receiver accepts as proof that the provider sent the request: the webhook's secret,
+ * several during a rotation, or a function that decides.
+ */
+export type SecretOption =
   | string
   | readonly string[]
-  | ((token: string) => boolean | Promise<boolean>);
+  | ((secret: string) => boolean | Promise<boolean>);
+
+/** @deprecated The old name of `SecretOption`. */
+export type TokenOption = SecretOption;
 
 /**
  * "missing": no credential; "not_bearer": an Authorization header that is not a Bearer
- * credential (`Authorization: secret`, `Basic …`); "invalid": a credential that matched no token.
+ * credential (`Authorization: secret`, `Basic …`); "invalid": a credential that matched no secret.
  */
 export type BearerResult = "ok" | "missing" | "not_bearer" | "invalid";
 
 export type BearerCheck = (headerValue: string | undefined) => BearerResult | Promise<BearerResult>;
 
-/** A receiver's check: a BearerCheck that may read the token from the request's environment. */
+/** A receiver's check: a BearerCheck that may read the secret from the request's environment. */
 export type CredentialCheck = (
   value: string | undefined,
   env: EnvRecord | undefined,
@@ -28,6 +34,11 @@ export interface Credential {
   readonly bearer: boolean;
   /** The check; undefined with `auth: false`. */
   readonly check: CredentialCheck | undefined;
+  /**
+   * The constant-time check of the webhook's verification token, or undefined when the receiver
+   * has none (in its options, or in the request's environment).
+   */
+  readonly verifier: (env: EnvRecord | undefined) => ((key: string) => boolean) | undefined;
 }
 
 const BEARER = /^Bearer[ \t]+([^ \t]+)[ \t]*$/i;
@@ -40,6 +51,12 @@ const BEARER_OR_NOTHING = /^[ \t]*(Bearer[ \t]*,?[ \t]*)?$/i;
  */
 export function timingSafeEqual(actual: string, expected: string): boolean {
   return equalCodes(actual, codesOf(expected));
+}
+
+/** A constant-time comparison with `expected`, its character codes read once, here. */
+export function comparerOf(expected: string): (actual: string) => boolean {
+  const codes = codesOf(expected);
+  return (actual) => equalCodes(actual, codes);
 }
 
 /** UTF-16 code units, as charCodeAt reads them (a string's iterator would give code points). */
@@ -60,7 +77,7 @@ function codesOf(text: string): Uint16Array {
  * const check = checkBearer(["new-token", "old-token"]);
  * await check("Bearer old-token"); // "ok"
  */
-export function checkBearer(token: TokenOption, header?: string): BearerCheck {
+export function checkBearer(token: SecretOption, header?: string): BearerCheck {
   const extract = header === undefined ? bearerToken : wholeValue;
   // Without a credential: was there none, or an Authorization header of another form?
   const absent = (value: string | undefined): BearerResult =>

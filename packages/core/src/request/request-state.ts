@@ -3,7 +3,7 @@
 // handler or a store's scope does can change how the receiver replies, journals or measures.
 import type { ClassifiedBody } from "../body/classify-body.js";
 import { HandlerContext } from "../process/handler-context.js";
-import type { EnvRecord } from "../receiver/env-token.js";
+import type { EnvRecord } from "../receiver/env-credentials.js";
 import type { ReportSpan } from "../store-kit/telemetry.js";
 import { getHeader, type ReceiverHeaders } from "./headers.js";
 
@@ -21,6 +21,8 @@ export class RequestState {
   body: ClassifiedBody;
   /** Set once the credential was accepted: only then is a failure journaled. */
   authenticated = false;
+  /** Set once the request was recognised as the webhook's verification, never a report. */
+  verification = false;
   /** Reading the body began: a refusal from now on leaves nothing unread to drain. */
   bodyReadBegun = false;
   /** The report's kind, once the body was recognised as one. */

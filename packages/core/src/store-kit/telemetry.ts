@@ -28,6 +28,11 @@ export interface Telemetry {
   startReport(kind: "delivery" | "call", status: string, link?: TraceCarrier): ReportSpan;
   /** A request refused before it became a report to process (401, 400, 413, …): counted. */
   refused(code: ErrorCode, kind: "delivery" | "call" | undefined): void;
+  /**
+   * The webhook's verification request was answered (200 with its challenge) or refused (a
+   * wrong key, no secret): counted as a verification, never as a report or a refusal.
+   */
+  verification?(outcome: "answered" | "refused"): void;
 }
 
 /** One report's span and measurements. */
