@@ -73,7 +73,7 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
     async ping(): Promise<void> {
       await call("ping", () => pingEvery(client));
     },
-    journal: journalOn(client, journalPrefix, call, "redisDedupe.journal"),
+    journal: journalOn(client, journalPrefix, call, "redisDedupe.journal", config.journal),
     claim(key: string, owner: string): Promise<ClaimResult> {
       return call("claim", async () => {
         const reply = await CLAIM.run(client, prefix + key, [
