@@ -1,6 +1,6 @@
 import type { DeliveryReport } from "@reportkit/core";
 import { webhookReceiver } from "@reportkit/lambda";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { SAMPLE_CALL_TEXT, SAMPLE_DLR_TEXT, TOKEN } from "../fixtures/samples.js";
 import { functionUrlEvent, httpApiEvent, restApiEvent } from "./lambda-events.js";
 
@@ -43,7 +43,7 @@ describe.each(EVENTS)("@reportkit/lambda: %s", (_name, eventOf) => {
     });
   });
 
-  it("a wrong token: 401 with the challenge, the handler not run", async () => {
+  it("a wrong secret: 401 with the challenge, the handler not run", async () => {
     const onDelivery = vi.fn();
     const handler = webhookReceiver({ secret: TOKEN, onDelivery });
     const result = await handler(
@@ -121,5 +121,88 @@ describe("@reportkit/lambda: the token and the event", () => {
     await expect(handler({ Records: [] } as never)).rejects.toThrow(
       /not an HTTP request \(API Gateway REST or HTTP API, or a function URL\); it has Records/,
     );
+  });
+});
+
+describe("@reportkit/lambda: a base64 body is decoded after the credential, and never throws", () => {
+  const SIX_MIB = "a".repeat(6 * 1024 * 1024);
+  /** What atob was given so far, in characters: what the handler decoded. */
+  let decoded: () => number;
+  afterEach(() => vi.restoreAllMocks());
+  const watchAtob = () => {
+    const spy = vi.spyOn(globalThis, "atob");
+    decoded = () => spy.mock.calls.reduce((sum, [text]) => sum + String(text).length, 0);
+  };
+
+  it("an 8 MB base64 body without the secret: 401, and nothing of it decoded", async () => {
+    watchAtob();
+    const handler = webhookReceiver({ secret: TOKEN, onDelivery: vi.fn() });
+    const event = restApiEvent({
+      headers: { Authorization: "Bearer wrong", "Content-Type": "application/json" },
+      body: SIX_MIB,
+      base64: true,
+    });
+    expect((event.body ?? "").length).toBeGreaterThan(8_000_000);
+    const result = await handler(event);
+    expect(result.statusCode).toBe(401);
+    expect(decoded()).toBe(0);
+  });
+
+  it("an 8 MB base64 body with the secret: 413 on its size, nothing of it decoded", async () => {
+    watchAtob();
+    const handler = webhookReceiver({ secret: TOKEN, onDelivery: vi.fn() });
+    const result = await handler(
+      restApiEvent({ headers: JSON_HEADERS, body: SIX_MIB, base64: true }),
+    );
+    expect(result.statusCode).toBe(413);
+    expect(JSON.parse(result.body).error.code).toBe("payload_too_large");
+    expect(decoded()).toBe(0);
+  });
+
+  it("an 8 MB base64 body in lines (its size unknown until decoded): 413, decoded no further than maxBodyBytes and a slice", async () => {
+    watchAtob();
+    const handler = webhookReceiver({ secret: TOKEN, onDelivery: vi.fn() });
+    const event = restApiEvent({ headers: JSON_HEADERS, body: "x", base64: true });
+    const lines = Buffer.from(SIX_MIB).toString("base64").replace(/.{76}/g, "$&\r\n");
+    const result = await handler({ ...event, body: lines });
+    expect(result.statusCode).toBe(413);
+    // 64 KiB of bytes is 87,382 characters of base64; one slice more at most.
+    expect(decoded()).toBeLessThanOrEqual(87_382 + 65_536);
+  });
+
+  it.each(EVENTS)(
+    "a body that is not base64 (%s): 400 body_read_failed with the token, 401 without",
+    async (_name, eventOf) => {
+      const onDelivery = vi.fn();
+      const handler = webhookReceiver({ secret: TOKEN, onDelivery });
+      const invalid = (headers: Record<string, string>) => ({
+        ...eventOf({ headers, body: "x", base64: true }),
+        body: "%%% this is not base64 %%%",
+      });
+      const refused = await handler(invalid(JSON_HEADERS));
+      expect(refused.statusCode).toBe(400);
+      expect(JSON.parse(refused.body).error.code).toBe("body_read_failed");
+      const unauthenticated = await handler(
+        invalid({ ...JSON_HEADERS, Authorization: "Bearer no" }),
+      );
+      expect(unauthenticated.statusCode).toBe(401);
+      expect(onDelivery).not.toHaveBeenCalled();
+    },
+  );
+
+  it("a payload 2.0 event without requestContext: 400 body_read_failed with the token, 401 without", async () => {
+    const handler = webhookReceiver({ secret: TOKEN, onDelivery: vi.fn() });
+    const { requestContext: _none, ...event } = httpApiEvent({
+      headers: JSON_HEADERS,
+      body: SAMPLE_DLR_TEXT,
+    });
+    const refused = await handler(event as never);
+    expect(refused.statusCode).toBe(400);
+    expect(JSON.parse(refused.body).error.code).toBe("body_read_failed");
+    const { requestContext: _also, ...unauthenticated } = httpApiEvent({
+      headers: { ...JSON_HEADERS, Authorization: "Bearer no" },
+      body: SAMPLE_DLR_TEXT,
+    });
+    expect((await handler(unauthenticated as never)).statusCode).toBe(401);
   });
 });

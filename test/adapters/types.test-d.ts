@@ -57,7 +57,7 @@ describe("handler types in each adapter", () => {
     await app.register(fastifyReceiver, {
       path: "/webhooks",
       prefix: "/api",
-      token: ["old", "new"],
+      secret: ["old", "new"],
       onDelivery(report, ctx) {
         expectTypeOf(report).toEqualTypeOf<DeliveryReport>();
         expectTypeOf(report.deliveredAt).toEqualTypeOf<Date | null>();

@@ -1,5 +1,6 @@
 // The conformance table: every request here gets the same reply, and the same handler calls,
 // from @reportkit/core and from every adapter. Each target file runs it unchanged.
+import { createHash } from "node:crypto";
 import type { ComposedTemplate, ErrorCode } from "@reportkit/core";
 import { expect } from "vitest";
 import {
@@ -260,7 +261,8 @@ const RETRY_LATER = (code: ErrorCode, status = 503): ExpectedReply => ({
 });
 /** `defaultDedupeKey` of each sample (README "Deduplication"): the queue's job id. */
 const DLR_KEY = `delivery:${SAMPLE_DLR.id}:${SAMPLE_DLR.status}`;
-const CALL_KEY = `call:${SAMPLE_CALL.mid}:${SAMPLE_CALL.to}:${SAMPLE_CALL.status}:${Date.parse(CALL_REPORT.startedAt)}`;
+// The callee as the first 16 hex digits of its SHA-256, never the number.
+const CALL_KEY = `call:${SAMPLE_CALL.mid}:${createHash("sha256").update(String(SAMPLE_CALL.to)).digest("hex").slice(0, 16)}:${SAMPLE_CALL.status}:${Date.parse(CALL_REPORT.startedAt)}`;
 const enqueued = (report: object, key: string): Call => ({ handler: "queue", report, key });
 
 // ---- Composed webhooks: the customer's own template (README "Composed webhooks") ---------

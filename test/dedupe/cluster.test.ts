@@ -1,7 +1,8 @@
 // redisDedupe on a real 3-master Redis Cluster (test/support/redis-cluster.ts): two receiver
 // processes (Express and Fastify, receiver-process.ts) given the cluster's node URLs; 100
 // reports, each sent to both at once, each handled exactly once; the reports' keys spread over
-// every master. health() on a cluster: ok, then naming the Redis Cluster once a master is gone.
+// every master. The failure journal, capped, on its one slot. health() on a cluster: ok, then
+// naming the Redis Cluster once a master is gone.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -154,6 +155,39 @@ describe.runIf(requireRedisCluster("test/dedupe/cluster.test.ts"))(
         for (const count of perMaster) expect(count).toBeGreaterThan(0);
       } finally {
         admin.disconnect();
+      }
+    });
+
+    it("keeps the failure journal on one slot of the cluster, capped: the oldest entries go", async () => {
+      const dedupe = redisDedupe({
+        connection: { cluster: [...cluster.nodes] },
+        journalPrefix: "capped:",
+        journalMaxEntries: 5,
+      });
+      try {
+        const start = Date.now() - 60_000;
+        const ids = Array.from({ length: 8 }, () => randomUUID());
+        for (const [n, id] of ids.entries()) {
+          await dedupe.journal.record({
+            key: `delivery:${id}:DELIVRD`,
+            kind: "delivery",
+            status: "failed",
+            request: {
+              method: "POST",
+              url: "/webhooks",
+              contentType: "application/json",
+              body: "{}",
+              bodyEncoding: "utf8",
+            },
+            error: { code: "handler_failed", message: "down" },
+            at: new Date(start + n * 1000),
+          });
+        }
+        expect((await dedupe.journal.list()).map((e) => e.key)).toEqual(
+          ids.slice(3).map((id) => `delivery:${id}:DELIVRD`),
+        );
+      } finally {
+        await dedupe.close();
       }
     });
 

@@ -269,7 +269,7 @@ describe("redisDedupe options", () => {
     ],
     [
       { connection: "redis://h", ttl: 5 },
-      "redisDedupe: unknown option `ttl`; the options are connection, prefix, ttlMs, leaseMs, timeoutMs, journalPrefix.",
+      "redisDedupe: unknown option `ttl`; the options are connection, prefix, ttlMs, leaseMs, timeoutMs, journalPrefix, journalRetentionMs, journalMaxEntries, journalBodies.",
     ],
     [
       "redis://h",

@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishablePackages } from "../../scripts/publishable-packages.mjs";
+import { curls, printed, runEnv } from "../readme/first-report.js";
 import { typescriptSnippets } from "../readme/snippets.js";
 import {
   answering,
@@ -33,7 +34,7 @@ const root = join(import.meta.dirname, "../..");
 const README = join(root, "README.md");
 const readme = readFileSync(README, "utf8");
 const tsx = join(root, "node_modules/.bin/tsx");
-const TOKEN = "secret"; // the README's run line and curl command
+const SECRET = runEnv.REPORTKIT_SECRET ?? ""; // the README's run line and curl commands
 
 /** The first TypeScript block after the README heading `### <title>`. */
 function quickStart(title: string): string {
@@ -42,8 +43,7 @@ function quickStart(title: string): string {
   if (heading === 0 || snippet === undefined) throw new Error(`README.md: no "### ${title}" code`);
   return snippet.code;
 }
-const curl = /```sh\n(curl [\s\S]*?)```/.exec(readme)?.[1] ?? "";
-const printed = /the server prints\s+`([^`]+)`/.exec(readme)?.[1] ?? "";
+const [verifyCurl = "", curl = ""] = curls;
 
 const work = mkdtempSync(join(tmpdir(), "reportkit-pack-local-"));
 const tarballs = join(work, "tarballs");
@@ -86,14 +86,17 @@ async function startQuickStart(
 ): Promise<{ server: Running; port: number }> {
   const port = await freePort();
   writeFileSync(join(dir, "server.ts"), code.replace(/\b3000\b/g, String(port)));
-  const server = startProcess(tsx, ["server.ts"], dir, { REPORTKIT_TOKEN: TOKEN });
+  const server = startProcess(tsx, ["server.ts"], dir, runEnv);
   running.push(server);
   await answering(`http://127.0.0.1:${port}/webhooks`, server, 60_000);
   return { server, port };
 }
 
-const runCurl = async (port: number) =>
-  succeed("sh", ["-c", curl.replace(/\b3000\b/g, String(port))], { cwd: work, timeoutMs: 30_000 });
+const runCurl = async (port: number, command = curl) =>
+  succeed("sh", ["-c", command.replace(/\b3000\b/g, String(port))], {
+    cwd: work,
+    timeoutMs: 30_000,
+  });
 
 async function waitForOutput(server: Running, text: string): Promise<void> {
   const deadline = Date.now() + 15_000;
@@ -173,6 +176,9 @@ describe("pnpm pack:local, installed with npm into empty projects", () => {
   it("runs the README's Express quick start: the curl request gets 200 and the server prints the report; the installed CLI's help, send and a missing store", async () => {
     const dir = project("express-app");
     const { server, port } = await startQuickStart(dir, quickStart("Express"));
+    const verified = await runCurl(port, verifyCurl);
+    expect(verified).toMatch(/^HTTP\/1\.1 200/);
+    expect(verified).toContain('{"challenge":"a234qwe"}');
     const reply = await runCurl(port);
     expect(reply).toMatch(/^HTTP\/1\.1 200/);
     expect(reply).toContain('{"ok":true}');
@@ -187,13 +193,13 @@ describe("pnpm pack:local, installed with npm into empty projects", () => {
       expect(help).toContain(command);
     }
     const to = `http://127.0.0.1:${port}/webhooks`;
-    const sent = await run(reportkit, ["send", "delivery", "--to", to, "--token", TOKEN], {
+    const sent = await run(reportkit, ["send", "delivery", "--to", to, "--secret", SECRET], {
       cwd: project("cli"),
       timeoutMs: 60_000,
     });
     expect(sent.code, sent.output).toBe(0);
     expect(sent.output).toContain("200");
-    expect(sent.output).not.toContain(TOKEN);
+    expect(sent.output).not.toContain(SECRET);
     // A second delivery line: the CLI's report, with an id of its own.
     const deadline = Date.now() + 15_000;
     while (
@@ -245,7 +251,7 @@ describe("pnpm pack:local, installed with npm into empty projects", () => {
     const adapter = join(dir, "node_modules/@reportkit/express");
     renameSync(adapter, `${adapter}.away`);
     try {
-      const app = startProcess(tsx, ["server.ts"], dir, { REPORTKIT_TOKEN: TOKEN });
+      const app = startProcess(tsx, ["server.ts"], dir, runEnv);
       running.push(app);
       const { code, output } = await ended(app, 60_000);
       expect(code).not.toBe(0);

@@ -156,20 +156,42 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
       expect(await keys(id)).toBe(0);
     });
 
-    it("leaves the session's lock_timeout to the handler's statements, and bounds idle time by the lease", async () => {
+    it("leaves the session's lock_timeout to the handler's statements, and bounds idle time and each statement by the lease", async () => {
       const settings: string[] = [];
       const receiver = createReceiver({
         secret: TOKEN,
         dedupe: inbox({ lockTimeoutMs: 1234, leaseMs: 45_000 }),
         onDelivery: async (_report, ctx) => {
-          for (const name of ["lock_timeout", "idle_in_transaction_session_timeout"]) {
+          for (const name of [
+            "lock_timeout",
+            "idle_in_transaction_session_timeout",
+            "statement_timeout",
+          ]) {
             const { rows } = await ctx.tx.query(`SHOW ${name}`);
             settings.push(rows[0][name]);
           }
         },
       });
       expect(await (await receiver.fetch(post(`${randomUUID()}:1`))).text()).toBe(HANDLED);
-      expect(settings).toEqual(["0", "45s"]);
+      expect(settings).toEqual(["0", "45s", "45s"]);
+    });
+
+    it("keeps a session's statement_timeout that is shorter than the lease", async () => {
+      const pool = new pg.Pool({ connectionString: server.url, statement_timeout: 1500 });
+      try {
+        let setting = "";
+        const receiver = createReceiver({
+          secret: TOKEN,
+          dedupe: postgresInbox({ pool, leaseMs: 45_000 }),
+          onDelivery: async (_report, ctx) => {
+            setting = (await ctx.tx.query("SHOW statement_timeout")).rows[0].statement_timeout;
+          },
+        });
+        expect(await (await receiver.fetch(post(`${randomUUID()}:1`))).text()).toBe(HANDLED);
+        expect(setting).toBe("1500ms");
+      } finally {
+        await pool.end();
+      }
     });
 
     it("makes a copy wait for the first attempt: duplicate once it committed", async () => {

@@ -3,7 +3,9 @@
 // report into the test's own `deliveries` table through ctx.tx. With HANG_AFTER_INSERT=1 the
 // handler prints "inserted <id>" after its insert and never settles (the test kills the process
 // before COMMIT); with KILL_AFTER_COMMIT=1 the process kills itself (SIGKILL) right after the
-// report's COMMIT, before the reply. Prints "listening on <url>" once ready.
+// report's COMMIT, before the reply; with HOLD_MS=<n> the handler keeps its transaction open up
+// to n ms after its insert (a random time), so that a kill or a restart finds some open.
+// Prints "listening on <url>" once ready.
 import type { DeliveryReport } from "@reportkit/core";
 import { type PostgresScope, postgresInbox } from "@reportkit/postgres";
 import { requiredEnv, serveReceiver } from "../support/serve-receiver.js";
@@ -26,12 +28,14 @@ async function onDelivery(report: DeliveryReport, ctx: PostgresScope): Promise<v
     report.status,
     framework,
   ]);
+  const hold = Number(process.env.HOLD_MS ?? 0);
+  if (hold > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * hold));
   if (process.env.HANG_AFTER_INSERT === "1") {
     console.log(`inserted ${report.id}`);
     await new Promise(() => {});
   }
 }
 
-const options = { token: env("TOKEN"), dedupe, onDelivery, logger: false as const };
+const options = { secret: env("TOKEN"), dedupe, onDelivery, logger: false as const };
 
 await serveReceiver(framework, options, dedupe);

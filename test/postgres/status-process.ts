@@ -16,6 +16,6 @@ async function onDelivery(report: DeliveryReport, ctx: PostgresScope): Promise<v
 
 await serveReceiver(
   framework,
-  { token: requiredEnv("TOKEN"), dedupe, onDelivery, logger: false as const },
+  { secret: requiredEnv("TOKEN"), dedupe, onDelivery, logger: false as const },
   dedupe,
 );

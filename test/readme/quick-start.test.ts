@@ -5,11 +5,12 @@
 // Only the port changes (3000 is likely taken on a shared machine). curl is needed: absent on
 // a dev machine, one line and no run; absent in CI, an error.
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { curls, firstReport, printed, runEnv } from "./first-report.js";
 import { type Snippet, typescriptSnippets } from "./snippets.js";
 
 const root = join(import.meta.dirname, "../..");
@@ -29,31 +30,11 @@ function hasCurl(): boolean {
   }
 }
 
-/** The lines of the README section under `## <title>`, with their README line numbers. */
-function section(title: string): { from: number; to: number; text: string } {
-  const lines = readFileSync(README, "utf8").split("\n");
-  const from = lines.findIndex((l) => l.trim() === `## ${title}`);
-  if (from === -1) throw new Error(`README.md has no "## ${title}" section`);
-  let to = lines.findIndex((l, i) => i > from && /^## /.test(l));
-  if (to === -1) to = lines.length;
-  return { from: from + 1, to, text: lines.slice(from, to).join("\n") };
-}
-
-const first = section("Receive your first report");
+const first = firstReport;
 const servers = typescriptSnippets(README).filter(
   (s) => s.line > first.from && s.line <= first.to && /\b(listen|serve)\(/.test(s.code),
 );
-// The README's run line: the environment every quick start is started with.
-const runLine = /`((?:[A-Z_]+=\S+ )+)npx tsx server\.ts`/.exec(first.text)?.[1] ?? "";
-const runEnv = Object.fromEntries(
-  runLine
-    .trim()
-    .split(" ")
-    .map((pair) => pair.split("=") as [string, string]),
-);
-const curls = [...first.text.matchAll(/```sh\n(curl [\s\S]*?)```/g)].map((m) => m[1] as string);
 const [verifyCurl, curl] = curls;
-const printed = /the server prints\s+`([^`]+)`/.exec(first.text)?.[1];
 
 async function freePort(): Promise<number> {
   const server = createServer();

@@ -31,7 +31,7 @@ function project(): string {
 describe("docs/testing.md's example, as a user's test file", () => {
   it("passes and prints nothing: its intended 401 is not logged (logger: false)", async () => {
     const [example] = typescriptSnippets(join(root, "docs/testing.md"));
-    expect(example?.code).toContain("sendReport(app, callPayload(), { token: null })");
+    expect(example?.code).toContain("sendReport(app, callPayload(), { secret: null })");
     const dir = project();
     writeFileSync(join(dir, "example.test.ts"), example?.code ?? "");
     const run = await new Promise<{ code: number; out: string }>((resolve) => {

@@ -20,14 +20,14 @@ describe("@reportkit/testing types", () => {
     expectTypeOf(Fastify()).toExtend<ReportTarget>();
     expectTypeOf(new Hono()).toExtend<ReportTarget>();
     expectTypeOf(new Hono<{ Bindings: { REPORTKIT_SECRET: string } }>()).toExtend<ReportTarget>();
-    expectTypeOf(createReceiver({ token: "t", onDelivery() {} })).toExtend<ReportTarget>();
+    expectTypeOf(createReceiver({ secret: "t", onDelivery() {} })).toExtend<ReportTarget>();
     expectTypeOf("http://127.0.0.1:3000/webhooks").toExtend<ReportTarget>();
     expectTypeOf(new URL("http://127.0.0.1:3000/webhooks")).toExtend<ReportTarget>();
     expectTypeOf(42).not.toExtend<ReportTarget>();
-    expectTypeOf(sendReport(express(), deliveryPayload(), { token: "t" })).toEqualTypeOf<
+    expectTypeOf(sendReport(express(), deliveryPayload(), { secret: "t" })).toEqualTypeOf<
       Promise<SentReport>
     >();
-    // @ts-expect-error: the token option is required (null sends none)
+    // @ts-expect-error: the secret option is required (null sends none)
     sendReport(express(), deliveryPayload(), {});
   });
 

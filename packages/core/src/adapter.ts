@@ -34,6 +34,7 @@ export {
   DEFAULT_LEASE_MS,
   type DedupeStore,
   type FailureJournal,
+  type JournalBodies,
   type JournalEntry,
   type JournalRecord,
   type JournalRequest,
@@ -41,6 +42,8 @@ export {
 } from "./store-kit/dedupe-store.js";
 export {
   DEFAULT_JOURNAL_LIMIT,
+  DEFAULT_JOURNAL_MAX_ENTRIES,
+  DEFAULT_JOURNAL_RETENTION_MS,
   JOURNAL_STATUSES,
   type JournalFilter,
   type JournalQuery,

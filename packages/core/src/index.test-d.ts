@@ -22,7 +22,7 @@ import {
 describe("public types", () => {
   it("onDelivery receives a DeliveryReport and onCall a CallReport", () => {
     createReceiver({
-      token: "t",
+      secret: "t",
       onDelivery(report, ctx) {
         expectTypeOf(report).toEqualTypeOf<DeliveryReport>();
         expectTypeOf(report.type).toEqualTypeOf<"delivery">();

@@ -39,8 +39,8 @@ export type ExpressHandler = (
 ) => void;
 
 /**
- * The reportkit receiver as an Express handler, with the token from REPORTKIT_TOKEN unless
- * given. Works whether or not express.json(), express.urlencoded(), express.text() or
+ * The reportkit receiver as an Express handler, with the secret from REPORTKIT_SECRET
+ * unless given. Works whether or not express.json(), express.urlencoded(), express.text() or
  * express.raw() ran before it. Handlers go in the options or are attached after; until one is,
  * reports get 503 `no_handler` (the provider retries), so none is lost while the app starts.
  *

@@ -22,7 +22,7 @@ export type FastifyReceiverOptions = ReceiverOptions<ComposedTemplate | undefine
  * Fastify 5 plugin: the reportkit receiver on one route. The instance that registers it gets
  * `fastify.reportkit` to attach handlers (so the plugin is wrapped with fastify-plugin); the
  * route itself lives in an encapsulated child context, so its catch-all body parser and error
- * handler never touch the host app's other routes. The token is REPORTKIT_TOKEN unless given.
+ * handler never touch the host app's other routes. The secret is REPORTKIT_SECRET unless given.
  *
  * @example
  * await fastify.register(webhookReceiver);

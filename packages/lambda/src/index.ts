@@ -15,6 +15,7 @@ export type {
 export {
   type LambdaHandler,
   type LambdaReceiver,
+  MalformedEventError,
   toReceiverRequest,
   toResult,
   webhookReceiver,

@@ -7,7 +7,12 @@ import {
   type ReceiverRequest,
   type ReceiverResponse,
 } from "@reportkit/core/adapter";
-import type { LambdaEventV1, LambdaHttpEvent, LambdaHttpResult } from "./lambda-events.js";
+import type {
+  LambdaEventV1,
+  LambdaEventV2,
+  LambdaHttpEvent,
+  LambdaHttpResult,
+} from "./lambda-events.js";
 
 /** A Lambda handler for HTTP events: `export const handler = webhookReceiver(...)`. */
 export type LambdaHandler = (
@@ -23,8 +28,8 @@ export type LambdaReceiver<
 
 /**
  * The reportkit receiver as an AWS Lambda handler, for API Gateway REST APIs (payload 1.0),
- * HTTP APIs (payload 2.0) and function URLs, base64 bodies included. The token is
- * REPORTKIT_TOKEN from the function's environment unless given; without either, the cold start
+ * HTTP APIs (payload 2.0) and function URLs, base64 bodies included. The secret is
+ * REPORTKIT_SECRET from the function's environment unless given; without either, the cold start
  * fails with a message that says so. Every reply is core's, as every adapter gives it.
  *
  * @example
@@ -42,6 +47,11 @@ export function webhookReceiver<
     try {
       request = toReceiverRequest(event);
     } catch (error) {
+      // An HTTP event without its method: refused as core refuses a body it cannot read (400,
+      // after the credential), never thrown (API Gateway would answer 502).
+      if (error instanceof MalformedEventError) {
+        return receiver.refuse("body_read_failed", error.request).then(toResult);
+      }
       return Promise.reject(error); // an async handler's failure: Lambda logs it
     }
     const reply = receiver.respond(request);
@@ -50,19 +60,64 @@ export function webhookReceiver<
   return attachable(handler, receiver);
 }
 
-/** The HTTP request an API Gateway or function-URL event describes. */
+/**
+ * An API Gateway HTTP API or function-URL event (payload 2.0) without `requestContext.http.method`:
+ * an HTTP request, but not one whose method can be read. `request` is what it does say.
+ */
+export class MalformedEventError extends TypeError {
+  override readonly name = "MalformedEventError";
+  readonly request: Omit<ReceiverRequest, "body">;
+
+  constructor(request: Omit<ReceiverRequest, "body">) {
+    super(
+      "reportkit: the Lambda event (payload format 2.0) has no requestContext.http.method; API Gateway and function URLs always send it, so it did not come from one.",
+    );
+    this.request = request;
+  }
+}
+
+/**
+ * The HTTP request an API Gateway or function-URL event describes. A base64 body is decoded as
+ * core reads it: after the method and the credential, and only as far as `maxBodyBytes`.
+ * @throws MalformedEventError for a payload 2.0 event without its method; TypeError for an
+ * event that is no HTTP request
+ */
 export function toReceiverRequest(event: LambdaHttpEvent): ReceiverRequest {
   if (typeof event !== "object" || event === null) throw notHttp(event);
   const body = bodyOf(event.body, event.isBase64Encoded);
   if ("version" in event && event.version === "2.0") {
     const query = event.rawQueryString ? `?${event.rawQueryString}` : "";
-    const method = event.requestContext.http.method;
-    return { method, url: `${event.rawPath}${query}`, headers: event.headers ?? {}, body };
+    const url = `${typeof event.rawPath === "string" ? event.rawPath : "/"}${query}`;
+    const headers =
+      typeof event.headers === "object" && event.headers !== null ? event.headers : {};
+    const method = (event.requestContext as Partial<LambdaEventV2["requestContext"]> | undefined)
+      ?.http?.method;
+    if (typeof method !== "string") throw new MalformedEventError({ method: "POST", url, headers });
+    return { method, url, headers: declared(headers, event), body };
   }
   const v1 = event as LambdaEventV1;
   if (typeof v1.httpMethod !== "string") throw notHttp(event);
-  const headers = v1.multiValueHeaders ?? v1.headers ?? {};
+  const headers = declared(v1.multiValueHeaders ?? v1.headers ?? {}, event);
   return { method: v1.httpMethod, url: `${v1.path}${queryOf(v1)}`, headers, body };
+}
+
+/**
+ * The headers, with the size of a base64 body's bytes as its Content-Length when the event
+ * names none: core then refuses an oversized body (413), and skips the unread rest of a
+ * refused one, by that number, without decoding a byte.
+ */
+function declared<H extends Readonly<Record<string, unknown>>>(
+  headers: H,
+  event: { body?: string | null; isBase64Encoded?: boolean },
+): H | (H & Record<string, string>) {
+  const { body } = event;
+  if (event.isBase64Encoded !== true || typeof body !== "string" || /[^A-Za-z0-9+/=]/.test(body)) {
+    return headers;
+  }
+  if (Object.keys(headers).some((name) => name.toLowerCase() === "content-length")) return headers;
+  const padding = body.endsWith("==") ? 2 : body.endsWith("=") ? 1 : 0;
+  const length = Math.max(0, Math.floor((body.length * 3) / 4) - padding);
+  return { ...headers, "content-length": String(length) };
 }
 
 /** Core's reply as the result API Gateway and function URLs send. */
@@ -79,10 +134,34 @@ function bodyOf(body: string | null | undefined, base64: boolean | undefined): R
   if (body === undefined || body === null) return undefined;
   if (base64 !== true) return body;
   // The bytes as sent: core decodes them by the Content-Type's charset, as for any body.
-  const binary = atob(body);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+  return base64Bytes(body);
+}
+
+/** Base64 text per slice decoded (a multiple of 4 characters): 48 KiB of bytes at a time. */
+const SLICE = 65_536;
+
+/**
+ * The bytes of a base64 body, decoded a slice at a time when core reads them: never for a
+ * request refused before its body (a wrong token), and no further than core reads (it stops past
+ * `maxBodyBytes`). Text that is not base64 fails the read: core answers 400 `body_read_failed`.
+ */
+function base64Bytes(text: string): AsyncIterable<Uint8Array> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      const compact = /[\t\n\f\r ]/.test(text) ? text.replace(/[\t\n\f\r ]/g, "") : text;
+      for (let start = 0; start < compact.length; start += SLICE) {
+        const slice = compact.slice(start, start + SLICE);
+        if (start + SLICE < compact.length && slice.includes("=")) {
+          throw new TypeError("the base64 body has padding before its end");
+        }
+        // atob throws on anything but base64 (a DOMException, InvalidCharacterError).
+        const binary = atob(slice);
+        const bytes = new Uint8Array(binary.length);
+        for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+        yield bytes;
+      }
+    },
+  };
 }
 
 /** The REST API's query, decoded by API Gateway into lists, put back into a query string. */

@@ -11,7 +11,7 @@ import { ReceiverMount } from "./receiver-mount.js";
 /**
  * The reportkit receiver in a NestJS app, on the Express or the Fastify platform. Each
  * `forRoot` / `forRootAsync` is one receiver on its own path (default /webhooks), with its
- * token (default REPORTKIT_TOKEN); its handlers are the `@OnDelivery()` / `@OnCall()` methods of
+ * secret (default REPORTKIT_SECRET); its handlers are the `@OnDelivery()` / `@OnCall()` methods of
  * the app's providers.
  *
  * @example
@@ -21,7 +21,7 @@ import { ReceiverMount } from "./receiver-mount.js";
  * ReportkitModule.forRootAsync({
  *   imports: [ConfigModule],
  *   inject: [ConfigService],
- *   useFactory: (config: ConfigService) => ({ token: config.getOrThrow("DLR_TOKEN") }),
+ *   useFactory: (config: ConfigService) => ({ secret: config.getOrThrow("DLR_SECRET") }),
  * });
  */
 export class ReportkitModule extends ReportkitConfigurableModule {

@@ -7,7 +7,7 @@ import { type PostgresInbox, type PostgresScope, postgresInbox } from "./index.j
 describe("public types", () => {
   it("a handler gets ctx.tx, a pg PoolClient, from the dedupe option", () => {
     createReceiver({
-      token: "t",
+      secret: "t",
       dedupe: postgresInbox({ connectionString: "postgres://127.0.0.1/app" }),
       onDelivery(_report, ctx) {
         expectTypeOf(ctx.tx).toEqualTypeOf<pg.PoolClient>();
@@ -21,7 +21,7 @@ describe("public types", () => {
 
   it("without it, ctx has no tx", () => {
     createReceiver({
-      token: "t",
+      secret: "t",
       onDelivery(_report, ctx) {
         expectTypeOf(ctx).toEqualTypeOf<ReportContext>();
         // @ts-expect-error: no transaction without a transactional store

@@ -1,4 +1,4 @@
-export { CONNECT_TIMEOUT_MS } from "./connection.js";
+export { CONNECT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from "./connection.js";
 export {
   DEFAULT_LOCK_TIMEOUT_MS,
   DEFAULT_RETENTION_MS,

@@ -8,7 +8,7 @@ describe("postgresInbox options", () => {
   it("refuses unknown options, both or neither of pool and connectionString, and other schemes", () => {
     const url = "postgres://127.0.0.1/app";
     expect(() => postgresInbox({ connectionString: url, ttlMs: 5 } as never)).toThrow(
-      "postgresInbox: unknown option `ttlMs`; the options are pool, connectionString, table, journalTable, retentionMs, lockTimeoutMs, leaseMs.",
+      "postgresInbox: unknown option `ttlMs`; the options are pool, connectionString, table, journalTable, createTables, retentionMs, lockTimeoutMs, leaseMs, timeoutMs, journalRetentionMs, journalMaxEntries, journalBodies.",
     );
     expect(() => postgresInbox({})).toThrow(
       "postgresInbox: give `connectionString` (e.g. 'postgres://user:password@127.0.0.1:5432/app') or `pool` (a pg.Pool).",
@@ -36,10 +36,10 @@ describe("postgresInbox options", () => {
     expect(sql).toContain('CREATE TABLE IF NOT EXISTS "failures" (');
   });
 
-  it("takes whole positive milliseconds, with defaults of 24 h, 5 s and 60 s", () => {
+  it("takes whole positive milliseconds, with defaults of 24 h, 5 s, 60 s and 2 s", () => {
     const inbox = postgresInbox({ connectionString: "postgres://h/db" });
-    expect([inbox.retentionMs, inbox.lockTimeoutMs, inbox.leaseMs]).toEqual([
-      86_400_000, 5000, 60_000,
+    expect([inbox.retentionMs, inbox.lockTimeoutMs, inbox.leaseMs, inbox.timeoutMs]).toEqual([
+      86_400_000, 5000, 60_000, 2000,
     ]);
     expect(inbox.name).toBe("postgres");
     for (const bad of [0, -1, 1.5, Number.NaN, "5"]) {
@@ -52,12 +52,25 @@ describe("postgresInbox options", () => {
     return inbox.close();
   });
 
+  it("refuses journal settings and createTables it cannot read", () => {
+    const url = "postgres://h/db";
+    expect(() => postgresInbox({ connectionString: url, createTables: "no" as never })).toThrow(
+      'postgresInbox: `createTables` must be true or false, got "no".',
+    );
+    expect(() => postgresInbox({ connectionString: url, journalBodies: "none" as never })).toThrow(
+      'postgresInbox: `journalBodies` must be "full" or "redacted", got "none".',
+    );
+    expect(() => postgresInbox({ connectionString: url, journalMaxEntries: 0 })).toThrow(
+      "postgresInbox: `journalMaxEntries` must be a whole number above 0, got 0.",
+    );
+  });
+
   it("says where Postgres could not be reached, without the password", async () => {
     const inbox = postgresInbox({ connectionString: "postgres://app:s3cret-pw@127.0.0.1:1/app" });
     try {
       const claim = inbox.claim("k", "owner");
       await expect(claim).rejects.toThrow(
-        /^postgresInbox: creating the tables failed on Postgres at 127\.0\.0\.1:1 \(.*ECONNREFUSED/,
+        /^postgresInbox: checking the tables failed on Postgres at 127\.0\.0\.1:1 \(.*ECONNREFUSED/,
       );
       await claim.catch((error: Error) => expect(error.message).not.toContain("s3cret-pw"));
       await expect(inbox.ping()).rejects.toThrow(

@@ -3,21 +3,35 @@
 // handler's writes and the mark commit together or not at all.
 import {
   type ClaimResult,
+  DEFAULT_JOURNAL_MAX_ENTRIES,
+  DEFAULT_JOURNAL_RETENTION_MS,
   DEFAULT_LEASE_MS,
   type DedupeStore,
+  type JournalBodies,
   type ReadableJournal,
   readOptions,
 } from "@reportkit/core/adapter";
 import type pg from "pg";
-import { type ConnectionOptions, connection, releaseClient } from "./connection.js";
-import { journalOn } from "./postgres-journal.js";
+import {
+  answered,
+  type ConnectionOptions,
+  connection,
+  DEFAULT_TIMEOUT_MS,
+  releaseClient,
+} from "./connection.js";
+import { claimTracker } from "./inbox-claims.js";
+import { storedKey } from "./pg-text.js";
+import { CHORE_TIMEOUT_MS, journalOn, PRUNE_BATCH, PRUNE_EVERY_MS } from "./postgres-journal.js";
 import {
   DEFAULT_INBOX_TABLE,
   DEFAULT_JOURNAL_TABLE,
+  inboxRelations,
   inboxTableSql,
+  journalRelations,
   journalTableSql,
   tableName,
 } from "./schema.js";
+import { tableCheck } from "./table-check.js";
 
 /** What a report's handler gets on `ctx` with a Postgres inbox. */
 export interface PostgresScope {
@@ -35,8 +49,16 @@ export interface PostgresInboxOptions extends ConnectionOptions {
   /** The failure journal's table. Default "reportkit_journal". */
   journalTable?: string;
   /**
+   * Whether the store creates its tables when they are missing (default true). It looks them up
+   * in the catalog first, without a lock, and creates only what is missing. `false` for a
+   * schema your migrations own (the SQL of `postgresInboxSql()`): then it never runs DDL, and
+   * a missing table is a 503 whose message says so.
+   */
+  createTables?: boolean;
+  /**
    * How long a processed report's key is kept, in ms. Default 24 h: well past the provider's
-   * whole retry window (3 retries 30 min apart: 90 min). Older keys are pruned by the store.
+   * whole retry window (3 retries 30 min apart: 90 min). Older keys are pruned by the store,
+   * and resolved journal entries with them.
    */
   retentionMs?: number;
   /**
@@ -46,10 +68,23 @@ export interface PostgresInboxOptions extends ConnectionOptions {
    */
   lockTimeoutMs?: number;
   /**
-   * How long a report's transaction may sit idle (its handler awaiting something other than
-   * the database) before Postgres ends it and rolls it back, in ms. Default 60 s.
+   * How long a report's transaction may last idle (its handler awaiting something other than
+   * the database), and each of its statements, before Postgres ends it and rolls it back, in
+   * ms. Default 60 s. Its connection is then closed, never reused.
    */
   leaseMs?: number;
+  /**
+   * How long the store waits for Postgres in one step (each statement it makes; a claim waits
+   * `lockTimeoutMs` more for a copy's key) before Postgres counts as unreachable and the
+   * receiver answers 503, in ms. Default 2000. The connection is then closed.
+   */
+  timeoutMs?: number;
+  /** How long a failed or refused journal entry is kept after it was last seen, in ms. Default 14 days. */
+  journalRetentionMs?: number;
+  /** How many journal entries are kept at most, the oldest dropped first. Default 100,000. */
+  journalMaxEntries?: number;
+  /** What the journal keeps of a body: "full" (default; replayable) or "redacted" (no phone numbers). */
+  journalBodies?: JournalBodies;
 }
 
 /** A `DedupeStore` whose claims are transactions, with a failure journal in the same database. */
@@ -58,22 +93,22 @@ export interface PostgresInbox extends DedupeStore<PostgresScope> {
   readonly leaseMs: number;
   readonly retentionMs: number;
   readonly lockTimeoutMs: number;
+  readonly timeoutMs: number;
   readonly journal: ReadableJournal;
   claim(key: string, owner: string): Promise<ClaimResult>;
   complete(key: string, owner: string): Promise<void>;
   release(key: string, owner: string): Promise<void>;
   scope(owner: string): PostgresScope;
   ping(): Promise<void>;
-  /** Ends the pool the store opened from `connectionString` (a borrowed pool stays open). */
+  /**
+   * Ends the pool the store opened from `connectionString` (a borrowed pool stays open), and the
+   * journal's own connections; a report's transaction still open is rolled back.
+   */
   close(): Promise<void>;
 }
 
 export const DEFAULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_LOCK_TIMEOUT_MS = 5000;
-/** At most one prune per process in this time: pruning is a background chore, not per report. */
-const PRUNE_EVERY_MS = 10 * 60 * 1000;
-/** Keys deleted per statement, so that a backlog never holds a long lock. */
-const PRUNE_BATCH = 5000;
 
 /**
  * A transactional inbox in Postgres: pass it as the receiver's (or an adapter's) `dedupe`, and
@@ -81,14 +116,15 @@ const PRUNE_BATCH = 5000;
  * the handler as `ctx.tx`. Handler writes through `ctx.tx` and the key commit together, so a
  * report is recorded exactly once even if the process dies at any point. Reports that could
  * not be processed are kept in the failure journal (`reportkit journal list`, `reportkit
- * replay`). Both tables are created on first use.
+ * replay`). Both tables are created on first use when missing (`createTables: false` for a
+ * migrated schema).
  *
  * @example
  * import { createReceiver } from "@reportkit/core";
  * import { postgresInbox } from "@reportkit/postgres";
  *
  * const receiver = createReceiver({
- *   token: process.env.REPORTKIT_TOKEN,
+ *   secret: process.env.REPORTKIT_SECRET,
  *   dedupe: postgresInbox({ connectionString: process.env.DATABASE_URL }),
  *   onDelivery: async (report, ctx) => {
  *     await ctx.tx.query("UPDATE messages SET status = $1 WHERE id = $2", [
@@ -107,9 +143,14 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
       "connectionString",
       "table",
       "journalTable",
+      "createTables",
       "retentionMs",
       "lockTimeoutMs",
       "leaseMs",
+      "timeoutMs",
+      "journalRetentionMs",
+      "journalMaxEntries",
+      "journalBodies",
     ],
   });
   const inbox = tableName(who, "table", options.table ?? DEFAULT_INBOX_TABLE);
@@ -121,35 +162,45 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
   const retentionMs = read.positiveMs("retentionMs", DEFAULT_RETENTION_MS);
   const lockTimeoutMs = read.positiveMs("lockTimeoutMs", DEFAULT_LOCK_TIMEOUT_MS);
   const leaseMs = read.positiveMs("leaseMs", DEFAULT_LEASE_MS);
-  const db = connection(who, options, () => inboxTableSql(inbox) + journalTableSql(journalTable));
-  const journal = journalOn(db, journalTable, `${who}.journal`);
-  // Each claimed report's open transaction, until `complete` commits or `release` rolls back.
-  const held = new Map<string, pg.PoolClient>();
+  const timeoutMs = read.positiveMs("timeoutMs", DEFAULT_TIMEOUT_MS);
+  const db = connection(who, options);
+  const ensure = tableCheck(
+    db,
+    {
+      relations: [...inboxRelations(inbox), ...journalRelations(journalTable)],
+      createSql: () => inboxTableSql(inbox) + journalTableSql(journalTable),
+    },
+    read.flag("createTables", true) ? "create" : "migrated",
+    timeoutMs,
+  );
+  const journal = journalOn(db, {
+    who: `${who}.journal`,
+    table: journalTable,
+    timeoutMs,
+    retentionMs: read.positiveMs("journalRetentionMs", DEFAULT_JOURNAL_RETENTION_MS),
+    resolvedRetentionMs: retentionMs,
+    maxEntries: read.wholeNumber("journalMaxEntries", DEFAULT_JOURNAL_MAX_ENTRIES),
+    bodies: read.oneOf("journalBodies", ["full", "redacted"], "full"),
+    forWrite: ensure,
+    forRead: ensure,
+  });
+  const claims = claimTracker(db, leaseMs, timeoutMs);
   let closed = false;
   let lastPrune = 0;
 
   // BEGIN and the claim in one round trip (a simple query of several statements; the key as an
   // escaped literal, since such a query takes no parameters). The transaction's own settings:
   // the lock wait bounded for the key's insert only (the session's lock_timeout, kept aside
-  // first, is restored by the insert itself, so the handler's statements keep it), and a
-  // transaction left idle for longer than the lease ended by the server. Inserting the key
-  // waits while another transaction holds an uncommitted insert of it: then no row (it
-  // committed: done), a row (it rolled back: ours), or lock_not_available (busy).
-  const SETTINGS = `BEGIN; SELECT set_config('reportkit.lock_timeout', current_setting('lock_timeout'), true); SELECT set_config('lock_timeout', '${lockTimeoutMs}ms', true), set_config('idle_in_transaction_session_timeout', '${leaseMs}ms', true); INSERT INTO ${inbox.sql} (key) VALUES (`;
+  // first, is restored by the insert itself, so the handler's statements keep it); a statement,
+  // and the transaction left idle, each ended by the server past the lease (a session's shorter
+  // statement_timeout is kept). Inserting the key waits while another transaction holds an
+  // uncommitted insert of it: then no row (it committed: done), a row (it rolled back: ours),
+  // or lock_not_available (busy).
+  const lease = `interval '${leaseMs} milliseconds'`;
+  const SETTINGS = `BEGIN; SELECT set_config('reportkit.lock_timeout', current_setting('lock_timeout'), true); SELECT set_config('lock_timeout', '${lockTimeoutMs}ms', true), set_config('idle_in_transaction_session_timeout', '${leaseMs}ms', true), set_config('statement_timeout', CASE WHEN current_setting('statement_timeout')::interval = interval '0' OR current_setting('statement_timeout')::interval > ${lease} THEN '${leaseMs}ms' ELSE current_setting('statement_timeout') END, true); INSERT INTO ${inbox.sql} (key) VALUES (`;
   const CLAIMED = `) ON CONFLICT (key) DO NOTHING RETURNING set_config('lock_timeout', current_setting('reportkit.lock_timeout'), true)`;
   const PRUNE_INBOX = `DELETE FROM ${inbox.sql} WHERE key IN (SELECT key FROM ${inbox.sql}
   WHERE processed_at < now() - $1 * interval '1 millisecond' LIMIT ${PRUNE_BATCH})`;
-  const PRUNE_JOURNAL = `DELETE FROM ${journalTable.sql} WHERE status = 'resolved'
-  AND last_seen < now() - $1 * interval '1 millisecond'`;
-
-  function take(owner: string, what: string): pg.PoolClient {
-    const entry = held.get(owner);
-    if (entry === undefined) {
-      throw new Error(`postgresInbox: ${what} for an attempt that holds no claim (${owner}).`);
-    }
-    held.delete(owner);
-    return entry;
-  }
 
   /** Deletes keys past retention, at most once per PRUNE_EVERY_MS per process, in the background. */
   function prune(): void {
@@ -158,13 +209,29 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     lastPrune = now;
     (async () => {
       for (;;) {
-        const { rowCount } = await db.pool.query(PRUNE_INBOX, [retentionMs]);
+        const { rowCount } = await db.query(
+          "pruning",
+          PRUNE_INBOX,
+          [retentionMs],
+          CHORE_TIMEOUT_MS,
+        );
         if ((rowCount ?? 0) < PRUNE_BATCH || closed) break;
       }
-      await db.pool.query(PRUNE_JOURNAL, [retentionMs]);
+      await journal.prune();
     })().catch(() => {
       // Tried again at the next interval; a missed prune only keeps keys a little longer.
     });
+  }
+
+  /** ROLLBACK, and the connection back to the pool (destroyed if that failed). */
+  async function rollBack(client: pg.PoolClient): Promise<void> {
+    try {
+      await answered(client, client.query("ROLLBACK"), timeoutMs);
+      releaseClient(client);
+    } catch (error) {
+      // The connection is gone or broken: its transaction is rolled back by the server.
+      releaseClient(client, error);
+    }
   }
 
   return {
@@ -172,11 +239,12 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     leaseMs,
     retentionMs,
     lockTimeoutMs,
+    timeoutMs,
     journal,
 
     async claim(key: string, owner: string): Promise<ClaimResult> {
       if (closed) throw new Error("postgresInbox: claim after close(); the store is closed.");
-      await db.ready();
+      await ensure();
       let client: pg.PoolClient;
       try {
         client = await db.connect();
@@ -184,25 +252,23 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
         throw db.failure("claim", error);
       }
       try {
-        const results = (await client.query(
-          SETTINGS + client.escapeLiteral(key) + CLAIMED,
+        const claim = client.query(SETTINGS + client.escapeLiteral(storedKey(key)) + CLAIMED);
+        const results = (await answered(
+          client,
+          claim,
+          lockTimeoutMs + timeoutMs,
         )) as unknown as pg.QueryResult[];
         if (results[3]?.rowCount === 1) {
-          held.set(owner, client);
+          claims.hold(owner, key, client);
           return "claimed";
         }
-        await client.query("ROLLBACK");
+        await answered(client, client.query("ROLLBACK"), timeoutMs);
         releaseClient(client);
         return "done";
       } catch (error) {
         if ((error as { code?: string }).code === "55P03") {
           // lock_not_available: another attempt still holds the key after lockTimeoutMs.
-          try {
-            await client.query("ROLLBACK");
-            releaseClient(client);
-          } catch (rollback) {
-            releaseClient(client, rollback);
-          }
+          await rollBack(client);
           return "busy";
         }
         releaseClient(client, error);
@@ -211,22 +277,22 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     },
 
     scope(owner: string): PostgresScope {
-      const entry = held.get(owner);
-      if (entry === undefined) {
-        throw new Error(`postgresInbox: scope for an attempt that holds no claim (${owner}).`);
-      }
-      return { tx: entry };
+      return { tx: claims.tx(owner) };
     },
 
     async complete(key: string, owner: string): Promise<void> {
-      const client = take(owner, "complete");
+      const { client, ended } = claims.take(owner, "completed");
+      if (ended !== undefined) {
+        throw db.failure("commit", new Error(`the report's transaction was ended: ${ended}`));
+      }
       try {
         // A journal entry of this report (an earlier attempt failed) is resolved in the same
         // commit: one round trip, the key as an escaped literal (no parameters in a
         // two-statement query).
-        const results = (await client.query(
-          `UPDATE ${journalTable.sql} SET status = 'resolved' WHERE key = ${client.escapeLiteral(key)} AND status <> 'resolved'; COMMIT`,
-        )) as unknown as pg.QueryResult[];
+        const commit = client.query(
+          `UPDATE ${journalTable.sql} SET status = 'resolved' WHERE key = ${client.escapeLiteral(storedKey(key))} AND status <> 'resolved'; COMMIT`,
+        );
+        const results = (await answered(client, commit, timeoutMs)) as unknown as pg.QueryResult[];
         const committed = results[1] as pg.QueryResult;
         // A statement that failed inside the transaction (caught by the handler) aborted it:
         // Postgres then answers COMMIT with a rollback, and nothing was recorded.
@@ -244,28 +310,18 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     },
 
     async release(_key: string, owner: string): Promise<void> {
-      const client = take(owner, "release");
-      try {
-        await client.query("ROLLBACK");
-      } catch (error) {
-        // The connection is gone or broken: its transaction is rolled back by the server.
-        releaseClient(client, error);
-        return;
-      }
-      releaseClient(client);
+      const { client, ended } = claims.take(owner, "released");
+      if (ended === undefined) await rollBack(client);
     },
 
     async ping(): Promise<void> {
-      try {
-        await db.pool.query("SELECT 1");
-      } catch (error) {
-        throw db.failure("ping", error);
-      }
+      await db.query("ping", "SELECT 1", [], timeoutMs);
     },
 
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
+      claims.endAll("the store was closed");
       await db.end();
     },
   };

@@ -5,7 +5,7 @@ import { postgresInbox, type RecordedStatus, recordStatus } from "./index.js";
 describe("recordStatus types", () => {
   it("takes ctx.tx and a delivery report, and says what it did in literal types", () => {
     createReceiver({
-      token: "t",
+      secret: "t",
       dedupe: postgresInbox({ connectionString: "postgres://127.0.0.1/app" }),
       async onDelivery(report, ctx) {
         const recorded = await recordStatus(ctx.tx, report, { precedence: "latest" });

@@ -1,5 +1,6 @@
 // The inbox's and the journal's tables, and recordStatus's two: their SQL (created on first
-// use, and exported for migration tools), and the names they may have.
+// use unless `createTables: false`, and exported for migration tools), the names they may have,
+// and the relations whose existence the store checks first.
 import { DELIVERY_OUTCOMES } from "@reportkit/core";
 
 export const DEFAULT_INBOX_TABLE = "reportkit_inbox";
@@ -15,6 +16,8 @@ export interface TableName {
   readonly sql: string;
   /** The table's own name, unquoted: what its index names start with. */
   readonly base: string;
+  /** `"schema".` or "": what an index of the table is named in. */
+  readonly schemaSql: string;
 }
 
 const PART = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -33,7 +36,24 @@ export function tableName(who: string, option: string, name: unknown): TableName
   return {
     sql: parts.map((part) => `"${part}"`).join("."),
     base: parts[parts.length - 1] as string,
+    schemaSql: parts.length === 2 ? `"${parts[0]}".` : "",
   };
+}
+
+/** The inbox's table and index, and recordStatus's tables and index, as to_regclass reads them. */
+export function inboxRelations(table: TableName): string[] {
+  return [
+    table.sql,
+    `${table.schemaSql}"${table.base}_processed_at_idx"`,
+    MESSAGE_STATUS_TABLE,
+    STATUS_HISTORY_TABLE,
+    `${STATUS_HISTORY_TABLE}_message_id_idx`,
+  ];
+}
+
+/** The journal's table and index, as to_regclass reads them. */
+export function journalRelations(table: TableName): string[] {
+  return [table.sql, `${table.schemaSql}"${table.base}_status_last_seen_idx"`];
 }
 
 /**
@@ -105,8 +125,8 @@ CREATE INDEX IF NOT EXISTS "${table.base}_status_last_seen_idx" ON ${table.sql} 
 
 /**
  * The SQL that creates the inbox's and the journal's tables, and recordStatus's two
- * (`CREATE TABLE IF NOT EXISTS`, so it may run again), for a migration tool. The store runs the
- * same statements on first use.
+ * (`CREATE TABLE IF NOT EXISTS`, so it may run again), for a migration tool. The store checks
+ * for them first and runs the same statements when one is missing, unless `createTables: false`.
  *
  * @example
  * import { postgresInboxSql } from "@reportkit/postgres";

@@ -71,8 +71,11 @@ return 1
 
 /**
  * record(KEYS[1] = entry, KEYS[2] = index by last seen; ARGV = key, kind, status, method, url,
- * content type, body, body encoding, at ms, last error) -> attempts: adds an entry (first seen =
- * last seen = at, attempts 1) or updates a kept one (attempts + 1), in one step.
+ * content type, body, body encoding, at ms, last error, retention ms, max entries, what every
+ * entry's name starts with) -> attempts: adds an entry (first seen = last seen = at, attempts 1)
+ * or updates a kept one (attempts + 1), in one step. The entry expires `retention` after it was
+ * last seen (at once, if that is past); the index forgets what is older than that, and past
+ * `max entries` the oldest entries are deleted (all on the journal's one slot).
  */
 export const RECORD = luaScript(`
 local at = tonumber(ARGV[9])
@@ -83,8 +86,14 @@ local attempts = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 redis.call('HSET', KEYS[1], 'key', ARGV[1], 'kind', ARGV[2], 'status', ARGV[3], 'method', ARGV[4],
   'url', ARGV[5], 'contentType', ARGV[6], 'body', ARGV[7], 'bodyEncoding', ARGV[8],
   'lastSeen', tostring(last), 'lastError', ARGV[10])
-redis.call('PERSIST', KEYS[1])
+redis.call('PEXPIREAT', KEYS[1], tostring(last + tonumber(ARGV[11])))
 redis.call('ZADD', KEYS[2], last, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. tostring(at - tonumber(ARGV[11])))
+local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[12])
+if over > 0 then
+  local oldest = redis.call('ZPOPMIN', KEYS[2], over)
+  for i = 1, #oldest, 2 do redis.call('DEL', ARGV[13] .. oldest[i]) end
+end
 return attempts
 `);
 

@@ -1,11 +1,18 @@
-import { DEFAULT_DEDUPE_TTL_MS, DEFAULT_LEASE_MS, readOptions } from "@reportkit/core/adapter";
+import {
+  DEFAULT_DEDUPE_TTL_MS,
+  DEFAULT_JOURNAL_MAX_ENTRIES,
+  DEFAULT_JOURNAL_RETENTION_MS,
+  DEFAULT_LEASE_MS,
+  type JournalBodies,
+  readOptions,
+} from "@reportkit/core/adapter";
 import {
   type CheckedConnection,
   checkConnection,
   RENAMED_CONNECTION_OPTIONS,
   type RedisConnection,
 } from "./redis-connection.js";
-import { DEFAULT_JOURNAL_PREFIX } from "./redis-journal.js";
+import { DEFAULT_JOURNAL_PREFIX, type JournalLimits } from "./redis-journal.js";
 
 export interface RedisDedupeOptions {
   /**
@@ -40,6 +47,12 @@ export interface RedisDedupeOptions {
   timeoutMs?: number;
   /** Put before the failure journal's keys. Default "reportkit:journal:". */
   journalPrefix?: string;
+  /** How long a failed or refused journal entry is kept after it was last seen, in ms. Default 14 days. */
+  journalRetentionMs?: number;
+  /** How many journal entries are kept at most, the oldest dropped first. Default 100,000. */
+  journalMaxEntries?: number;
+  /** What the journal keeps of a body: "full" (default; replayable) or "redacted" (no phone numbers). */
+  journalBodies?: JournalBodies;
 }
 
 export const DEFAULT_PREFIX = "reportkit:dedupe:";
@@ -52,13 +65,24 @@ export interface RedisDedupeConfig {
   leaseMs: number;
   timeoutMs: number;
   journalPrefix: string;
+  journal: JournalLimits;
 }
 
 /** Checks `redisDedupe`'s options once, at factory time. @throws TypeError saying what and how. */
 export function resolveRedisDedupeOptions(options: RedisDedupeOptions): RedisDedupeConfig {
   const read = readOptions("redisDedupe", options, {
     example: `redisDedupe({ connection: "redis://127.0.0.1:6379" })`,
-    known: ["connection", "prefix", "ttlMs", "leaseMs", "timeoutMs", "journalPrefix"],
+    known: [
+      "connection",
+      "prefix",
+      "ttlMs",
+      "leaseMs",
+      "timeoutMs",
+      "journalPrefix",
+      "journalRetentionMs",
+      "journalMaxEntries",
+      "journalBodies",
+    ],
     renamed: RENAMED_CONNECTION_OPTIONS,
   });
   const ttlMs = read.positiveMs("ttlMs", DEFAULT_DEDUPE_TTL_MS);
@@ -76,6 +100,11 @@ export function resolveRedisDedupeOptions(options: RedisDedupeOptions): RedisDed
       `redisDedupe: \`journalPrefix\` must differ from \`prefix\`, got ${JSON.stringify(prefix)} for both.`,
     );
   }
+  const journal: JournalLimits = {
+    retentionMs: read.positiveMs("journalRetentionMs", DEFAULT_JOURNAL_RETENTION_MS),
+    maxEntries: read.wholeNumber("journalMaxEntries", DEFAULT_JOURNAL_MAX_ENTRIES),
+    bodies: read.oneOf("journalBodies", ["full", "redacted"], "full"),
+  };
   const connection = checkConnection(options.connection, "redisDedupe");
-  return { connection, prefix, ttlMs, leaseMs, timeoutMs, journalPrefix };
+  return { connection, prefix, ttlMs, leaseMs, timeoutMs, journalPrefix, journal };
 }

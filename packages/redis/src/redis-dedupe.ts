@@ -45,7 +45,7 @@ export interface RedisDedupeStore extends DedupeStore {
  * import { redisDedupe } from "@reportkit/redis";
  *
  * const receiver = createReceiver({
- *   token: process.env.REPORTKIT_TOKEN,
+ *   secret: process.env.REPORTKIT_SECRET,
  *   dedupe: redisDedupe({ connection: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" }),
  *   onDelivery: (report, ctx) => console.log(ctx.dedupeKey, report.status),
  * });
@@ -73,7 +73,7 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
     async ping(): Promise<void> {
       await call("ping", () => pingEvery(client));
     },
-    journal: journalOn(client, journalPrefix, call, "redisDedupe.journal"),
+    journal: journalOn(client, journalPrefix, call, "redisDedupe.journal", config.journal),
     claim(key: string, owner: string): Promise<ClaimResult> {
       return call("claim", async () => {
         const reply = await CLAIM.run(client, prefix + key, [

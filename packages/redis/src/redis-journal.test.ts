@@ -26,7 +26,7 @@ describe("redisJournal options", () => {
     [{ connection: "redis://h", prefix: 1 }, "redisJournal: `prefix` must be a string, got 1."],
     [
       { connection: "redis://h", limit: 5 },
-      "redisJournal: unknown option `limit`; the options are connection, prefix, timeoutMs.",
+      "redisJournal: unknown option `limit`; the options are connection, prefix, timeoutMs, retentionMs, maxEntries, bodies.",
     ],
     [{}, "redisJournal: give `connection`, where Redis is"],
   ])("refuses %j, saying the fix", (options, message) => {

@@ -1,10 +1,21 @@
 // The failure journal in Redis: reports reportkit could not get processed (a handler that
 // failed or timed out, a report refused after authentication), kept with their request so that
 // `reportkit replay` can send them again once the cause is fixed. One hash per entry and one
-// sorted set of keys by last seen; failed and refused entries are kept until resolved, resolved
-// ones for RESOLVED_TTL_MS.
-import type { JournalEntry, JournalStatus, ReadableJournal } from "@reportkit/core/adapter";
-import { journalQuery, readOptions } from "@reportkit/core/adapter";
+// sorted set of keys by last seen; failed and refused entries expire `retentionMs` after they
+// were last seen, resolved ones after RESOLVED_TTL_MS, and past `maxEntries` the oldest go.
+// `list` reads the index a page at a time, never the whole journal for a few entries.
+import type {
+  JournalBodies,
+  JournalEntry,
+  JournalStatus,
+  ReadableJournal,
+} from "@reportkit/core/adapter";
+import {
+  DEFAULT_JOURNAL_MAX_ENTRIES,
+  DEFAULT_JOURNAL_RETENTION_MS,
+  journalQuery,
+  readOptions,
+} from "@reportkit/core/adapter";
 import { RECORD, RESOLVE } from "./lua-scripts.js";
 import {
   checkConnection,
@@ -28,7 +39,23 @@ export interface RedisJournalOptions {
    * Default 5000: a tool's read of a whole journal, not a provider's request.
    */
   timeoutMs?: number;
+  /** How long a failed or refused entry is kept after it was last seen, in ms. Default 14 days. */
+  retentionMs?: number;
+  /** How many entries are kept at most, the oldest dropped first. Default 100,000. */
+  maxEntries?: number;
+  /** `"full"` (default: what replay sends) or `"redacted"` (phone numbers never stored). */
+  bodies?: JournalBodies;
 }
+
+/** How a journal keeps its entries: see the options of the same names. */
+export interface JournalLimits {
+  readonly retentionMs: number;
+  readonly maxEntries: number;
+  readonly bodies: JournalBodies;
+}
+
+/** Entries read per round trip by `list` with a status filter (without one: just the limit). */
+const LIST_PAGE = 500;
 
 export const DEFAULT_JOURNAL_PREFIX = "reportkit:journal:";
 /** How long a resolved entry stays listed: a day, for `reportkit journal list --status resolved`. */
@@ -37,11 +64,16 @@ export const RESOLVED_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_JOURNAL_TIMEOUT_MS = 5000;
 
 /** Where an entry and the index live, by prefix. */
-export function journalKeys(prefix: string): { entry: (key: string) => string; index: string } {
+export function journalKeys(prefix: string): {
+  entry: (key: string) => string;
+  entryPrefix: string;
+  index: string;
+} {
   // Every key of the journal on one Redis Cluster slot (a script touches an entry and the
   // index together): hash-tagged, unless the prefix names a tag of its own.
   const tagged = prefix.includes("{") ? prefix : `${prefix}{journal}:`;
-  return { entry: (key) => `${tagged}entry:${key}`, index: `${tagged}index` };
+  const entryPrefix = `${tagged}entry:`;
+  return { entry: (key) => entryPrefix + key, entryPrefix, index: `${tagged}index` };
 }
 
 /**
@@ -61,11 +93,16 @@ export function redisJournal(options: RedisJournalOptions): ReadableJournal {
   const who = "redisJournal";
   const read = readOptions(who, options, {
     example: `redisJournal({ connection: "redis://127.0.0.1:6379" })`,
-    known: ["connection", "prefix", "timeoutMs"],
+    known: ["connection", "prefix", "timeoutMs", "retentionMs", "maxEntries", "bodies"],
     renamed: RENAMED_CONNECTION_OPTIONS,
   });
   const prefix = read.string("prefix", DEFAULT_JOURNAL_PREFIX);
   const timeoutMs = read.positiveMs("timeoutMs", DEFAULT_JOURNAL_TIMEOUT_MS);
+  const limits: JournalLimits = {
+    retentionMs: read.positiveMs("retentionMs", DEFAULT_JOURNAL_RETENTION_MS),
+    maxEntries: read.wholeNumber("maxEntries", DEFAULT_JOURNAL_MAX_ENTRIES),
+    bodies: read.oneOf("bodies", ["full", "redacted"], "full"),
+  };
   const redis = checkConnection(options.connection, who).open(FAIL_FAST);
   let closed = false;
   const call: RedisCall = (what, command) =>
@@ -73,7 +110,7 @@ export function redisJournal(options: RedisJournalOptions): ReadableJournal {
       ? Promise.reject(new Error(`${who}: ${what} after close(); the journal is closed.`))
       : redis.call(what, timeoutMs, command);
   return {
-    ...journalOn(redis.client, prefix, call, who),
+    ...journalOn(redis.client, prefix, call, who, limits),
     async close() {
       if (closed) return;
       closed = true;
@@ -94,9 +131,11 @@ export function journalOn(
   prefix: string,
   call: RedisCall,
   who: string,
+  limits: JournalLimits,
 ): Omit<ReadableJournal, "close"> {
   const keys = journalKeys(prefix);
   return {
+    bodies: limits.bodies,
     async record(entry) {
       const { request } = entry;
       await call("keeping a report in the journal", () =>
@@ -114,6 +153,9 @@ export function journalOn(
             request.bodyEncoding,
             String(entry.at.getTime()),
             `${entry.error.code}: ${entry.error.message}`,
+            String(limits.retentionMs),
+            String(limits.maxEntries),
+            keys.entryPrefix,
           ],
         ),
       );
@@ -124,23 +166,35 @@ export function journalOn(
     async list(filter) {
       const { statuses, since: after, limit } = journalQuery(`${who}.list`, filter);
       const since = after === undefined ? "-inf" : String(after.getTime());
+      // Without a status filter every entry read is listed: read just the limit.
+      const page = statuses === undefined ? limit : Math.max(limit, LIST_PAGE);
       return call("listing the journal", async () => {
-        const found = await client.zrangebyscore(keys.index, since, "+inf");
         const entries: JournalEntry[] = [];
         const gone: string[] = [];
-        const pipeline = client.pipeline();
-        for (const key of found) pipeline.hgetall(keys.entry(key));
-        const hashes = found.length === 0 ? [] : ((await pipeline.exec()) ?? []);
-        hashes.forEach(([error, hash], i) => {
-          const fields = hash as Record<string, string> | undefined;
-          if (error !== null || fields === undefined || fields.status === undefined) {
-            gone.push(found[i] as string);
-            return;
-          }
-          const entry = entryOf(fields);
-          if (statuses === undefined || statuses.includes(entry.status)) entries.push(entry);
-        });
-        // Resolved entries that ran out leave their key in the index: tidied here.
+        for (let offset = 0; entries.length < limit; offset += page) {
+          const found = await client.zrangebyscore(
+            keys.index,
+            since,
+            "+inf",
+            "LIMIT",
+            offset,
+            page,
+          );
+          const pipeline = client.pipeline();
+          for (const key of found) pipeline.hgetall(keys.entry(key));
+          const hashes = found.length === 0 ? [] : ((await pipeline.exec()) ?? []);
+          hashes.forEach(([error, hash], i) => {
+            const fields = hash as Record<string, string> | undefined;
+            if (error !== null || fields === undefined || fields.status === undefined) {
+              gone.push(found[i] as string);
+              return;
+            }
+            const entry = entryOf(fields);
+            if (statuses === undefined || statuses.includes(entry.status)) entries.push(entry);
+          });
+          if (found.length < page) break;
+        }
+        // Entries that ran out leave their key in the index: tidied here.
         if (gone.length > 0) await client.zrem(keys.index, ...gone);
         return entries.slice(0, limit);
       });

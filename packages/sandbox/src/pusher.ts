@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { PushRequest } from "./push-request.js";
 import { sendOnce } from "./send-once.js";
 
@@ -125,6 +126,9 @@ export function createPusher(options: PusherOptions = {}): Pusher {
   let waiters: (() => void)[] = [];
   let closed = false;
   const shutdown = new AbortController();
+  // Every push in flight listens on it (one listener per request, removed when it ends): as
+  // many as there are pushes at once, which is no leak, so no warning past Node's default 10.
+  setMaxListeners(0, shutdown.signal);
 
   function record(entry: PushAttempt): void {
     attempts.push(entry);

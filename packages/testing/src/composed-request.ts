@@ -80,7 +80,7 @@ function defaultValues(type: "delivery" | "call"): Record<string, string> {
  * } as const;
  * const request = composedRequest(template, { status: "BUSY" });
  * // { method: "GET", url: "https://example.com/ack/receive?call_id=…&to=919876543210&message_status=BUSY", … }
- * await sendReport(app, request, { token: "test-token" });
+ * await sendReport(app, request, { secret: "test-secret" });
  */
 export function composedRequest<const T extends ComposedTemplate>(
   template: T,

@@ -10,6 +10,7 @@ import { asReportkitError, type ReportkitError, shuttingDown } from "../reply/er
 import { failureKeeper } from "../reply/failure-journal.js";
 import { parsedBodyNotice, unhandledKindLog, warningLog } from "../reply/notices.js";
 import { receiverLog } from "../reply/receiver-log.js";
+import { phoneKeysOf } from "../reply/redact-request.js";
 import { errorResponse, refusal } from "../reply/replies.js";
 import type { Report } from "../report/schemas.js";
 import { Answered, verificationOf } from "../request/challenge.js";
@@ -75,7 +76,9 @@ export function receiverFrom<T extends ComposedTemplate | undefined, S extends o
   const parsedBefore = logger === undefined ? undefined : parsedBodyNotice(logger);
   const process = reportProcessor(config, handlers.attached, reply, unhandled);
   const keep =
-    config.journal === undefined ? undefined : failureKeeper(config.journal, (e) => log?.(e));
+    config.journal === undefined
+      ? undefined
+      : failureKeeper(config.journal, (e) => log?.(e), phoneKeysOf(template));
   for (const line of config.renames) logger?.warn(line);
 
   /**

@@ -8,6 +8,7 @@ import type { RequestState } from "../request/request-state.js";
 import type { FailureJournal, JournalRecord, JournalRequest } from "../store-kit/dedupe-store.js";
 import { ruleOf } from "./error-table.js";
 import { journalNotKept, type ReportkitError } from "./errors.js";
+import { maskDigits, redactRequest } from "./redact-request.js";
 
 /** How long a reply waits for the journal to keep a report before it goes out anyway. */
 const RECORD_TIMEOUT_MS = 2000;
@@ -15,24 +16,29 @@ const RECORD_TIMEOUT_MS = 2000;
 /**
  * `keep(error, request)`: a promise that settles once the journal kept the report (or could
  * not: `onFailure` is told; it never rejects), or undefined when this error is not one to keep.
- * Never for an unauthenticated request.
+ * Never for an unauthenticated request. `phoneKeys`: where a redacting journal finds numbers.
  */
 export function failureKeeper(
   journal: FailureJournal,
   onFailure: (error: ReportkitError) => void,
+  phoneKeys: ReadonlySet<string>,
 ): (error: ReportkitError, request: RequestState) => Promise<void> | undefined {
   return (error, request) => {
     const status = ruleOf(error.code).journal;
     if (status === undefined || !request.authenticated) return undefined;
     return Promise.resolve()
       .then(async () => {
-        const kept = requestOf(request);
+        const asCame = requestOf(request);
+        const redacted = journal.bodies === "redacted";
+        // A refusal's key is the hash of the request as it came: the same for each copy.
+        const key = request.dedupeKey ?? (await hashOf(asCame));
+        const message = messageOf(error);
         const entry: JournalRecord = {
-          key: request.dedupeKey ?? (await hashOf(kept)),
+          key,
           kind: request.kind ?? null,
           status,
-          request: kept,
-          error: { code: error.code, message: messageOf(error) },
+          request: redacted ? redactRequest(asCame, phoneKeys) : asCame,
+          error: { code: error.code, message: redacted ? maskDigits(message) : message },
           at: new Date(),
         };
         await answeredWithin(Promise.resolve(journal.record(entry)), RECORD_TIMEOUT_MS);

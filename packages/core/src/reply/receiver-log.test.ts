@@ -25,6 +25,24 @@ function recorder() {
 }
 
 describe("logging without onError", () => {
+  it("names a failed call report by its key, which carries no phone number", async () => {
+    const { lines, logger } = recorder();
+    const receiver = createReceiver({
+      secret: TOKEN,
+      logger,
+      onCall: () => {
+        throw new Error("the dialer is down");
+      },
+    });
+    await receiver.handle(post(TOKEN, SAMPLE_CALL));
+    expect(lines).toHaveLength(1);
+    const message = lines[0]?.message ?? "";
+    expect(message).toContain(`(report call:${SAMPLE_CALL.mid}:`);
+    for (const number of [SAMPLE_CALL.to, SAMPLE_CALL.from, SAMPLE_CALL.bridge]) {
+      expect(message).not.toContain(String(number));
+    }
+  });
+
   it("logs each handler failure with its cause, as an error", async () => {
     const { lines, logger } = recorder();
     const receiver = createReceiver({

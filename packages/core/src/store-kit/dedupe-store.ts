@@ -59,7 +59,17 @@ export interface FailureJournal {
   record(entry: JournalRecord): Promise<void>;
   /** One round trip, for `receiver.health()`. */
   ping?(): Promise<void>;
+  /**
+   * What the receiver hands `record` of a report: `"full"` (the default), the request as it
+   * came, what `reportkit replay` sends again; `"redacted"`, its phone numbers replaced by
+   * `[redacted]` (the fields that carry one, in the body and the query; any run of 7 or more
+   * digits elsewhere and in the error text), so none is ever stored.
+   */
+  readonly bodies?: JournalBodies;
 }
+
+/** What a failure journal keeps of a report's body: see `FailureJournal.bodies`. */
+export type JournalBodies = "full" | "redacted";
 
 /** One failed or refused attempt, as the receiver hands it to the journal. */
 export interface JournalRecord {

@@ -42,6 +42,20 @@ export interface ReadableJournal extends FailureJournal {
 /** How many entries `list` gives when the filter names no `limit`. */
 export const DEFAULT_JOURNAL_LIMIT = 1000;
 
+/**
+ * How long a journal keeps a failed or refused entry after it was last seen, by default: 14
+ * days, two weekends past the provider's 90-minute retry window, for someone to notice and
+ * replay; then it is deleted, with the phone numbers in it.
+ */
+export const DEFAULT_JOURNAL_RETENTION_MS = 14 * 24 * 60 * 60 * 1000;
+
+/**
+ * How many entries a journal keeps at most by default, the oldest dropped first: an outage of
+ * hours at tens of reports a second fits, and a sender holding the token cannot grow it
+ * without bound.
+ */
+export const DEFAULT_JOURNAL_MAX_ENTRIES = 100_000;
+
 /** A `list` filter as a journal queries by it: every field there, checked. */
 export interface JournalQuery {
   /** The statuses to give, or undefined for every one. */

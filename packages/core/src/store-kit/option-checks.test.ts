@@ -7,11 +7,13 @@ interface SomeOptions {
   maxKeys?: number;
   prefix?: string;
   onError?: (error: Error) => void;
+  create?: boolean;
+  bodies?: "full" | "redacted";
 }
 
 const RULES = {
   example: "someStore({ ttlMs: 5 })",
-  known: ["connection", "ttlMs", "maxKeys", "prefix", "onError"],
+  known: ["connection", "ttlMs", "maxKeys", "prefix", "onError", "create", "bodies"],
   renamed: { url: 'pass `connection: "redis://…"`' },
 } as const;
 
@@ -29,7 +31,7 @@ describe("readOptions: the options object", () => {
   it("refuses an unknown key, naming the known ones", () => {
     expect(() => read({ ttl: 2 })).toThrow(
       new TypeError(
-        "someStore: unknown option `ttl`; the options are connection, ttlMs, maxKeys, prefix, onError.",
+        "someStore: unknown option `ttl`; the options are connection, ttlMs, maxKeys, prefix, onError, create, bodies.",
       ),
     );
   });
@@ -104,6 +106,25 @@ describe("readOptions: wholeNumber, string, callback", () => {
     expect(read({}).callback("onError")).toBeUndefined();
     expect(() => read({ onError: "log" }).callback("onError")).toThrow(
       new TypeError('someStore: `onError` must be a function, got "log".'),
+    );
+  });
+});
+
+describe("readOptions: flag, oneOf", () => {
+  it("true or false, the fallback when not given", () => {
+    expect(read({ create: false }).flag("create", true)).toBe(false);
+    expect(read({}).flag("create", true)).toBe(true);
+    expect(() => read({ create: "no" }).flag("create", true)).toThrow(
+      new TypeError('someStore: `create` must be true or false, got "no".'),
+    );
+  });
+
+  it("one of the choices, naming them when it is not", () => {
+    const choices = ["full", "redacted"] as const;
+    expect(read({ bodies: "redacted" }).oneOf("bodies", choices, "full")).toBe("redacted");
+    expect(read({}).oneOf("bodies", choices, "full")).toBe("full");
+    expect(() => read({ bodies: "none" }).oneOf("bodies", choices, "full")).toThrow(
+      new TypeError('someStore: `bodies` must be "full" or "redacted", got "none".'),
     );
   });
 });

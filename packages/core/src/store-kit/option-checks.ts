@@ -39,6 +39,10 @@ export interface OptionReader<O> {
   ): string;
   /** A function (a handler, a callback), or undefined when not given. */
   callback<K extends keyof O & string>(name: K): O[K] | undefined;
+  /** true or false. */
+  flag(name: keyof O & string, fallback: boolean): boolean;
+  /** One of `choices`, e.g. "full" or "redacted". */
+  oneOf<C extends string>(name: keyof O & string, choices: readonly C[], fallback: C): C;
 }
 
 /**
@@ -113,6 +117,20 @@ export function readOptions<O extends object>(
       const value = given[name];
       if (value !== undefined && typeof value !== "function") throw refuse(name, "a function");
       return value as (typeof options)[typeof name] | undefined;
+    },
+    flag(name, fallback) {
+      const value = given[name];
+      if (value === undefined) return fallback;
+      if (typeof value !== "boolean") throw refuse(name, "true or false");
+      return value;
+    },
+    oneOf(name, choices, fallback) {
+      const value = given[name];
+      if (value === undefined) return fallback;
+      if (typeof value !== "string" || !(choices as readonly string[]).includes(value)) {
+        throw refuse(name, choices.map((c) => JSON.stringify(c)).join(" or "));
+      }
+      return value as (typeof choices)[number];
     },
   };
 }

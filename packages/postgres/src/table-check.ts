@@ -1,0 +1,88 @@
+// Whether the store's tables are there, asked of the catalog without a lock: `to_regclass` of
+// each table and index. Only what is missing is created (`CREATE … IF NOT EXISTS` takes a lock
+// on the table even when the index exists, so a new process running it would wait behind every
+// open report transaction, and every other process's claims behind it). With `createTables:
+// false` nothing is ever created: a missing table is an error naming `postgresInboxSql()`.
+import type { Connection } from "./connection.js";
+
+/** The relations a store needs, and the SQL that creates them. */
+export interface TableSet {
+  /** Each table and index, as `to_regclass` reads a name (quoted parts, schema first). */
+  readonly relations: readonly string[];
+  readonly createSql: () => string;
+}
+
+/** Why a store creates nothing: its tables were migrated, or it only reads. */
+export type CreateMode = "create" | "migrated" | "read-only";
+
+/** A lock of the stores' own: two processes creating the tables at once take turns. */
+const CREATE_LOCK = 7245310919;
+
+/**
+ * `ensure()` settles once the tables are there (created if `mode` allows); later calls share
+ * the first success, and a failure is tried again by the next call.
+ */
+export function tableCheck(
+  db: Connection,
+  tables: TableSet,
+  mode: CreateMode,
+  timeoutMs: number,
+): () => Promise<void> {
+  let ready: Promise<void> | undefined;
+
+  async function check(): Promise<void> {
+    const missing = await missingOf(db, tables.relations, timeoutMs);
+    if (missing.length === 0) return;
+    if (mode !== "create") throw db.failure("checking the tables", missingError(missing, mode));
+    let client: Awaited<ReturnType<Connection["connect"]>>;
+    try {
+      client = await db.connect();
+    } catch (error) {
+      throw db.failure("creating the tables", error);
+    }
+    try {
+      // One transaction, under a lock of its own (two processes creating at once would race on
+      // CREATE TABLE IF NOT EXISTS: a unique violation in pg_type), waiting for other locks at
+      // most timeoutMs: a report's claim then gets 503 and is retried, rather than stall.
+      await client.query(
+        `BEGIN; SET LOCAL lock_timeout = ${Math.max(timeoutMs, 1000)}; SELECT pg_advisory_xact_lock(${CREATE_LOCK}); ${tables.createSql()} COMMIT;`,
+      );
+      client.release();
+    } catch (error) {
+      client.release(error instanceof Error ? error : true);
+      throw db.failure("creating the tables", error);
+    }
+  }
+
+  return () => {
+    ready ??= check().catch((error: unknown) => {
+      ready = undefined;
+      throw error;
+    });
+    return ready;
+  };
+}
+
+/** The relations of `names` that do not exist (or that the role cannot see). */
+async function missingOf(
+  db: Connection,
+  names: readonly string[],
+  timeoutMs: number,
+): Promise<string[]> {
+  const { rows } = await db.query(
+    "checking the tables",
+    "SELECT name FROM unnest($1::text[]) WITH ORDINALITY AS t(name, n) WHERE to_regclass(name) IS NULL ORDER BY n",
+    [names],
+    timeoutMs,
+  );
+  return rows.map((row: { name: string }) => row.name);
+}
+
+function missingError(missing: readonly string[], mode: CreateMode): Error {
+  const list = missing.join(", ");
+  return new Error(
+    mode === "migrated"
+      ? `missing ${list}; with \`createTables: false\` the store creates nothing: run the SQL postgresInboxSql() returns in a migration`
+      : `missing ${list}; nothing was kept there yet, or the journal is in another table or database (postgresInbox creates it on first use; postgresInboxSql() gives its SQL)`,
+  );
+}
