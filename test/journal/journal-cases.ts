@@ -145,8 +145,10 @@ export function runJournalCases(name: string, open: () => Promise<JournalSetup>)
         TOKEN,
       );
       expect(replay.code, replay.stderr).toBe(0);
-      expect(replay.stdout).toContain(`delivery:${id}:DELIVRD  200 {"ok":true}`);
-      expect(replay.stdout).toMatch(/replayed \d+: \d+ processed, 0 duplicate, 0 failed\n$/);
+      expect(replay.stdout).toContain(`delivery:${id}:DELIVRD  processed\n`);
+      expect(replay.stdout).toMatch(
+        /replayed \d+: \d+ processed, 0 duplicate, 0 queued, 0 failed\n$/,
+      );
       expect(runs).toEqual([id]);
       expect((await entryFor(`delivery:${id}:DELIVRD`))?.status).toBe("resolved");
       // The provider's own retry now finds it done; a second replay sends nothing of it.
@@ -243,7 +245,7 @@ export function runJournalCases(name: string, open: () => Promise<JournalSetup>)
         "1m",
       );
       expect(replay.code, replay.stderr).toBe(0);
-      expect(replay.stdout).toContain(`delivery:${id}:DELIVRD  200 {"ok":true,"duplicate":true}`);
+      expect(replay.stdout).toContain(`delivery:${id}:DELIVRD  duplicate\n`);
       expect(runs).toEqual([]);
       expect((await entryFor(`delivery:${id}:DELIVRD`))?.status).toBe("resolved");
     });
@@ -312,7 +314,7 @@ export function runJournalCases(name: string, open: () => Promise<JournalSetup>)
         );
         expect(replay.code).toBe(1);
         expect(replay.stdout).toContain(
-          `delivery:${id}:DELIVRD  401 refused Bearer [token] BEARER [token]`,
+          `delivery:${id}:DELIVRD  failed: HTTP 401: refused Bearer [token] BEARER [token]`,
         );
         expect((replay.stdout + replay.stderr).toLowerCase()).not.toContain(TOKEN.toLowerCase());
       } finally {

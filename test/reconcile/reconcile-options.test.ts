@@ -155,6 +155,19 @@ describe("SMS: what the receiver gets", () => {
     expect(rig.otherHits).toBe(0);
   });
 
+  it("counts a 200 that is not reportkit's reply (an HTML page) as failed, not processed", async () => {
+    rig.messages = ids(1);
+    const args = ["--to", `${rig.origin}/page`, "--secret", SECRET, "--date", DAY, "--json"];
+    const run = await rig.reconcile(args);
+    expect(run.code).toBe(1);
+    expect(summaryOf(run)).toMatchObject({ processed: 0, failed: 1 });
+    expect(summaryOf(run).failures[0]).toMatchObject({
+      httpStatus: 200,
+      reason:
+        "HTTP 200 but not reportkit's reply (text/html), so not counted as processed: is the URL your receiver's?: <!doctype html><title>My app</title>",
+    });
+  });
+
   it("gives up on a receiver that does not answer after --timeout", async () => {
     rig.messages = ids(1);
     const run = await rig.reconcile([

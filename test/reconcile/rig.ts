@@ -1,7 +1,7 @@
 // What the in-process `reportkit reconcile` tests share: the paging stand-in of the provider's
 // pull APIs, a real Express receiver over HTTP (with a same-origin and a cross-origin redirect,
-// a route that echoes the credential, one that never answers, one that reads a custom
-// credential header), another origin that counts what reaches it, and the CLI's main.
+// a route that echoes the credential, one that never answers, an HTML page, one that reads a
+// custom credential header), another origin that counts what reaches it, and the CLI's main.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { main } from "@reportkit/cli";
@@ -109,6 +109,10 @@ export function useRig(): Rig {
       res.status(500).send(`bad: ${String(req.headers.authorization).toUpperCase()}`);
     });
     app.post("/silent", () => {});
+    // What a wrong --to may answer 200 with: a page of the app, not reportkit's reply.
+    app.post("/page", (_req, res) => {
+      res.type("html").send("<!doctype html><title>My app</title>");
+    });
     app.use(
       webhookReceiver({
         token: SECRET,

@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
-import { journalCommand, replayCommand } from "./commands/journal-command.js";
+import { journalCommand } from "./commands/journal-command.js";
 import { queueCommand } from "./commands/queue-command.js";
 import { reconcileCommand } from "./commands/reconcile-command.js";
+import { replayCommand } from "./commands/replay-command.js";
 import { sandboxCommand } from "./commands/sandbox-command.js";
 import { sendCommand } from "./commands/send-command.js";
 import { triggerCommand } from "./commands/trigger-command.js";

@@ -1,40 +1,103 @@
+// Sending one report to a receiver as the provider would, and reading what the receiver made
+// of it: the one way `reconcile()` and `reportkit replay` do it, so that what counts as
+// processed, which redirects are followed, how long a request may take and what a failure
+// says (never the secret) are decided once.
+import { isRecord } from "@reportkit/wire/internal";
 import { ResponseTooLarge, readResponseText } from "./read-response.js";
+import { redactor } from "./redact.js";
 
 /** What the receiver made of one report. */
 export type PushVerdict =
   | { kind: "processed" | "duplicate" | "queued"; status: number }
-  | { kind: "failed"; status: number | null; reason: string };
+  | {
+      kind: "failed";
+      status: number | null;
+      reason: string;
+      /** No answer within `timeoutMs`. */
+      timedOut?: true;
+    };
 
-export interface PushInit {
-  headers: Record<string, string>;
+export interface PusherOptions {
+  /** The webhook's secret: sent as `Authorization: Bearer <secret>`, or as `header`'s value. */
+  secret: string;
+  /** Send the secret as this header's whole value instead (a custom credential header). */
+  header?: string | undefined;
+  /** Sent with every request besides the credential and the Content-Type (a user agent, a mark). */
+  headers?: Readonly<Record<string, string>>;
+  /** Bounds one report's request, redirects and the reply's body included. */
   timeoutMs: number;
-  fetch: typeof globalThis.fetch;
+  /** Default the global fetch. */
+  fetch?: typeof globalThis.fetch;
 }
+
+/** One report's request: what the provider sent (or would send), to `url`. */
+export interface PushRequest {
+  url: URL;
+  /** Default POST; GET and HEAD are sent without a body. */
+  method?: string;
+  contentType: string | null;
+  body: string | Uint8Array<ArrayBuffer>;
+}
+
+/** Sends one report; never throws. */
+export type ReportPusher = (request: PushRequest) => Promise<PushVerdict>;
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
-// A reply is read to tell a duplicate from a first time; reportkit's replies are a few bytes.
+// A reply is read to tell reportkit's own from another; reportkit's replies are a few bytes.
 const MAX_REPLY_BYTES = 65_536;
 const MAX_REASON_CHARS = 200;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+
+/** Whether `name` can be an HTTP header's name (a token: letters, digits, `-` and a few more). */
+export function isHeaderName(name: string): boolean {
+  return HEADER_NAME.test(name.toLowerCase());
+}
 
 /**
- * POSTs one report as the provider does (JSON, the credential header) and reads the reply:
- * 200 or 202 is a success (the provider counts no other status as one), a duplicate when the
- * body says `"duplicate": true`, queued when it says `"queued": true`. Redirects are followed
- * only within the target's origin, re-sending the same POST (a framework's 301 to the path
- * with a trailing slash must not become a GET without the report); one to another origin is
- * a failure, not followed: the request carries the webhook's secret. `timeoutMs` bounds the
- * whole request, redirects included. Never throws.
+ * A function that sends one report as the provider does (its method, Content-Type and body,
+ * the credential header) and reads the reply. Only reportkit's own reply is a success: 200 or
+ * 202 with `{"ok":true}` (processed), `{"ok":true,"duplicate":true}` or
+ * `{"ok":true,"queued":true}`; any other reply (an HTML page a wrong URL answers 200 with, a 2xx
+ * that is not reportkit's) is a failure with its reason. Redirects are followed only within
+ * the target's origin, re-sending the same method and body (a framework's 301 to the path with
+ * a trailing slash must not become a GET without the report); one to another origin is a
+ * failure, and nothing is sent there: the request carries the webhook's secret. `timeoutMs`
+ * bounds the whole request. Every reason has the secret redacted, also when the receiver
+ * echoes it (any letter case, URL-encoded, base64).
  */
-export async function pushReport(target: URL, body: string, init: PushInit): Promise<PushVerdict> {
-  const signal = AbortSignal.timeout(init.timeoutMs);
+export function reportPusher(options: PusherOptions): ReportPusher {
+  const fetch = options.fetch ?? globalThis.fetch;
+  const credential: Record<string, string> =
+    options.header === undefined
+      ? { authorization: `Bearer ${options.secret}` }
+      : { [options.header.toLowerCase()]: options.secret };
+  const hide = redactor(options.secret);
+  return async (request) => {
+    const verdict = await push(fetch, request, { ...options.headers, ...credential }, options);
+    return verdict.kind === "failed" ? { ...verdict, reason: hide(verdict.reason) } : verdict;
+  };
+}
+
+async function push(
+  fetch: typeof globalThis.fetch,
+  request: PushRequest,
+  credential: Record<string, string>,
+  { timeoutMs }: PusherOptions,
+): Promise<PushVerdict> {
+  const method = request.method ?? "POST";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  const headers: Record<string, string> = { ...credential };
+  if (request.contentType !== null && hasBody) headers["content-type"] = request.contentType;
+  const signal = AbortSignal.timeout(timeoutMs);
+  const target = request.url;
   let url = target;
   try {
     for (let hop = 0; ; hop++) {
-      const response = await init.fetch(url, {
-        method: "POST",
-        headers: init.headers,
-        body,
+      const response = await fetch(url, {
+        method,
+        headers,
+        ...(hasBody && { body: request.body }),
         redirect: "manual",
         signal,
       });
@@ -56,21 +119,41 @@ export async function pushReport(target: URL, body: string, init: PushInit): Pro
         url = next;
         continue;
       }
-      const text = await replyText(response);
-      if (response.status !== 200 && response.status !== 202) {
-        const said = oneLine(text);
-        const note = response.ok ? " (the provider counts only 200 and 202 as success)" : "";
-        return failed(response.status, `HTTP ${response.status}${note}${said ? `: ${said}` : ""}`);
-      }
-      const reply = parse(text);
-      if (reply?.duplicate === true) return { kind: "duplicate", status: response.status };
-      if (reply?.queued === true) return { kind: "queued", status: response.status };
-      return { kind: "processed", status: response.status };
+      return verdictOf(response, await replyText(response));
     }
   } catch (error) {
-    if (signal.aborted) return failed(null, `no answer within ${init.timeoutMs} ms`);
+    if (signal.aborted) {
+      return {
+        kind: "failed",
+        status: null,
+        reason: `no answer within ${timeoutMs} ms`,
+        timedOut: true,
+      };
+    }
     return failed(null, `could not reach ${url.host} (${networkReason(error)})`);
   }
+}
+
+/** reportkit's own replies are a success; every other reply is a failure saying what came. */
+function verdictOf(response: Response, text: string): PushVerdict {
+  const { status } = response;
+  const said = oneLine(text);
+  const quoted = said ? `: ${said}` : "";
+  if (status !== 200 && status !== 202) {
+    const note = response.ok ? " (the provider counts only 200 and 202 as success)" : "";
+    return failed(status, `HTTP ${status}${note}${quoted}`);
+  }
+  const reply = parse(text);
+  if (reply?.ok !== true) {
+    const type = response.headers.get("content-type")?.split(";")[0]?.trim() || "no Content-Type";
+    return failed(
+      status,
+      `HTTP ${status} but not reportkit's reply (${type}), so not counted as processed: is the URL your receiver's?${quoted}`,
+    );
+  }
+  if (reply.duplicate === true) return { kind: "duplicate", status };
+  if (reply.queued === true) return { kind: "queued", status };
+  return { kind: "processed", status };
 }
 
 function failed(status: number | null, reason: string): PushVerdict {
@@ -89,9 +172,7 @@ async function replyText(response: Response): Promise<string> {
 function parse(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null
-      ? (value as Record<string, unknown>)
-      : undefined;
+    return isRecord(value) ? value : undefined;
   } catch {
     return undefined;
   }

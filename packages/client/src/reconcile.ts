@@ -3,7 +3,7 @@ import type { Client } from "./create-client.js";
 import { ClientError } from "./errors.js";
 import { providerDay } from "./provider-day.js";
 import type { CallStatusQuery, DlrQuery } from "./pull-query.js";
-import { type PushVerdict, pushReport } from "./push-report.js";
+import { isHeaderName, type PushVerdict, type ReportPusher, reportPusher } from "./push-report.js";
 import {
   callHasEnded,
   callReportOf,
@@ -11,7 +11,6 @@ import {
   type PushedReport,
   RECONCILED_HEADER,
 } from "./reconciled-report.js";
-import { redactor } from "./redact.js";
 import { walkPages } from "./walk-pages.js";
 
 /** Whether a call status says how the call ended: wire's status table decides. */
@@ -116,8 +115,6 @@ export class ReconcileIncompleteError extends ClientError {
   }
 }
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
-
 /**
  * Pulls a day (or one message, a custom id, a mobile, a group) from the provider's pull API and
  * sends every record with a final status to the receiver as the provider would have pushed it,
@@ -152,13 +149,12 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileSum
     failed: 0,
     failures: [],
   };
-  // A receiver may echo the credential in its reply: never in a failure reason.
-  const hide = redactor(plan.secret ?? "");
   const tell = (event: ReconcileEvent) => options.onRecord?.(event);
   const settle = (report: Settled, verdict: PushVerdict) => {
     summary[verdict.kind] += 1;
     if (verdict.kind === "failed") {
-      const reason = hide(verdict.reason);
+      // The pusher redacted the secret from the reason, also when the receiver echoed it.
+      const { reason } = verdict;
       summary.failures.push({ ...report, httpStatus: verdict.status, reason });
       tell({ ...report, outcome: "failed", httpStatus: verdict.status, reason });
     } else tell({ ...report, outcome: verdict.kind, httpStatus: verdict.status });
@@ -181,9 +177,11 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileSum
         continue;
       }
       sent += 1;
-      const task = pushReport(plan.target as URL, JSON.stringify(report), plan.push).then(
-        (verdict) => settle({ id, status }, verdict),
-      );
+      const task = (plan.push as ReportPusher)({
+        url: plan.target as URL,
+        contentType: "application/json",
+        body: JSON.stringify(report),
+      }).then((verdict) => settle({ id, status }, verdict));
       inFlight.add(task);
       const done = () => inFlight.delete(task);
       task.then(done, done);
@@ -250,9 +248,9 @@ interface Plan {
   query: Record<string, string>;
   dryRun: boolean;
   target: URL | undefined;
-  secret: string | undefined;
   concurrency: number;
-  push: { headers: Record<string, string>; timeoutMs: number; fetch: typeof globalThis.fetch };
+  /** Undefined for a dry run without a secret: nothing is sent then. */
+  push: ReportPusher | undefined;
 }
 
 /** @throws TypeError naming the first wrong option */
@@ -308,10 +306,7 @@ function checkOptions(options: ReconcileOptions): Plan {
       "`secret` is required: the webhook's secret, which the receiver checks (sent as Authorization: Bearer).",
     );
   }
-  if (
-    header !== undefined &&
-    (typeof header !== "string" || !HEADER_NAME.test(header.toLowerCase()))
-  ) {
+  if (header !== undefined && (typeof header !== "string" || !isHeaderName(header))) {
     fail(`\`header\` must be a header name such as "x-api-key", got ${JSON.stringify(header)}.`);
   }
   const concurrency = options.concurrency ?? 4;
@@ -320,25 +315,18 @@ function checkOptions(options: ReconcileOptions): Plan {
   const timeoutMs = options.timeoutMs ?? 10_000;
   if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1)
     fail("`timeoutMs` must be a whole number of ms from 1.");
-  const fetch = options.fetch ?? globalThis.fetch;
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    "user-agent": "reportkit-reconcile",
-    [RECONCILED_HEADER]: kind === "delivery" ? "sms/status" : "outgoing/callstatus",
-  };
-  if (secret !== undefined) {
-    if (header === undefined) headers.authorization = `Bearer ${secret}`;
-    else headers[header.toLowerCase()] = secret;
-  }
-  return {
-    client,
-    kind,
-    filter,
-    query,
-    dryRun,
-    target,
-    secret,
-    concurrency,
-    push: { headers, timeoutMs, fetch },
-  };
+  const push =
+    secret === undefined
+      ? undefined
+      : reportPusher({
+          secret,
+          header,
+          headers: {
+            "user-agent": "reportkit-reconcile",
+            [RECONCILED_HEADER]: kind === "delivery" ? "sms/status" : "outgoing/callstatus",
+          },
+          timeoutMs,
+          ...(options.fetch && { fetch: options.fetch }),
+        });
+  return { client, kind, filter, query, dryRun, target, concurrency, push };
 }
