@@ -8,7 +8,7 @@ const app = express();
 app.use(
   webhookReceiver({
     path: "/webhooks",
-    // No `token` here: it is read from REPORTKIT_SECRET.
+    // No `secret` here: it is read from REPORTKIT_SECRET.
     onDelivery(report) {
       const at = report.deliveredAt?.toISOString() ?? "an unknown time";
       console.log(`delivery ${report.id} to ${report.mobile}: ${report.status} at ${at}`);

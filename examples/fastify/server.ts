@@ -7,7 +7,7 @@ const app = Fastify({ logger: true });
 // does not change how the app's other routes parse bodies.
 await app.register(webhookReceiver, {
   path: "/webhooks",
-  // No `token` here: it is read from REPORTKIT_SECRET.
+  // No `secret` here: it is read from REPORTKIT_SECRET.
   onDelivery(report) {
     const at = report.deliveredAt?.toISOString() ?? "an unknown time";
     app.log.info(`delivery ${report.id} to ${report.mobile}: ${report.status} at ${at}`);

@@ -13,7 +13,7 @@ class HealthController {
 }
 
 @Module({
-  // POST /webhooks, the token from REPORTKIT_SECRET; its handlers are ReportsService's methods.
+  // POST /webhooks, the secret from REPORTKIT_SECRET; its handlers are ReportsService's methods.
   imports: [ReportkitModule.forRoot({ path: "/webhooks" })],
   controllers: [HealthController],
   providers: [ReportLog, ReportsService],

@@ -9,7 +9,7 @@ import { prometheus, shutdownTelemetry } from "./telemetry.js";
 
 const receiver = webhookReceiver({
   path: "/webhooks",
-  // No `token` here: it is read from REPORTKIT_SECRET. The global providers telemetry.ts set.
+  // No `secret` here: it is read from REPORTKIT_SECRET. The global providers telemetry.ts set.
   telemetry: otelTelemetry(),
   onDelivery(report) {
     console.log(`delivery ${report.id}: ${report.status}`);

@@ -26,7 +26,7 @@ const app = express();
 
 const receiver = webhookReceiver({
   path: "/webhooks",
-  // No `token` here: it is read from REPORTKIT_SECRET.
+  // No `secret` here: it is read from REPORTKIT_SECRET.
   dedupe: postgresInbox({ pool }),
   async onDelivery(report, ctx) {
     // The message's status, in reportkit_message_status: only ever forward.

@@ -8,7 +8,7 @@ import express from "express";
 const queue = bullmqQueue({ connection: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" });
 
 const app = express();
-// No `token` here: it is read from REPORTKIT_SECRET. No handlers either: `queue` replaces them.
+// No `secret` here: it is read from REPORTKIT_SECRET. No handlers either: `queue` replaces them.
 app.use(webhookReceiver({ path: "/webhooks", queue }));
 app.get("/health", (_req, res) => {
   res.json({ ok: true });

@@ -62,7 +62,7 @@ function run(code: string, env: Record<string, string>) {
   writeFileSync(join(dir, "main.ts"), code);
   const child = spawn(join(root, "node_modules/.bin/tsx"), ["--conditions=source", "main.ts"], {
     cwd: dir,
-    env: { ...process.env, REDIS_URL: redis.url, REPORTKIT_TOKEN: TOKEN, ...env },
+    env: { ...process.env, REDIS_URL: redis.url, REPORTKIT_SECRET: TOKEN, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);

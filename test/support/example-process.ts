@@ -75,7 +75,7 @@ export function testExample(exampleDir: URL, script: string): void {
   let example: RunningExample;
 
   beforeAll(async () => {
-    example = await startExample(exampleDir, script, { REPORTKIT_TOKEN: TOKEN });
+    example = await startExample(exampleDir, script, { REPORTKIT_SECRET: TOKEN });
   });
 
   afterAll(() => example?.stop());

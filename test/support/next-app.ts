@@ -35,14 +35,15 @@ async function freePort(): Promise<number> {
 
 /**
  * Builds the app in `dir` and starts it with `env` added to the environment; resolves once it
- * answers HTTP. The build runs without REPORTKIT_TOKEN, as a CI build without secrets does.
+ * answers HTTP. The build runs without the secret (REPORTKIT_SECRET, or its old name REPORTKIT_TOKEN), as a
+ * CI build without secrets does.
  */
 export async function buildAndStartNext(
   dir: string,
   env: Record<string, string>,
 ): Promise<RunningNextApp> {
-  const { REPORTKIT_TOKEN: _secret, ...withoutToken } = process.env;
-  const buildEnv = { ...withoutToken, NEXT_TELEMETRY_DISABLED: "1" };
+  const { REPORTKIT_SECRET: _secret, REPORTKIT_TOKEN: _oldName, ...withoutSecret } = process.env;
+  const buildEnv = { ...withoutSecret, NEXT_TELEMETRY_DISABLED: "1" };
   const base = { ...buildEnv, ...env };
   await run(join(root, "node_modules/.bin/tsc"), ["-b"], root, buildEnv);
   const started = performance.now();
