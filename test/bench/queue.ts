@@ -10,8 +10,9 @@ import { defaultDedupeKey, parseReport } from "@reportkit/core";
 import { SAMPLE_DLR } from "../fixtures/samples.js";
 import { hasRedisServer, startRedisServer } from "../support/redis-server.js";
 import { LineProcess, type Pinning, SERVER_READY_MS } from "./processes.js";
-import { httpTable, median, type Row, type RunResult, summarize } from "./report.js";
 import { DLR, FIXTURES } from "./scenarios.js";
+import { median, type Row, type RunResult, summarize } from "./statistics.js";
+import { httpTable } from "./tables.js";
 
 export interface QueuePlan {
   /** The frameworks' modules to measure (express, fastify, hono). */
