@@ -8,38 +8,9 @@
 // not documented) and can fail the next requests on demand.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { PulledCall, PulledMessage } from "@reportkit/wire";
 
-/** A message as the Pull DLR API lists it, fields in the page's order. */
-export interface PulledMessage {
-  id: string;
-  mobile: string;
-  status: string;
-  units: number;
-  service: string;
-  length: number;
-  charges: number;
-  custom: string;
-  custom1: string;
-  location: string;
-  provider: string;
-  submitted_at: string;
-  delivered_at: string;
-  sender: string;
-}
-
-/** A call as the call-status API lists it, fields in the page's order. */
-export interface PulledCall {
-  id: string;
-  channel: string;
-  from: string;
-  to: string;
-  created_at: string;
-  foreign_id: string;
-  status: string;
-  start_at: string;
-  end_at: string;
-  dtmf: string;
-}
+export type { PulledCall, PulledMessage };
 
 export interface PullApiServer {
   /** http://127.0.0.1:<port>/api/v2/ */

@@ -1,40 +1,10 @@
+import type { PulledCall, PulledMessage } from "@reportkit/wire";
 import { isDelivered, type SandboxCallPayload, type SandboxDeliveryPayload } from "./reports.js";
+
+export type { PulledCall, PulledMessage };
 
 // Every simulated message and call, as the provider's pull APIs list them (v2/sms/pull-dlr.md,
 // v2/reach/status.md), whatever became of its push: what `reportkit reconcile` reads back.
-
-/** A message as `GET sms/status` serves it, fields in the page's order. */
-export interface PulledMessage {
-  id: string;
-  mobile: string;
-  status: string;
-  units: number;
-  service: string;
-  length: number;
-  charges: number;
-  custom: string;
-  custom1: string;
-  location: string;
-  provider: string;
-  submitted_at: string;
-  /** "" while there is no receipt: the sandbox, as its pushes, gives one to DELIVRD only. */
-  delivered_at: string;
-  sender: string;
-}
-
-/** A call as `GET outgoing/callstatus` serves it, fields in the page's order. */
-export interface PulledCall {
-  id: string;
-  channel: string;
-  from: string;
-  to: string;
-  created_at: string;
-  foreign_id: string;
-  status: string;
-  start_at: string;
-  end_at: string;
-  dtmf: string;
-}
 
 /** What the pull APIs can be asked by. */
 export interface PullFilter {

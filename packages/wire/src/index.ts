@@ -13,6 +13,7 @@ export {
   type DocumentedDeliveryPayload,
   type ReportType,
 } from "./payloads.js";
+export type { PulledCall, PulledMessage } from "./pulled-records.js";
 export {
   CALL_OUTCOMES,
   CALL_STATUS_TABLE,
