@@ -1,79 +1,35 @@
 // The sandbox dashboard in a real browser (headless Chromium): create a webhook pointing at a
 // live Express receiver, send an SMS from the page, watch the attempt turn "delivered", inspect
 // the request and the reply, retry, resend, edit, delete; by keyboard; at 1280×800 and 400 px.
-import { mkdirSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
-import { createClient } from "@reportkit/client";
+// (What it shows of each report, and the sandbox going away: reports.test.ts.)
 import type { DeliveryReport } from "@reportkit/core";
-import { webhookReceiver } from "@reportkit/express";
-import { createSandbox, type Sandbox } from "@reportkit/sandbox";
-import express from "express";
+import type { Sandbox } from "@reportkit/sandbox";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stop } from "../sandbox/servers.js";
-import { type Chromium, requireChromium, startChromium } from "../support/chromium.js";
-
-const API_TOKEN = "dashboard-api-token-4242";
-// The webhook's secret (the bearer of every push) and its token (its verification's key).
-const HOOK_SECRET = "dashboard-hook-secret-0123456789";
-const HOOK_TOKEN = "dashboard-hook-token-9876543210";
-const ARTIFACTS = fileURLToPath(new URL("../artifacts/", import.meta.url));
+import { requireChromium } from "../support/chromium.js";
+import {
+  API_TOKEN,
+  ARTIFACTS,
+  type DashboardRig,
+  HOOK_SECRET,
+  HOOK_TOKEN,
+  startDashboardRig,
+} from "./dashboard-rig.js";
 
 describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox dashboard", () => {
+  let rig: DashboardRig | undefined;
   let sandbox: Sandbox;
-  let browser: Chromium;
   let page: Page;
   let receiverUrl: string;
-  let closeReceiver: () => Promise<void>;
-  const received: DeliveryReport[] = [];
+  let received: DeliveryReport[];
 
   beforeAll(async () => {
-    const app = express();
-    app.get("/ack", (_req, res) => {
-      res.type("text/plain").send("ack");
-    });
-    // Refuses its first push as reportkit would a wrong secret, then takes the retry.
-    let flakyCalls = 0;
-    app.post("/flaky", (_req, res) => {
-      flakyCalls++;
-      if (flakyCalls === 1) {
-        res.status(401).json({
-          ok: false,
-          error: {
-            code: "unauthorized",
-            message:
-              "The secret in an Authorization: Bearer <secret> header is not one this receiver accepts.",
-          },
-        });
-      } else res.json({ ok: true });
-    });
-    app.use(
-      webhookReceiver({
-        path: "/webhooks",
-        secret: HOOK_SECRET,
-        verificationToken: HOOK_TOKEN,
-        timeZone: "Asia/Kolkata",
-        onDelivery: (report) => {
-          received.push(report);
-        },
-      }),
-    );
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-    receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
-    closeReceiver = () => stop(server);
-    // An hour between attempts: a failed push waits for "Retry now".
-    sandbox = await createSandbox({ token: API_TOKEN, retryIntervalMs: 3_600_000 });
-    browser = await startChromium();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    mkdirSync(ARTIFACTS, { recursive: true });
+    rig = await startDashboardRig();
+    ({ sandbox, page, receiverUrl, received } = rig);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await sandbox?.close();
-    await closeReceiver?.();
+    await rig?.close();
   });
 
   it("creates a webhook, sends an SMS and shows the attempt delivered, live, by keyboard", async () => {
@@ -313,131 +269,5 @@ describe.runIf(requireChromium("test/dashboard/dashboard.test.ts"))("sandbox das
     await page.locator("#attempts-heading").scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${ARTIFACTS}dashboard-400-attempts.png` });
     await page.setViewportSize({ width: 1280, height: 800 });
-  });
-
-  it("one timeline per report: a delivered report's earlier attempt no longer waits; the 401's reason shows", async () => {
-    const flaky = receiverUrl.replace(/\/webhooks$/, "/flaky");
-    await page.getByLabel("Name", { exact: true }).fill("flaky");
-    await page.getByLabel("URL that receives the reports").fill(flaky);
-    await page.getByRole("button", { name: "Create webhook" }).click();
-    const hook = page.locator(".webhook", { hasText: "flaky" });
-    await expect.poll(() => hook.count(), { timeout: 15_000 }).toBe(1);
-    expect(await hook.locator(".bearer").textContent()).toBe(
-      "Secret: none (pushes carry no Authorization; give it a secret)",
-    );
-    expect(await hook.locator(".token").textContent()).toBe(
-      "Token: none (no verification is sent; give it a token)",
-    );
-    await hook.getByRole("button", { name: /^Send SMS/ }).click();
-    const group = page.locator("#attempts li.report").first();
-    await expect.poll(() => group.getAttribute("data-state"), { timeout: 10_000 }).toBe("retrying");
-    const first = group.locator("li.attempt").first();
-    expect(await first.locator(".reason").textContent()).toMatch(/^Receiver said: The secret in/);
-    expect(await first.locator(".next").count()).toBe(1);
-    await first.getByRole("button", { name: /^Retry now/ }).click();
-    await expect
-      .poll(() => group.getAttribute("data-state"), { timeout: 10_000 })
-      .toBe("delivered");
-    expect(await group.locator(".state").textContent()).toBe("delivered");
-    expect(await group.locator("li.attempt .outcome").allTextContents()).toEqual([
-      "failed",
-      "delivered",
-    ]);
-    // Settled: no "next retry at", no "Retry now", no "Retrying now" left on the first attempt.
-    expect(await first.locator(".next").count()).toBe(0);
-    expect(await first.locator(".retry-now").count()).toBe(0);
-    const text = await group.textContent();
-    expect(text).not.toMatch(/next retry at|Retrying now|Retry now/);
-  });
-
-  it("shows each report's message as the pull API lists it, whatever became of the push", async () => {
-    const client = createClient({ baseUrl: sandbox.baseUrl, token: API_TOKEN });
-    const quiet = await client.webhooks.create({
-      name: "inactive",
-      uri: receiverUrl,
-      status: 0,
-    });
-    const sms = sandbox.sendSms({ webhookId: quiet.id, status: "UNDELIV" });
-    const call = sandbox.makeCall({ webhookId: quiet.id, status: "BUSY" });
-    const status = (id: string) =>
-      page.locator(`#attempts li.report[data-report-id="${id}"] .pull-status`);
-    // Not pushed (the webhook is inactive), yet listed with its status by the pull APIs.
-    await expect
-      .poll(() => status(sms.report.id).textContent(), { timeout: 10_000 })
-      .toBe("Pull DLR API: UNDELIV");
-    await expect
-      .poll(() => status(call.report.mid).textContent(), { timeout: 10_000 })
-      .toBe(`Call status API: BUSY (ended ${call.report.end_at})`);
-    expect(
-      await page
-        .locator(`#attempts li.report[data-report-id="${sms.report.id}"]`)
-        .getAttribute("data-state"),
-    ).toBe("skipped");
-    const delivered = sandbox.sendSms({ webhookId: quiet.id });
-    await expect
-      .poll(() => status(delivered.report.id).textContent(), { timeout: 10_000 })
-      .toBe(`Pull DLR API: DELIVRD (delivered ${delivered.report.deliv_time})`);
-  });
-
-  it("verifies from the form and the card, and says how it went", async () => {
-    await page.getByLabel("Name", { exact: true }).fill("challenged");
-    await page.getByLabel("URL that receives the reports").fill(receiverUrl);
-    await page.locator("#webhook-secret").fill(HOOK_SECRET);
-    await page.locator("#webhook-token").fill(HOOK_TOKEN);
-    // Unchecked: created without its verification.
-    await page.getByLabel(/^Verify it/).uncheck();
-    await page.getByRole("button", { name: "Create webhook" }).click();
-    const hook = page.locator(".webhook", { hasText: "challenged" });
-    await expect.poll(() => hook.count(), { timeout: 15_000 }).toBe(1);
-    expect(await hook.locator(".challenge").count()).toBe(0);
-    expect(await page.getByLabel(/^Verify it/).isChecked()).toBe(true);
-
-    // The card's button sends it: the receiver answers, with its verificationToken.
-    await hook.getByRole("button", { name: /^Verify/ }).click();
-    await expect
-      .poll(() => hook.locator(".challenge").textContent(), { timeout: 10_000 })
-      .toBe("Verification: passed");
-
-    // Edit its token to a wrong one, verified on saving: the receiver's 401, in words.
-    await hook.getByRole("button", { name: /^Edit/ }).click();
-    await page.locator("#webhook-token").fill("not-the-receivers");
-    await page.getByLabel(/^Verify it/).check();
-    await page.getByRole("button", { name: "Save changes" }).click();
-    await expect
-      .poll(() => page.locator("#webhook-result").textContent(), { timeout: 10_000 })
-      .toMatch(
-        /^challenged: Verification: failed: answered 401 \(the receiver refused the validation key: /,
-      );
-    await expect
-      .poll(() => hook.locator(".challenge").textContent(), { timeout: 10_000 })
-      .toMatch(/^Verification: failed: answered 401 /);
-    const html = await page.content();
-    expect(html).not.toContain("not-the-receivers");
-    expect(html).not.toContain(HOOK_SECRET);
-  });
-
-  it("asks for no favicon (no 404 in the sandbox's log)", async () => {
-    const statuses: string[] = [];
-    await page.goto("about:blank");
-    page.on("response", (response) => statuses.push(`${response.status()} ${response.url()}`));
-    await page.goto(sandbox.dashboardUrl);
-    await expect
-      .poll(() => page.locator("#connection").textContent(), { timeout: 10_000 })
-      .toBe("Live");
-    // Chromium asks for an icon once the page has loaded, if the page names none.
-    await page.waitForLoadState("load");
-    expect(statuses.filter((s) => s.startsWith("404") || s.includes("favicon"))).toEqual([]);
-    expect(statuses.length).toBeGreaterThan(5);
-    // A browser that asks anyway (a bookmark, a tab strip) gets no 404 either.
-    const asked = await page.evaluate(async () => (await fetch("/favicon.ico")).status);
-    expect(asked).toBe(204);
-  });
-
-  it("says so when the sandbox goes away", async () => {
-    await sandbox.close();
-    await expect
-      .poll(() => page.locator("#connection").textContent(), { timeout: 10_000 })
-      .toMatch(/^Disconnected/);
-    expect(await page.locator("#connection").getAttribute("data-state")).toBe("error");
   });
 });

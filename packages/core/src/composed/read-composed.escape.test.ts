@@ -2,27 +2,11 @@
 // "Composed webhooks"), reads requests exactly as its "{{id}}" form does.
 import type { ComposedTemplate } from "@reportkit/wire";
 import { describe, expect, it } from "vitest";
-import { TOKEN } from "../../../../test/fixtures/samples.js";
-import { createReceiver } from "../receiver/create-receiver.js";
-import type { ReceiverOptions } from "../receiver/receiver-options.js";
+import {
+  AUTH,
+  composedReceiver as receiverFor,
+} from "../../../../test/fixtures/receiver-requests.js";
 import type { ReceiverRequest } from "../receiver/types.js";
-
-const AUTH = { authorization: `Bearer ${TOKEN}` };
-
-function receiverFor(composed: ComposedTemplate) {
-  const reports: Record<string, unknown>[] = [];
-  const push = (report: object) => {
-    reports.push(report as Record<string, unknown>);
-  };
-  const receiver = createReceiver({
-    token: TOKEN,
-    composed,
-    onDelivery: push,
-    onCall: push,
-    dedupe: false,
-  } as unknown as ReceiverOptions);
-  return { receiver, reports };
-}
 
 /** The reports the @{{name}} template and its {{name}} twin make of the same request. */
 async function bothForms(composed: ComposedTemplate, request: ReceiverRequest) {

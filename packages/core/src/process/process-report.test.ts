@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { postJson as post } from "../../../../test/fixtures/receiver-requests.js";
 import { SAMPLE_DLR, TOKEN } from "../../../../test/fixtures/samples.js";
 import { createReceiver } from "../receiver/create-receiver.js";
 import type { ReceiverOptions } from "../receiver/receiver-options.js";
@@ -12,12 +13,7 @@ import type { ReportContext } from "./handler-context.js";
 let sequence = 0;
 /** A DLR with an id of its own, so tests never meet each other's keys. */
 function dlr(status = "DELIVRD", id = `${crypto.randomUUID()}:${++sequence}`): ReceiverRequest {
-  return {
-    method: "POST",
-    url: "/webhooks",
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify({ ...SAMPLE_DLR, id, status }),
-  };
+  return post({ ...SAMPLE_DLR, id, status });
 }
 
 function bodyOf(reply: { body: string }): unknown {
@@ -252,15 +248,6 @@ describe("deadlineMs", () => {
     expect((await receiver.handle(dlr())).status).toBe(200);
   });
 });
-
-function post(payload: object): ReceiverRequest {
-  return {
-    method: "POST",
-    url: "/webhooks",
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(payload),
-  };
-}
 
 describe("queue mode", () => {
   function queueOf(add: (report: Report, key: string | undefined) => Promise<void>) {

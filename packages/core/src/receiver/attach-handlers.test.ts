@@ -1,18 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { postJson as post } from "../../../../test/fixtures/receiver-requests.js";
 import { SAMPLE_CALL, SAMPLE_DLR, TOKEN } from "../../../../test/fixtures/samples.js";
 import type { ReportkitError } from "../reply/errors.js";
 import type { Report } from "../report/schemas.js";
 import { createReceiver } from "./create-receiver.js";
-import type { ReceiverRequest } from "./types.js";
-
-function post(payload: object): ReceiverRequest {
-  return {
-    method: "POST",
-    url: "/webhooks",
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(payload),
-  };
-}
 
 const silent = { warn() {}, error() {} };
 

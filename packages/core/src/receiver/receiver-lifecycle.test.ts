@@ -1,15 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
+import { postJson } from "../../../../test/fixtures/receiver-requests.js";
 import { SAMPLE_DLR, TOKEN } from "../../../../test/fixtures/samples.js";
 import type { DedupeStore } from "../store-kit/dedupe-store.js";
 import type { ReportQueue } from "../store-kit/report-queue.js";
 import { createReceiver } from "./create-receiver.js";
 
-const post = (id: string) => ({
-  method: "POST",
-  url: "/webhooks",
-  headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-  body: JSON.stringify({ ...SAMPLE_DLR, id }),
-});
+const post = (id: string) => postJson({ ...SAMPLE_DLR, id });
 
 function store(extra: Partial<DedupeStore> = {}): DedupeStore {
   return {

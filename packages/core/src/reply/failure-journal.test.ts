@@ -3,6 +3,7 @@
 // before the body, such as a wrong method) is never kept; the request is kept without its
 // token; the reply waits for the journal but goes out when it fails.
 import { describe, expect, it } from "vitest";
+import { post } from "../../../../test/fixtures/receiver-requests.js";
 import { SAMPLE_DLR, TOKEN } from "../../../../test/fixtures/samples.js";
 import { createReceiver } from "../receiver/create-receiver.js";
 import type { ReceiverRequest } from "../receiver/types.js";
@@ -10,17 +11,10 @@ import type { FailureJournal, JournalRecord } from "../store-kit/dedupe-store.js
 import { memoryDedupe } from "../store-kit/memory-dedupe.js";
 import type { ReportkitError } from "./errors.js";
 
+/** A POST of `body` (JSON text of it unless it is text or bytes) to /webhooks?source=provider. */
 function request(body: unknown, headers: Record<string, string> = {}): ReceiverRequest {
-  return {
-    method: "POST",
-    url: "/webhooks?source=provider",
-    headers: {
-      authorization: `Bearer ${TOKEN}`,
-      "content-type": "application/json",
-      ...headers,
-    },
-    body: typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body),
-  };
+  const sent = typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body);
+  return { ...post(sent, headers), url: "/webhooks?source=provider" };
 }
 
 function keptIn(): { journal: FailureJournal; kept: JournalRecord[] } {

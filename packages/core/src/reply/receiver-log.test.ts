@@ -1,16 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { postJson } from "../../../../test/fixtures/receiver-requests.js";
 import { SAMPLE_CALL, SAMPLE_DLR, TOKEN } from "../../../../test/fixtures/samples.js";
 import { adapterReceiver } from "../receiver/adapter-receiver.js";
 import { createReceiver } from "../receiver/create-receiver.js";
 import type { ReceiverRequest } from "../receiver/types.js";
 
+/** A POST of `payload` with `token` as the bearer. */
 function post(token: string, payload: object = SAMPLE_DLR): ReceiverRequest {
-  return {
-    method: "POST",
-    url: "/webhooks",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify(payload),
-  };
+  return postJson(payload, { authorization: `Bearer ${token}` });
 }
 
 function recorder() {

@@ -2,6 +2,7 @@
 // fields that carry one (JSON, form, query; a composed template's own keys), any long digit
 // run elsewhere and in the error text. The rest stays, and a full journal still gets it all.
 import { describe, expect, it } from "vitest";
+import { post as postTo } from "../../../../test/fixtures/receiver-requests.js";
 import { SAMPLE_CALL, SAMPLE_DLR, TOKEN } from "../../../../test/fixtures/samples.js";
 import { createReceiver } from "../receiver/create-receiver.js";
 import type { ReceiverRequest } from "../receiver/types.js";
@@ -11,12 +12,7 @@ import { maskDigits, REDACTED } from "./redact-request.js";
 const NUMBERS = ["919876543210", "918068281234", "918068281235"];
 
 function post(body: string, contentType = "application/json", url = "/webhooks"): ReceiverRequest {
-  return {
-    method: "POST",
-    url,
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": contentType },
-    body,
-  };
+  return { ...postTo(body, { "content-type": contentType }), url };
 }
 
 function journalOf(bodies: JournalBodies): { journal: FailureJournal; kept: JournalRecord[] } {

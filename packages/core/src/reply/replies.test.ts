@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { postJson as post } from "../../../../test/fixtures/receiver-requests.js";
 import { SAMPLE_DLR, TOKEN } from "../../../../test/fixtures/samples.js";
 import { createReceiver } from "../receiver/create-receiver.js";
-import type { ReceiverRequest } from "../receiver/types.js";
-
-function post(payload: object): ReceiverRequest {
-  return {
-    method: "POST",
-    url: "/webhooks",
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(payload),
-  };
-}
 
 describe("replies", () => {
   it("core's fixed replies are built once and frozen, so no adapter can change them", async () => {

@@ -1,15 +1,12 @@
 // `reportkit webhooks create|edit --secret/--token` (alias --verification-token), what `show`
 // says of the two credentials (which is set, never a value), and --challenge, with the built
 // CLI against a real sandbox and a real HTTP receiver, and against an API that is not a sandbox.
-import { execFile } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
 import { createSandbox, type Sandbox } from "@reportkit/sandbox";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { buildCli, type CliRun, reportkit as run } from "../../../../test/support/reportkit-cli.js";
 
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const API_TOKEN = "webhooks-credentials-api-token";
 const SECRET = "cli-hook-secret-5150";
 const TOKEN = "cli-hook-token-8086";
@@ -29,6 +26,7 @@ const seen: Seen[] = [];
 let answersVerification = true;
 
 beforeAll(async () => {
+  buildCli();
   sandbox = await createSandbox({ token: API_TOKEN, payloads: "complete" });
   receiver = http.createServer(async (req, res) => {
     let body = "";
@@ -61,23 +59,8 @@ afterAll(async () => {
   });
 });
 
-function reportkit(args: string[], baseUrl = sandbox.baseUrl) {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    REPORTKIT_BASE_URL: baseUrl,
-    REPORTKIT_API_TOKEN: API_TOKEN,
-  };
-  delete env.REPORTKIT_TOKEN;
-  delete env.REPORTKIT_SECRET;
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env, timeout: 30_000 }, (e, o, r) => {
-      resolve({
-        code: e === null ? 0 : typeof e.code === "number" ? e.code : -1,
-        stdout: o,
-        stderr: r,
-      });
-    });
-  });
+function reportkit(args: string[], baseUrl = sandbox.baseUrl): Promise<CliRun> {
+  return run(args, { REPORTKIT_BASE_URL: baseUrl, REPORTKIT_API_TOKEN: API_TOKEN });
 }
 
 const idOf = (stdout: string) => /^(?:Created|Updated) webhook (\S+)$/m.exec(stdout)?.[1] as string;

@@ -1,4 +1,5 @@
-// The queue and the worker against a real redis-server (see test/support/redis-server.ts).
+// The package's pair as users import it: bullmqQueue's jobs processed by createWorker's
+// workers, against a real redis-server (see test/support/redis-server.ts).
 import { defaultDedupeKey, parseReport, type Report } from "@reportkit/core";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
@@ -9,9 +10,7 @@ import {
   requireRedisServer,
   startRedisServer,
 } from "../../../test/support/redis-server.js";
-import { bullmqQueue } from "./bullmq-queue.js";
-import { createWorker, type ReportJobContext } from "./create-worker.js";
-import { reportJobId } from "./job-id.js";
+import { bullmqQueue, createWorker, type ReportJobContext, reportJobId } from "./index.js";
 
 function report(payload: Record<string, unknown>): Report {
   const result = parseReport(payload);
@@ -23,7 +22,7 @@ const DLR = report(SAMPLE_DLR);
 const CALL = report(SAMPLE_CALL);
 const key = (r: Report) => defaultDedupeKey(r) ?? "";
 
-describe.runIf(requireRedisServer("bullmq.test.ts"))("bullmqQueue and createWorker", () => {
+describe.runIf(requireRedisServer("index.test.ts"))("bullmqQueue and createWorker", () => {
   let redis: RedisServer;
   let admin: Redis;
   let n = 0;

@@ -2,17 +2,15 @@
 // run as written (bash, curl and the built `reportkit`) against a real `reportkit sandbox`, with
 // the `export` line that sandbox printed: every URL they build from $REPORTKIT_BASE_URL must
 // reach the sandbox.
-import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createClient } from "@reportkit/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCli, CLI, ROOT } from "../support/reportkit-cli.js";
 
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const PAGE = "docs/sandbox-and-cli.md";
 const SECTION = "# Sandbox, management-API client and CLI";
 
@@ -64,10 +62,7 @@ let receiverUrl: string;
 let received = 0;
 
 beforeAll(async () => {
-  execFileSync(join(ROOT, "node_modules/.bin/tsc"), ["-b", "packages/cli"], {
-    cwd: ROOT,
-    stdio: "inherit",
-  });
+  buildCli();
   receiver = http.createServer((req, res) => {
     received++;
     req.resume();

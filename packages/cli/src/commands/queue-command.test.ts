@@ -1,8 +1,5 @@
 // `reportkit queue failed|retry`: the real binary (dist/cli.js, built here with tsc -b) against a
 // real redis-server holding jobs a real worker failed.
-import { execFile, execFileSync } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   bullmqQueue,
   createWorker,
@@ -13,37 +10,13 @@ import {
 } from "@reportkit/bullmq";
 import { defaultDedupeKey, parseReport, type Report } from "@reportkit/core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { SAMPLE_CALL, SAMPLE_DLR } from "../../../test/fixtures/samples.js";
+import { SAMPLE_CALL, SAMPLE_DLR } from "../../../../test/fixtures/samples.js";
 import {
   type RedisServer,
   requireRedisServer,
   startRedisServer,
-} from "../../../test/support/redis-server.js";
-
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function reportkit(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const childEnv = { ...process.env, ...env };
-  if (!("REPORTKIT_REDIS_URL" in env)) delete childEnv.REPORTKIT_REDIS_URL;
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      { cwd: ROOT, env: childEnv, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+} from "../../../../test/support/redis-server.js";
+import { buildCli, reportkit } from "../../../../test/support/reportkit-cli.js";
 
 function report(payload: Record<string, unknown>): Report {
   const result = parseReport(payload);
@@ -68,10 +41,7 @@ describe.runIf(requireRedisServer("queue-command.test.ts"))(
     const processed: string[] = [];
 
     beforeAll(async () => {
-      execFileSync(join(ROOT, "node_modules/.bin/tsc"), ["-b", "packages/cli"], {
-        cwd: ROOT,
-        stdio: "inherit",
-      });
+      buildCli();
       redis = await startRedisServer();
       jobs = queueAdmin({ connection: redis.url, queueName: QUEUE });
       // A worker whose handlers fail (one attempt each) until `healthy`: both reports end failed.

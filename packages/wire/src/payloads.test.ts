@@ -1,17 +1,11 @@
-// The wire's tables as users import them from @reportkit/wire: the payload fields of
-// provider-interface.md 2.4 and 2.5 and the composed {{variables}} of 2.6, checked against each
-// other and against the documentation's samples.
+// The payload fields as users import them from @reportkit/wire (provider-interface.md 2.4 and
+// 2.5), checked against the documentation's samples.
 import { describe, expect, it } from "vitest";
 import {
   CALL_FIELDS,
-  CALL_VARIABLES,
   DELIVERY_FIELDS,
-  DELIVERY_VARIABLES,
   DOCUMENTED_CALL_SAMPLE,
   DOCUMENTED_DELIVERY_SAMPLE,
-  IDENTITY_VARIABLES,
-  UNIX_READINGS,
-  variablesOf,
 } from "./index.js";
 
 describe("DELIVERY_FIELDS and CALL_FIELDS", () => {
@@ -86,65 +80,5 @@ describe("DELIVERY_FIELDS and CALL_FIELDS", () => {
     expect(Object.keys(DOCUMENTED_DELIVERY_SAMPLE)).toEqual(
       DELIVERY_FIELDS.filter((f) => Object.hasOwn(DOCUMENTED_DELIVERY_SAMPLE, f)),
     );
-  });
-});
-
-describe("variablesOf and the variable tables", () => {
-  it("gives each report type its own table", () => {
-    expect(variablesOf("delivery")).toBe(DELIVERY_VARIABLES);
-    expect(variablesOf("call")).toBe(CALL_VARIABLES);
-  });
-
-  it("maps every delivery variable of 2.6 to its payload field; cid and the verification page's fields have none", () => {
-    const delivery = variablesOf("delivery");
-    expect(Object.keys(delivery)).toEqual([
-      "id",
-      "mobile",
-      "status",
-      "credits",
-      "units",
-      "deliv_time",
-      "sent_time",
-      "submit_time",
-      "deliv_at",
-      "sent_at",
-      "submit_at",
-      "custom",
-    ]);
-    for (const [variable, field] of Object.entries(delivery)) expect(field).toBe(variable);
-    // The provider's variable list (v2/sms/webhook.md) ends at custom: no custom1, location...
-    expect(DELIVERY_FIELDS.filter((f) => !Object.values(delivery).includes(f))).toEqual([
-      "cid",
-      "custom1",
-      "custom2",
-      "location",
-      "region",
-      "provider",
-      "location_code",
-      "region_code",
-      "provider_code",
-    ]);
-  });
-
-  it("offers every call field as a variable, and {{id}} for the call's mid", () => {
-    const call = variablesOf("call");
-    expect(call.id).toBe("mid");
-    const { id: _id, ...rest } = call;
-    expect(Object.entries(rest).sort()).toEqual(CALL_FIELDS.map((f) => [f, f]).sort());
-  });
-
-  it("names only known variables and fields in IDENTITY_VARIABLES and UNIX_READINGS", () => {
-    for (const type of ["delivery", "call"] as const) {
-      const { all, anyOf } = IDENTITY_VARIABLES[type];
-      const known = Object.keys(variablesOf(type));
-      expect(
-        [...all, ...anyOf].filter((v) => !known.includes(v)),
-        type,
-      ).toEqual([]);
-    }
-    expect(Object.entries(UNIX_READINGS)).toEqual([
-      ["sent_time", "sent_at"],
-      ["submit_time", "submit_at"],
-    ]);
   });
 });
