@@ -234,6 +234,23 @@ describe("composed delivery webhooks in every method and body format", () => {
     expect(reports[0]).toMatchObject({ custom: "", id: "a:1", status: "DELIVRD" });
   });
 
+  it('reads a path that starts with an empty placeholder\'s "//" as a path, not as a host', async () => {
+    const { receiver, reports } = receiverFor({
+      type: "delivery",
+      method: "GET",
+      url: "http://127.0.0.1/{{custom}}/{{sent_at}}dlr-/dlr-{{id}}/{{status}}",
+    });
+    // A Node request's url is its path: "//x/…" there is a path, not a scheme-relative URL
+    // (found by test/sandbox/composed-grammar.test.ts, seed 1059291096).
+    const res = await receiver.handle({
+      method: "GET",
+      url: "//dlr-/dlr-a:1/DELIVRD",
+      headers: AUTH,
+    });
+    expect(res.status).toBe(200);
+    expect(reports[0]).toMatchObject({ custom: "", sentAt: null, id: "a:1", status: "DELIVRD" });
+  });
+
   it("reads an empty last path placeholder from the trailing slash it leaves", async () => {
     const { receiver, reports } = receiverFor({
       type: "delivery",

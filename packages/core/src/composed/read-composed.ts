@@ -14,8 +14,10 @@ import { MAY_BE_EMPTY_FIELDS } from "./composed-fields.js";
 // from the path, the query or the body, under the wire field it carries, so that parsing
 // (parse-report.ts) reads a composed report as it reads a standard push.
 
-// The request's path and query, without parsing the URL as a whole.
-const ORIGIN = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*/i;
+// The request's path and query, without parsing the URL as a whole. Only a URL with a scheme
+// has an origin to strip: a Node request's url is its path, and one that starts with "//" (an
+// empty first placeholder) is a path there, not a scheme-relative URL.
+const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
 
 /** Path and query of a URL or a template URL, without parsing (placeholders are not URL-safe). */
 function splitUrl(url: string): { path: string; query: string } {
