@@ -1,6 +1,7 @@
 // The rig of the Postgres inbox's tests (inbox.test.ts, inbox-copies.test.ts): a PostgreSQL
 // server of their own with a `deliveries` table for handlers to write to, inboxes on it (closed
-// after the file), counts of what was committed, and the requests they send.
+// after the file), counts of what was committed, and the requests they send. The other
+// Postgres tests (connections, partition, tables) share its requests and bounded wait.
 
 import { type PostgresInbox, postgresInbox } from "@reportkit/postgres";
 import pg from "pg";
@@ -16,6 +17,15 @@ export const post = (id: string) =>
   });
 export const HANDLED = '{"ok":true}';
 export const DUPLICATE = '{"ok":true,"duplicate":true}';
+
+/** `promise`, or a failure saying what did not answer within `ms`. */
+export function answeredWithin<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 /** A promise and its resolve, to hold a handler open. */
 export function deferred(): { promise: Promise<void>; resolve: () => void } {

@@ -10,29 +10,13 @@ import { createReceiver } from "@reportkit/core";
 import { type PostgresInbox, postgresInbox } from "@reportkit/postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { SAMPLE_DLR, TOKEN } from "../fixtures/samples.js";
+import { TOKEN } from "../fixtures/samples.js";
 import {
   type PostgresServer,
   requirePostgresServer,
   startPostgresServer,
 } from "../support/postgres-server.js";
-
-const post = (id: string) =>
-  new Request("http://localhost/webhooks", {
-    method: "POST",
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify({ ...SAMPLE_DLR, id }),
-  });
-const HANDLED = '{"ok":true}';
-
-/** `promise`, or a failure saying what did not answer within `ms`. */
-function answeredWithin<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
+import { answeredWithin, HANDLED, post } from "./inbox-rig.js";
 
 interface Proxy {
   readonly port: number;
