@@ -8,6 +8,7 @@ import {
   DOC_DLR_RESPONSE_TEXT,
   DOC_STATUS_SUMMARY_RESPONSE_TEXT,
 } from "../../../test/fixtures/pull-api.js";
+import { testClient } from "../../../test/support/client-fakes.js";
 import {
   type PullApiServer,
   type PulledMessage,
@@ -30,17 +31,11 @@ function textFetch(...texts: string[]) {
     if (text === undefined) throw new Error("textFetch: no reply left");
     return new Response(text, { status: 200, headers: { "content-type": "application/json" } });
   }) as typeof globalThis.fetch;
-  const client = createClientWith({
-    baseUrl: BASE,
+  const { client } = testClient(fetch, {
     token: TOKEN,
-    fetch,
-    timeoutMs: 1000,
-    maxResponseBytes: 1_048_576,
     retries: 0,
     retryBaseMs: 1,
     maxRetryDelayMs: 1,
-    sleep: async () => {},
-    random: () => 1,
   });
   return { client, urls };
 }

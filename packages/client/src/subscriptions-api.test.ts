@@ -7,7 +7,7 @@ import {
   DOC_SUBSCRIPTION_LIST_RESPONSE_TEXT,
   DOC_SUBSCRIPTION_SHOW_RESPONSE_TEXT,
 } from "../../../test/fixtures/pull-api.js";
-import { createClientWith } from "./create-client.js";
+import { testClient } from "../../../test/support/client-fakes.js";
 import { ApiError } from "./errors.js";
 
 const TOKEN = "subscriptions-token-8080";
@@ -31,17 +31,11 @@ function fetchOf(...replies: [number, string][]) {
     const [status, text] = replies.shift() ?? [599, ""];
     return new Response(text, { status, headers: { "content-type": "application/json" } });
   }) as typeof globalThis.fetch;
-  const client = createClientWith({
-    baseUrl: BASE,
+  const { client } = testClient(fetch, {
     token: TOKEN,
-    fetch,
-    timeoutMs: 1000,
-    maxResponseBytes: 1_048_576,
     retries: 2,
     retryBaseMs: 1,
     maxRetryDelayMs: 1,
-    sleep: async () => {},
-    random: () => 1,
   });
   return { client, seen };
 }
