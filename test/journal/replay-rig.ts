@@ -79,7 +79,7 @@ export function useReplayRig(open: () => Promise<JournalServer>): ReplayRig {
     },
     async statusOf(key: string) {
       // Each test starts with no failed entry, so they are few; resolved ones pile up.
-      const failed = await rig.db.journal.list({ status: "failed" });
+      const failed = await readerBack(() => rig.db.journal.list({ status: "failed" }));
       if (failed.some((entry) => entry.key === key)) return "failed";
       const resolved = await rig.db.journal.list({ status: "resolved", limit: 5000 });
       return resolved.some((entry) => entry.key === key) ? "resolved" : undefined;
@@ -149,4 +149,24 @@ export function useReplayRig(open: () => Promise<JournalServer>): ReplayRig {
     }
   });
   return rig;
+}
+
+/**
+ * `read()` once the reader's connection is back: after the database was stopped and started
+ * again, a fail-fast store (Redis) refuses calls until it has reconnected. At most 10 s.
+ */
+async function readerBack<T>(read: () => Promise<T>): Promise<T> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    try {
+      return await read();
+    } catch (error) {
+      if (Date.now() > until) {
+        throw new Error("the journal's reader did not reconnect within 10 s of the restart", {
+          cause: error,
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 }
