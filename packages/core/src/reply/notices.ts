@@ -3,6 +3,7 @@
 // receiver saw it. Each is said once, or once a minute per cause, never with a phone number.
 import type { Report } from "../report/schemas.js";
 import type { ReceiverLogger } from "./receiver-log.js";
+import { maskDigits } from "./redact-request.js";
 
 /** A logger that throws must not change the reply. */
 function say(logger: ReceiverLogger, line: string): void {
@@ -31,8 +32,6 @@ export function unhandledKindLog(logger: ReceiverLogger): (kind: "delivery" | "c
 
 const WARNING_INTERVAL_MS = 60_000;
 const CAUSES_PER_FIELD_PER_INTERVAL = 5;
-/** A run of digits as long as a phone number's: never written to a log. */
-const LONG_DIGITS = /\d{7,}/g;
 
 /**
  * Logs a report's warnings (values it could not use, now null): each field and cause at most
@@ -45,7 +44,8 @@ export function warningLog(logger: ReceiverLogger): (report: Report) => void {
   return (report) => {
     const now = Date.now();
     for (const { field, message } of report.warnings) {
-      const cause = message.replace(LONG_DIGITS, "[digits]");
+      // A run of digits as long as a phone number's is never written to a log.
+      const cause = maskDigits(message, "[digits]");
       let window = told.get(field);
       if (window === undefined || now - window.since >= WARNING_INTERVAL_MS) {
         window = { since: now, causes: new Set() };
