@@ -46,8 +46,10 @@ export {
   DEFAULT_JOURNAL_RETENTION_MS,
   JOURNAL_STATUSES,
   type JournalFilter,
+  type JournalLimits,
   type JournalQuery,
   type JournalStatus,
+  journalLimits,
   journalQuery,
   type ReadableJournal,
 } from "./store-kit/journal-reader.js";

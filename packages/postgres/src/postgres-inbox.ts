@@ -3,11 +3,10 @@
 // handler's writes and the mark commit together or not at all.
 import {
   type ClaimResult,
-  DEFAULT_JOURNAL_MAX_ENTRIES,
-  DEFAULT_JOURNAL_RETENTION_MS,
   DEFAULT_LEASE_MS,
   type DedupeStore,
   type JournalBodies,
+  journalLimits,
   type ReadableJournal,
   readOptions,
 } from "@reportkit/core/adapter";
@@ -177,10 +176,8 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     who: `${who}.journal`,
     table: journalTable,
     timeoutMs,
-    retentionMs: read.positiveMs("journalRetentionMs", DEFAULT_JOURNAL_RETENTION_MS),
+    ...journalLimits(read, "journal"),
     resolvedRetentionMs: retentionMs,
-    maxEntries: read.wholeNumber("journalMaxEntries", DEFAULT_JOURNAL_MAX_ENTRIES),
-    bodies: read.oneOf("journalBodies", ["full", "redacted"], "full"),
     forWrite: ensure,
     forRead: ensure,
   });

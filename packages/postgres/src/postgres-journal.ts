@@ -10,12 +10,7 @@ import type {
   JournalStatus,
   ReadableJournal,
 } from "@reportkit/core/adapter";
-import {
-  DEFAULT_JOURNAL_MAX_ENTRIES,
-  DEFAULT_JOURNAL_RETENTION_MS,
-  journalQuery,
-  readOptions,
-} from "@reportkit/core/adapter";
+import { journalLimits, journalQuery, readOptions } from "@reportkit/core/adapter";
 import {
   type Connection,
   type ConnectionOptions,
@@ -99,10 +94,8 @@ export function postgresJournal(options: PostgresJournalOptions): ReadableJourna
     who,
     table,
     timeoutMs,
-    retentionMs: read.positiveMs("retentionMs", DEFAULT_JOURNAL_RETENTION_MS),
+    ...journalLimits(read, ""),
     resolvedRetentionMs: RESOLVED_RETENTION_MS,
-    maxEntries: read.wholeNumber("maxEntries", DEFAULT_JOURNAL_MAX_ENTRIES),
-    bodies: read.oneOf("bodies", ["full", "redacted"], "full"),
     forWrite: tableCheck(db, tables, create ? "create" : "migrated", timeoutMs),
     forRead: tableCheck(db, tables, "read-only", timeoutMs),
   });

@@ -1,9 +1,9 @@
 import {
   DEFAULT_DEDUPE_TTL_MS,
-  DEFAULT_JOURNAL_MAX_ENTRIES,
-  DEFAULT_JOURNAL_RETENTION_MS,
   DEFAULT_LEASE_MS,
   type JournalBodies,
+  type JournalLimits,
+  journalLimits,
   readOptions,
 } from "@reportkit/core/adapter";
 import {
@@ -12,7 +12,7 @@ import {
   RENAMED_CONNECTION_OPTIONS,
   type RedisConnection,
 } from "./redis-connection.js";
-import { DEFAULT_JOURNAL_PREFIX, type JournalLimits } from "./redis-journal.js";
+import { DEFAULT_JOURNAL_PREFIX } from "./redis-journal.js";
 
 export interface RedisDedupeOptions {
   /**
@@ -100,11 +100,7 @@ export function resolveRedisDedupeOptions(options: RedisDedupeOptions): RedisDed
       `redisDedupe: \`journalPrefix\` must differ from \`prefix\`, got ${JSON.stringify(prefix)} for both.`,
     );
   }
-  const journal: JournalLimits = {
-    retentionMs: read.positiveMs("journalRetentionMs", DEFAULT_JOURNAL_RETENTION_MS),
-    maxEntries: read.wholeNumber("journalMaxEntries", DEFAULT_JOURNAL_MAX_ENTRIES),
-    bodies: read.oneOf("journalBodies", ["full", "redacted"], "full"),
-  };
+  const journal = journalLimits(read, "journal");
   const connection = checkConnection(options.connection, "redisDedupe");
   return { connection, prefix, ttlMs, leaseMs, timeoutMs, journalPrefix, journal };
 }

@@ -11,8 +11,8 @@ import type {
   ReadableJournal,
 } from "@reportkit/core/adapter";
 import {
-  DEFAULT_JOURNAL_MAX_ENTRIES,
-  DEFAULT_JOURNAL_RETENTION_MS,
+  type JournalLimits,
+  journalLimits,
   journalQuery,
   readOptions,
 } from "@reportkit/core/adapter";
@@ -45,13 +45,6 @@ export interface RedisJournalOptions {
   maxEntries?: number;
   /** `"full"` (default: what replay sends) or `"redacted"` (phone numbers never stored). */
   bodies?: JournalBodies;
-}
-
-/** How a journal keeps its entries: see the options of the same names. */
-export interface JournalLimits {
-  readonly retentionMs: number;
-  readonly maxEntries: number;
-  readonly bodies: JournalBodies;
 }
 
 /** Entries read per round trip by `list` with a status filter (without one: just the limit). */
@@ -98,11 +91,7 @@ export function redisJournal(options: RedisJournalOptions): ReadableJournal {
   });
   const prefix = read.string("prefix", DEFAULT_JOURNAL_PREFIX);
   const timeoutMs = read.positiveMs("timeoutMs", DEFAULT_JOURNAL_TIMEOUT_MS);
-  const limits: JournalLimits = {
-    retentionMs: read.positiveMs("retentionMs", DEFAULT_JOURNAL_RETENTION_MS),
-    maxEntries: read.wholeNumber("maxEntries", DEFAULT_JOURNAL_MAX_ENTRIES),
-    bodies: read.oneOf("bodies", ["full", "redacted"], "full"),
-  };
+  const limits = journalLimits(read, "");
   const redis = checkConnection(options.connection, who).open(FAIL_FAST);
   let closed = false;
   const call: RedisCall = (what, command) =>

@@ -1,8 +1,8 @@
 // The failure journal's read API, declared once for every store that keeps one (the store
 // packages' journals implement it; `reportkit journal` and `reportkit replay` use it), and the
 // one reading of a `list` filter they share.
-import type { FailureJournal, JournalEntry, JournalRecord } from "./dedupe-store.js";
-import { readOptions, shown } from "./option-checks.js";
+import type { FailureJournal, JournalBodies, JournalEntry, JournalRecord } from "./dedupe-store.js";
+import { type OptionReader, readOptions, shown } from "./option-checks.js";
 
 export type JournalStatus = JournalEntry["status"];
 
@@ -55,6 +55,29 @@ export const DEFAULT_JOURNAL_RETENTION_MS = 14 * 24 * 60 * 60 * 1000;
  * without bound.
  */
 export const DEFAULT_JOURNAL_MAX_ENTRIES = 100_000;
+
+/** How a journal keeps its entries bounded: how long, how many, and with which bodies. */
+export interface JournalLimits {
+  readonly retentionMs: number;
+  readonly maxEntries: number;
+  readonly bodies: JournalBodies;
+}
+
+/**
+ * A journal's bounds read from its options, with the defaults every journal has: named
+ * `retentionMs` / `maxEntries` / `bodies` on a journal, and with the `journal` prefix
+ * (`journalRetentionMs`, …) on a dedupe store that keeps one.
+ */
+export function journalLimits<O>(read: OptionReader<O>, prefix: "" | "journal"): JournalLimits {
+  const name = (option: string) =>
+    (prefix === "" ? option : `journal${option[0]?.toUpperCase()}${option.slice(1)}`) as keyof O &
+      string;
+  return {
+    retentionMs: read.positiveMs(name("retentionMs"), DEFAULT_JOURNAL_RETENTION_MS),
+    maxEntries: read.wholeNumber(name("maxEntries"), DEFAULT_JOURNAL_MAX_ENTRIES),
+    bodies: read.oneOf(name("bodies"), ["full", "redacted"], "full"),
+  };
+}
 
 /** A `list` filter as a journal queries by it: every field there, checked. */
 export interface JournalQuery {
