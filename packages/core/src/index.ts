@@ -34,6 +34,7 @@ export {
 export { ComposedTemplateError } from "./composed/compile-template.js";
 export type { ComposedCallReport, ComposedDeliveryReport } from "./composed/composed-types.js";
 export type { ReportContext } from "./process/handler-context.js";
+export { isRetryLater, RetryLater, type RetryLaterOptions } from "./process/retry-later.js";
 export { createReceiver } from "./receiver/create-receiver.js";
 export type {
   CallReportFor,

@@ -1,0 +1,52 @@
+// A handler's "not yet": the report is fine, but cannot be processed now (the message it
+// reports on is not stored yet, say). Thrown, not returned, so that it reads the same in a
+// receiver's handler and in a queue worker's, and passes through the app's own helpers.
+
+/** Marks a RetryLater across copies of this package (two versions installed side by side). */
+const BRAND = Symbol.for("@reportkit/core:RetryLater");
+
+export interface RetryLaterOptions {
+  /**
+   * How long to wait before the report runs again, in ms. In queue mode the worker's backoff
+   * starts from it; in synchronous mode it is the reply's Retry-After (the provider itself waits
+   * 30 minutes whatever it says). Default: the worker's parking backoff.
+   */
+  afterMs?: number;
+}
+
+/**
+ * Thrown by a handler to park the report instead of failing it. In queue mode (BullMQ, pg-boss)
+ * the report waits and runs again on a backoff without counting as a failed attempt, up to the
+ * worker's parking limit, then fails like any other. In synchronous mode the provider gets 503
+ * `parked` with Retry-After, and retries. Logged and counted as "parked", never as "failed".
+ *
+ * @example
+ * onDelivery: async (report, ctx) => {
+ *   const message = await findMessage(ctx.tx, report.id);
+ *   if (message === undefined) throw new RetryLater(`message ${report.id} is not stored yet`);
+ *   await markStatus(ctx.tx, message, report);
+ * }
+ */
+export class RetryLater extends Error {
+  override readonly name = "RetryLater";
+  readonly afterMs: number | undefined;
+  readonly [BRAND] = true;
+
+  constructor(reason: string, options?: RetryLaterOptions) {
+    super(reason);
+    const afterMs = options?.afterMs;
+    if (afterMs !== undefined && (!Number.isSafeInteger(afterMs) || afterMs <= 0)) {
+      throw new TypeError(
+        `reportkit: RetryLater's \`afterMs\` must be a whole number of milliseconds above 0, got ${String(afterMs)}.`,
+      );
+    }
+    this.afterMs = afterMs;
+  }
+}
+
+/** Whether `error` is a RetryLater, from this copy of the package or another. */
+export function isRetryLater(error: unknown): error is RetryLater {
+  return (
+    typeof error === "object" && error !== null && (error as { [BRAND]?: unknown })[BRAND] === true
+  );
+}
