@@ -1,6 +1,7 @@
 // The receiver every conformance target mounts, built from a small serialisable setup so the
 // same options exist in Node and, bundled, inside workerd. No node: imports here.
 import type { ComposedTemplate, ReceiverOptions } from "@reportkit/core";
+import { TOKEN } from "../fixtures/samples.js";
 import {
   faultyDedupe,
   memoryQueue,
@@ -18,7 +19,7 @@ export interface Setup {
   /** The receiver's `deadlineMs` (default: core's 8 s). */
   deadlineMs?: number;
   maxBodyBytes?: number;
-  /** The secret is a verifier function that throws (core: 500 token_check_failed). */
+  /** The secret is a verifier function that throws (core: 500 secret_check_failed). */
   tokenCheck?: "throws";
   /** The receiver's `verificationToken` (the webhook's token, the provider's validation key). */
   verificationToken?: string;
@@ -108,9 +109,9 @@ export function receiverOptions(
           ...(setup.handlers === "delivery-only" ? {} : { onCall: record("onCall") }),
         }),
     ...(setup.deadlineMs === undefined ? {} : { deadlineMs: setup.deadlineMs }),
-    ...(setup.maxBodyBytes === undefined ? {} : { maxBodyBytes: setup.maxBodyBytes }),
+    ...(setup.maxBodyBytes === undefined ? {} : { body: { maxBytes: setup.maxBodyBytes } }),
     ...(setup.composed === undefined ? {} : { composed: setup.composed }),
-    ...(setup.header === undefined ? {} : { header: setup.header }),
+    ...(setup.header === undefined ? {} : { secret: { value: TOKEN, header: setup.header } }),
     ...(setup.tokenCheck === "throws"
       ? {
           secret: () => {
@@ -120,17 +121,16 @@ export function receiverOptions(
       : {}),
     ...(setup.verificationToken === undefined
       ? {}
-      : { verificationToken: setup.verificationToken }),
+      : { verification: { token: setup.verificationToken } }),
   };
 }
 
-function dedupeOptions(setup: Setup): Pick<ReceiverOptions, "dedupe" | "dedupeKey"> {
+function dedupeOptions(setup: Setup): Pick<ReceiverOptions, "dedupe"> {
   const { dedupe } = setup;
-  return {
-    ...(dedupe === undefined ? { dedupe: false } : {}),
-    ...(typeof dedupe === "object" ? { dedupe: faultyDedupe(dedupe) } : {}),
-    ...(setup.dedupeKey === "not a string" ? { dedupeKey: () => "" } : {}),
-  };
+  const store =
+    dedupe === undefined ? false : typeof dedupe === "object" ? faultyDedupe(dedupe) : undefined;
+  if (setup.dedupeKey !== "not a string") return store === undefined ? {} : { dedupe: store };
+  return { dedupe: { ...(store === undefined ? {} : { store }), key: () => "" } };
 }
 
 /** What attaching calls on a receiver: core's, an adapter's handler, `fastify.reportkit`. */

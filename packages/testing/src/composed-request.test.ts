@@ -78,7 +78,7 @@ describe("composedRequest", () => {
   it("is read by a receiver built from the same template as the report it stands for", async () => {
     const received: DeliveryReport[] = [];
     const receiver = createReceiver({
-      auth: false,
+      secret: false,
       composed: DLR_FORM,
       onDelivery: (report) => {
         received.push(report);
