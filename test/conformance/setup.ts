@@ -1,7 +1,7 @@
 // The receiver every conformance target mounts, built from a small serialisable setup so the
 // same options exist in Node and, bundled, inside workerd. No node: imports here.
 import type { ComposedTemplate, ReceiverOptions } from "@reportkit/core";
-import { TOKEN } from "../fixtures/samples.js";
+import { TOKEN } from "../fixtures/samples.ts";
 import {
   faultyDedupe,
   memoryQueue,

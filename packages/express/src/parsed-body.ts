@@ -64,7 +64,7 @@ export function parsedBody(
   const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
   const form = type === "application/x-www-form-urlencoded" || type === "multipart/form-data";
   if (!form || Array.isArray(value)) {
-    return { text: JSON.stringify(value), contentType: contentType ?? "application/json" };
+    return { text: JSON.stringify(cut(value, 0)), contentType: contentType ?? "application/json" };
   }
   const entries = Object.entries(value);
   const json = /^\s*[{[]/.test(entries[0]?.[0] ?? "") ? rejoinedJson(entries) : undefined;
@@ -75,4 +75,27 @@ export function parsedBody(
     text: new URLSearchParams(fields).toString(),
     contentType: "application/x-www-form-urlencoded",
   };
+}
+
+/** How deep a parsed value is written back: core keeps no field of a report nested deeper. */
+const MAX_DEPTH = 64;
+
+/**
+ * A parsed value with what is nested deeper than MAX_DEPTH replaced by a note saying so:
+ * JSON.stringify of 12,000 nested arrays (which express.json() reads) runs out of stack.
+ */
+function cut(value: unknown, depth: number): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (depth >= MAX_DEPTH) return `[reportkit: nested deeper than ${MAX_DEPTH} levels]`;
+  if (Array.isArray(value)) return value.map((item) => cut(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    // Defined, not assigned: a `__proto__` key stays a key.
+    Object.defineProperty(out, key, {
+      value: cut(item, depth + 1),
+      enumerable: true,
+      writable: true,
+    });
+  }
+  return out;
 }

@@ -57,17 +57,38 @@ export async function keepFailure(
   }
 }
 
-/** The request as it came: method, path and query, Content-Type and body; no other header. */
+/**
+ * The request as it came: method, path and query, Content-Type and body; no other header. The
+ * body as text when it is UTF-8 text (what a person reads, and replays as it came), else its
+ * bytes in base64 (a charset of its own, a multipart body).
+ */
 function requestOf(attempt: Attempt): JournalRequest {
   const { request, body } = attempt;
+  const contentType = headerOf(request.headers, "content-type") ?? null;
+  // Nothing, or a body never read (the refusal came first): nothing to keep of it.
+  const text =
+    body === undefined ? "" : typeof body === "string" ? body : utf8Text(body, contentType);
   return {
     method: request.method,
     url: pathAndQuery(request.url),
-    contentType: headerOf(request.headers, "content-type") ?? null,
-    // Nothing, or a body never read (the refusal came first): nothing to keep of it.
-    body: body === undefined ? "" : typeof body === "string" ? body : base64(body),
-    bodyEncoding: body instanceof Uint8Array ? "base64" : "utf8",
+    contentType,
+    body: text ?? base64(body as Uint8Array),
+    bodyEncoding: text === undefined ? "base64" : "utf8",
   };
+}
+
+/** Bytes as text, when their Content-Type says UTF-8 (or no charset) and they are UTF-8. */
+function utf8Text(bytes: Uint8Array, contentType: string | null): string | undefined {
+  const type = (contentType ?? "").toLowerCase();
+  const charset = /charset\s*=\s*"?([^";\s]+)/.exec(type)?.[1];
+  if (type.startsWith("multipart/") || (charset !== undefined && !/^utf-?8$/.test(charset))) {
+    return undefined;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

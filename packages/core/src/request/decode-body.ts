@@ -91,10 +91,10 @@ async function readMultipart(body: string | Uint8Array, contentType: string): Pr
   try {
     const bytes = body as string | Uint8Array<ArrayBuffer>;
     form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+  } catch {
+    // The platform's own message differs by runtime (undici, workerd): the reply says the same.
     throw invalidForm(
-      `${reason.replace(/\.$/, "")} (check the boundary parameter and the parts' CRLF line breaks).`,
+      "its parts do not follow its boundary parameter (check the boundary and the parts' CRLF line breaks).",
     );
   }
   const fields: [string, string][] = [];
