@@ -119,7 +119,9 @@ describe("@reportkit/hono: the token", () => {
   it("every other option is checked at construction, even before a token is known", () => {
     vi.stubEnv("REPORTKIT_SECRET", "");
     onWorkers();
-    expect(() => webhookReceiver({ dedupe: { store: {} } as never })).toThrow(/`dedupe.store` must be/);
+    expect(() => webhookReceiver({ dedupe: { store: {} } as never })).toThrow(
+      /`dedupe.store` must be/,
+    );
     expect(() => webhookReceiver({ ...handlers(), body: { maxBytes: -1 } })).toThrow(
       /`body.maxBytes` must be/,
     );

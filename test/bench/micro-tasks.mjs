@@ -1,6 +1,6 @@
 // The micro-benchmarks micro.mjs runs, by index: references (JSON.parse, a zod schema), then
 // @reportkit/core's parseReport, bearer check and Receiver.handle on each kind of request.
-import { createReceiver, parseReport } from "@reportkit/core";
+import { parseReport } from "@reportkit/core";
 // The secret check is internal to core (no entry exports it): measured from the built file.
 import { secretCheck } from "../../packages/core/dist/request/authenticate.js";
 import {
@@ -9,7 +9,6 @@ import {
   handles,
   handlesUnique,
   multipart,
-  OK_BODY,
   request,
   strings,
   UNIQUE_SLOT,

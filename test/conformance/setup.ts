@@ -63,7 +63,7 @@ export interface Setup {
  * one job the queue took ("queue"), with the key it was enqueued under.
  */
 export interface Call {
-  handler: "onDelivery" | "onCall" | "queue";
+  handler: "onDelivery" | "onCall" | "onUnsubscribe" | "onEvent" | "queue";
   report: unknown;
   key?: string | undefined;
 }
@@ -107,6 +107,10 @@ export function receiverOptions(
       : {
           ...(setup.handlers === "call-only" ? {} : { onDelivery: record("onDelivery") }),
           ...(setup.handlers === "delivery-only" ? {} : { onCall: record("onCall") }),
+          // Opt-outs and other events: a receiver of a composed template takes neither.
+          ...(setup.handlers !== undefined || setup.composed !== undefined
+            ? {}
+            : { onUnsubscribe: record("onUnsubscribe"), onEvent: record("onEvent") }),
         }),
     ...(setup.deadlineMs === undefined ? {} : { deadlineMs: setup.deadlineMs }),
     ...(setup.maxBodyBytes === undefined ? {} : { body: { maxBytes: setup.maxBodyBytes } }),
@@ -137,6 +141,8 @@ function dedupeOptions(setup: Setup): Pick<ReceiverOptions, "dedupe"> {
 interface HandlerTarget {
   onDelivery(handler: unknown): unknown;
   onCall(handler: unknown): unknown;
+  onUnsubscribe(handler: unknown): unknown;
+  onEvent(handler: unknown): unknown;
   close(): Promise<void>;
 }
 
@@ -159,7 +165,7 @@ export function receiverSetup(setup: Setup, calls: Call[]): ReceiverSetup {
     if (setup.closed === true) void (target as HandlerTarget).close();
   };
   if (setup.form === undefined) return { options, attach: close };
-  const { onDelivery, onCall, ...rest } = options;
+  const { onDelivery, onCall, onUnsubscribe, onEvent, ...rest } = options;
   return {
     options: setup.form === "zero-argument" ? undefined : rest,
     attach(target) {
@@ -169,6 +175,8 @@ export function receiverSetup(setup: Setup, calls: Call[]): ReceiverSetup {
         const kind = setup.composed?.type;
         if (onDelivery !== undefined && kind !== "call") to.onDelivery(onDelivery);
         if (onCall !== undefined && kind !== "delivery") to.onCall(onCall);
+        if (onUnsubscribe !== undefined) to.onUnsubscribe(onUnsubscribe);
+        if (onEvent !== undefined) to.onEvent(onEvent);
       }
       close(target);
     },

@@ -77,7 +77,12 @@ export async function reportkitComposed(webhooks) {
   for (const { path, template, handlers } of webhooks) {
     // One receiver per scope: each decorates its own `fastify.reportkit`.
     await app.register(async (scope) => {
-      await scope.register(webhookReceiver, { path, secret: token, composed: template, ...handlers });
+      await scope.register(webhookReceiver, {
+        path,
+        secret: token,
+        composed: template,
+        ...handlers,
+      });
     });
   }
   return listen(app);

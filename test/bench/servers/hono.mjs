@@ -61,7 +61,11 @@ export async function reportkitComposed(webhooks) {
   const { webhookReceiver } = await import("@reportkit/hono");
   const app = new Hono();
   for (const { path, template, handlers } of webhooks) {
-    app.on(template.method, path, webhookReceiver({ secret: token, composed: template, ...handlers }));
+    app.on(
+      template.method,
+      path,
+      webhookReceiver({ secret: token, composed: template, ...handlers }),
+    );
   }
   return listen(app);
 }

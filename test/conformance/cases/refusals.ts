@@ -1,5 +1,5 @@
 // Requests refused: 400, 405, 413, 415, and 500 when the app's own code fails.
-import { SAMPLE_CALL, SAMPLE_DLR } from "../../fixtures/samples.js";
+import { SAMPLE_DLR } from "../../fixtures/samples.js";
 import {
   AUTH,
   CALL_JSON,
