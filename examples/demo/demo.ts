@@ -49,7 +49,7 @@ async function main(): Promise<boolean> {
     webhookReceiver({
       path: "/webhooks/reports",
       secret: WEBHOOK_SECRET,
-      verificationToken: VERIFICATION_TOKEN,
+      verification: { token: VERIFICATION_TOKEN },
       // The provider is in India; its wall-clock fields are read in that zone.
       timeZone: "Asia/Kolkata",
       onDelivery(report) {

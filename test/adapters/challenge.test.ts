@@ -148,7 +148,11 @@ describe.each([
 
   it("answers the provider's request byte for byte, and as valid JSON, with 200 {challenge}", async () => {
     const onDelivery = vi.fn();
-    const handler = lambdaReceiver({ secret: TOKEN, verificationToken: V.queryKey, onDelivery });
+    const handler = lambdaReceiver({
+      secret: TOKEN,
+      verification: { token: V.queryKey },
+      onDelivery,
+    });
     for (const body of [V.body, JSON.stringify({ validation_key: V.queryKey, challenge: "j" })]) {
       const result = await handler(event(body));
       expect(result.statusCode).toBe(200);
@@ -159,7 +163,7 @@ describe.each([
   });
 
   it("a wrong key: 401, the challenge not echoed", async () => {
-    const handler = lambdaReceiver({ secret: TOKEN, verificationToken: "another-key" });
+    const handler = lambdaReceiver({ secret: TOKEN, verification: { token: "another-key" } });
     const result = await handler(event(V.body));
     expect(result.statusCode).toBe(401);
     expect(result.headers["www-authenticate"]).toMatch(/^Bearer realm="reportkit"/);

@@ -245,7 +245,9 @@ describe("@reportkit/express: bodies other middleware touched", () => {
     const h = handlers();
     const app = express();
     app.use(express.json());
-    app.use(webhookReceiver({ path: "/webhooks", secret: TOKEN, maxBodyBytes: 1 << 20, ...h }));
+    app.use(
+      webhookReceiver({ path: "/webhooks", secret: TOKEN, body: { maxBytes: 1 << 20 }, ...h }),
+    );
     const big = JSON.stringify({ ...SAMPLE_DLR, padding: "x".repeat(200_000) });
     expect((await pushDlr(app, "/webhooks", big)).status).toBe(413);
     expect(h.onDelivery).not.toHaveBeenCalled();

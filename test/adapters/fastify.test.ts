@@ -375,7 +375,7 @@ describe("@reportkit/fastify: reading the body", () => {
   });
 
   it("the limit counts bytes as they arrive: refused once over, before the body ends", async () => {
-    const { h, port } = await listening({ maxBodyBytes: 1024 });
+    const { h, port } = await listening({ body: { maxBytes: 1024 } });
     const big = Buffer.from(JSON.stringify({ ...SAMPLE_DLR, custom: "x".repeat(2000) }));
     // No Content-Length, and the request never ends: only counting what arrived can refuse it.
     const reply = await postInPieces(

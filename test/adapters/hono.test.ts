@@ -111,7 +111,7 @@ describe("@reportkit/hono: the token", () => {
     app.post("/webhooks", webhookReceiver({ ...handlers(), logger }));
     const res = await push(app, {}, {});
     expect(res.status).toBe(500);
-    expect(await res.json()).toMatchObject({ ok: false, error: { code: "token_check_failed" } });
+    expect(await res.json()).toMatchObject({ ok: false, error: { code: "secret_check_failed" } });
     expect(honoError).toBeUndefined();
     expect(errors.join("\n")).toMatch(/REPORTKIT_SECRET/);
   });
@@ -119,8 +119,12 @@ describe("@reportkit/hono: the token", () => {
   it("every other option is checked at construction, even before a token is known", () => {
     vi.stubEnv("REPORTKIT_SECRET", "");
     onWorkers();
-    expect(() => webhookReceiver({ dedupe: {} as never })).toThrow(/`dedupe` must be/);
-    expect(() => webhookReceiver({ ...handlers(), maxBodyBytes: -1 })).toThrow(/maxBodyBytes/);
+    expect(() => webhookReceiver({ dedupe: { store: {} } as never })).toThrow(
+      /`dedupe.store` must be/,
+    );
+    expect(() => webhookReceiver({ ...handlers(), body: { maxBytes: -1 } })).toThrow(
+      /`body.maxBytes` must be/,
+    );
   });
 });
 

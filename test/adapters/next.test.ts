@@ -26,7 +26,7 @@ describe("@reportkit/next: the token", () => {
     expect(reply.status).toBe(500);
     // The reply says what is missing, not that a verifier failed (none was configured).
     const { error } = await reply.json();
-    expect(error.code).toBe("token_check_failed");
+    expect(error.code).toBe("secret_check_failed");
     expect(error.message).toMatch(
       /no secret to check the request against: REPORTKIT_SECRET is neither in its options nor in process\.env/,
     );
@@ -45,6 +45,6 @@ describe("@reportkit/next: the token", () => {
   });
 
   it("other options are checked when the module loads", () => {
-    expect(() => webhookReceiver({ maxBodyBytes: -1 })).toThrow(/maxBodyBytes/);
+    expect(() => webhookReceiver({ body: { maxBytes: -1 } })).toThrow(/`body.maxBytes` must be/);
   });
 });

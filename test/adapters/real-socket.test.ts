@@ -93,7 +93,7 @@ describe.each(ADAPTERS)("$name over a real socket", ({ serve }) => {
 
   it("a dedupeKey that returns something else than a string: 500 internal_error, the handler not run", async () => {
     const onDelivery = vi.fn();
-    const served = await start({ dedupeKey: () => "", onDelivery });
+    const served = await start({ dedupe: { key: () => "" }, onDelivery });
     const answer = await post(served);
     expect(answer.status).toBe(500);
     expect(answer.headers.get("retry-after")).toBeNull();

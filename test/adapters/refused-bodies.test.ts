@@ -210,7 +210,7 @@ for (const [target, start] of Object.entries(TARGETS)) {
         secret: TOKEN,
         logger: false,
         onDelivery: () => {},
-        bodyTimeoutMs: 200,
+        body: { timeoutMs: 200 },
       });
       const pushed = await push(
         running.port,

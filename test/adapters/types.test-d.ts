@@ -75,7 +75,7 @@ describe("handler types in each adapter", () => {
       },
     });
     // @ts-expect-error maxBodyBytes is a number of bytes
-    await app.register(fastifyReceiver, { secret: "t", onCall() {}, maxBodyBytes: "1mb" });
+    await app.register(fastifyReceiver, { secret: "t", onCall() {}, body: { maxBytes: "1mb" } });
   });
 
   it("Hono: typed reports, and a handler for an app with its own Bindings", () => {
@@ -89,7 +89,7 @@ describe("handler types in each adapter", () => {
         },
       }),
     );
-    app.on(["GET", "POST", "PUT"], "/composed", honoReceiver({ auth: false, onCall() {} }));
+    app.on(["GET", "POST", "PUT"], "/composed", honoReceiver({ secret: false, onCall() {} }));
     new Hono().post("/webhooks", honoReceiver({ onCall() {} }));
   });
 });

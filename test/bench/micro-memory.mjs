@@ -11,7 +11,7 @@ export async function memory(small, large, label, options) {
   if (typeof globalThis.gc !== "function") throw new Error("run with --expose-gc");
   const next = uniqueJson(fixtures.dlr, "id");
   const receiver = createReceiver({
-    token: fixtures.token,
+    secret: fixtures.token,
     onDelivery() {},
     logger: false,
     ...options,

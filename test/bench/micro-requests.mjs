@@ -39,7 +39,7 @@ export const OK_BODY = '{"ok":true}';
  */
 export async function handlesUnique(options, next, expected = 200, expectedBody = OK_BODY) {
   const receiver = createReceiver({
-    token: fixtures.token,
+    secret: fixtures.token,
     onDelivery() {},
     onCall() {},
     logger: false,

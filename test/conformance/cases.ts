@@ -10,6 +10,7 @@ import { CREDENTIAL_CASES } from "./cases/credentials.js";
 import { DELIVERED_CASES } from "./cases/delivered.js";
 import { EXPRESS_PARSER_CASES } from "./cases/express-parsers.js";
 import { HANDLER_CASES } from "./cases/handlers.js";
+import { PROVIDER_SAMPLE_CASES } from "./cases/provider-samples.js";
 import { REFUSAL_CASES } from "./cases/refusals.js";
 import { RETRY_AND_QUEUE_CASES } from "./cases/retries-and-queue.js";
 import type { ConformanceCase } from "./cases/types.js";
@@ -30,6 +31,7 @@ export const CASES: ConformanceCase[] = [
   ...RETRY_AND_QUEUE_CASES,
   ...EXPRESS_PARSER_CASES,
   ...HANDLER_CASES,
+  ...PROVIDER_SAMPLE_CASES,
   ...COMPOSED_CALL_CASES,
   ...COMPOSED_DELIVERY_CASES,
   ...COMPOSED_GRAMMAR_AND_PATH_CASES,

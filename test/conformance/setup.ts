@@ -1,6 +1,7 @@
 // The receiver every conformance target mounts, built from a small serialisable setup so the
 // same options exist in Node and, bundled, inside workerd. No node: imports here.
 import type { ComposedTemplate, ReceiverOptions } from "@reportkit/core";
+import { TOKEN } from "../fixtures/samples.ts";
 import {
   faultyDedupe,
   memoryQueue,
@@ -18,7 +19,7 @@ export interface Setup {
   /** The receiver's `deadlineMs` (default: core's 8 s). */
   deadlineMs?: number;
   maxBodyBytes?: number;
-  /** The secret is a verifier function that throws (core: 500 token_check_failed). */
+  /** The secret is a verifier function that throws (core: 500 secret_check_failed). */
   tokenCheck?: "throws";
   /** The receiver's `verificationToken` (the webhook's token, the provider's validation key). */
   verificationToken?: string;
@@ -62,7 +63,7 @@ export interface Setup {
  * one job the queue took ("queue"), with the key it was enqueued under.
  */
 export interface Call {
-  handler: "onDelivery" | "onCall" | "queue";
+  handler: "onDelivery" | "onCall" | "onUnsubscribe" | "onEvent" | "queue";
   report: unknown;
   key?: string | undefined;
 }
@@ -106,11 +107,15 @@ export function receiverOptions(
       : {
           ...(setup.handlers === "call-only" ? {} : { onDelivery: record("onDelivery") }),
           ...(setup.handlers === "delivery-only" ? {} : { onCall: record("onCall") }),
+          // Opt-outs and other events: a receiver of a composed template takes neither.
+          ...(setup.handlers !== undefined || setup.composed !== undefined
+            ? {}
+            : { onUnsubscribe: record("onUnsubscribe"), onEvent: record("onEvent") }),
         }),
     ...(setup.deadlineMs === undefined ? {} : { deadlineMs: setup.deadlineMs }),
-    ...(setup.maxBodyBytes === undefined ? {} : { maxBodyBytes: setup.maxBodyBytes }),
+    ...(setup.maxBodyBytes === undefined ? {} : { body: { maxBytes: setup.maxBodyBytes } }),
     ...(setup.composed === undefined ? {} : { composed: setup.composed }),
-    ...(setup.header === undefined ? {} : { header: setup.header }),
+    ...(setup.header === undefined ? {} : { secret: { value: TOKEN, header: setup.header } }),
     ...(setup.tokenCheck === "throws"
       ? {
           secret: () => {
@@ -120,23 +125,24 @@ export function receiverOptions(
       : {}),
     ...(setup.verificationToken === undefined
       ? {}
-      : { verificationToken: setup.verificationToken }),
+      : { verification: { token: setup.verificationToken } }),
   };
 }
 
-function dedupeOptions(setup: Setup): Pick<ReceiverOptions, "dedupe" | "dedupeKey"> {
+function dedupeOptions(setup: Setup): Pick<ReceiverOptions, "dedupe"> {
   const { dedupe } = setup;
-  return {
-    ...(dedupe === undefined ? { dedupe: false } : {}),
-    ...(typeof dedupe === "object" ? { dedupe: faultyDedupe(dedupe) } : {}),
-    ...(setup.dedupeKey === "not a string" ? { dedupeKey: () => "" } : {}),
-  };
+  const store =
+    dedupe === undefined ? false : typeof dedupe === "object" ? faultyDedupe(dedupe) : undefined;
+  if (setup.dedupeKey !== "not a string") return store === undefined ? {} : { dedupe: store };
+  return { dedupe: { ...(store === undefined ? {} : { store }), key: () => "" } };
 }
 
 /** What attaching calls on a receiver: core's, an adapter's handler, `fastify.reportkit`. */
 interface HandlerTarget {
   onDelivery(handler: unknown): unknown;
   onCall(handler: unknown): unknown;
+  onUnsubscribe(handler: unknown): unknown;
+  onEvent(handler: unknown): unknown;
   close(): Promise<void>;
 }
 
@@ -159,7 +165,7 @@ export function receiverSetup(setup: Setup, calls: Call[]): ReceiverSetup {
     if (setup.closed === true) void (target as HandlerTarget).close();
   };
   if (setup.form === undefined) return { options, attach: close };
-  const { onDelivery, onCall, ...rest } = options;
+  const { onDelivery, onCall, onUnsubscribe, onEvent, ...rest } = options;
   return {
     options: setup.form === "zero-argument" ? undefined : rest,
     attach(target) {
@@ -169,6 +175,8 @@ export function receiverSetup(setup: Setup, calls: Call[]): ReceiverSetup {
         const kind = setup.composed?.type;
         if (onDelivery !== undefined && kind !== "call") to.onDelivery(onDelivery);
         if (onCall !== undefined && kind !== "delivery") to.onCall(onCall);
+        if (onUnsubscribe !== undefined) to.onUnsubscribe(onUnsubscribe);
+        if (onEvent !== undefined) to.onEvent(onEvent);
       }
       close(target);
     },

@@ -55,7 +55,7 @@ export async function startDashboardRig(): Promise<DashboardRig> {
     webhookReceiver({
       path: "/webhooks",
       secret: HOOK_SECRET,
-      verificationToken: HOOK_TOKEN,
+      verification: { token: HOOK_TOKEN },
       timeZone: "Asia/Kolkata",
       onDelivery: (report) => {
         received.push(report);

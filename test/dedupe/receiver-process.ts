@@ -31,6 +31,6 @@ async function onDelivery(report: DeliveryReport): Promise<void> {
   appendFileSync(effectsFile, `${report.id}\n`);
 }
 
-const options = { token, dedupe, deadlineMs: Number(env("DEADLINE_MS")), onDelivery };
+const options = { secret: token, dedupe, deadlineMs: Number(env("DEADLINE_MS")), onDelivery };
 
 await serveReceiver(framework, options, dedupe);

@@ -2,7 +2,7 @@
 // express.json() before the receiver, the Postgres inbox, an async handler that throws, and a
 // report with a field nested 12,000 arrays deep (too deep for JSON.stringify's stack). The
 // reply is the handler's 500, nothing is left unhandled, and the journal keeps the report as
-// text that says why its body could not be kept.
+// JSON cut where it was too deep, saying so.
 import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -77,9 +77,11 @@ describe.runIf(requirePostgresServer("deep-body.test.ts"))(
       expect(again.status).toBe(500);
       const entry = (await store.journal.list()).find((e) => e.key === `delivery:${id}:DELIVRD`);
       expect(entry).toMatchObject({ status: "failed", attempts: 2, kind: "delivery" });
-      expect(JSON.parse(entry?.request.body ?? "")).toEqual({
-        reportkit_unserialisable_body: "Maximum call stack size exceeded",
-      });
+      // What express.json() parsed, written back for core as deep as a report keeps: the rest
+      // replaced by a note, so the entry is JSON that says where it was cut.
+      const kept = JSON.parse(entry?.request.body ?? "") as { id: string; extra: unknown };
+      expect(kept.id).toBe(id);
+      expect(JSON.stringify(kept.extra)).toContain("nested deeper than 64 levels");
       expect(unhandled).toEqual([]);
     });
   },

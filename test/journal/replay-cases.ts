@@ -47,8 +47,7 @@ export function runReplayCases(name: string, open: () => Promise<JournalServer>)
       app.use(
         "/keyed",
         webhookReceiver({
-          secret: SECRET,
-          header: "x-api-key",
+          secret: { value: SECRET, header: "x-api-key" },
           logger: false,
           onDelivery: (report) => {
             keyed.push(report.id);

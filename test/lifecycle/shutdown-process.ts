@@ -15,7 +15,7 @@ async function onDelivery(report: DeliveryReport): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, handlerMs));
   console.log(`handled ${report.id}`);
 }
-const options = { token, onDelivery, logger: false as const };
+const options = { secret: token, onDelivery, logger: false as const };
 
 async function start(): Promise<{ port: number; shutdown: () => Promise<void> }> {
   if (framework === "express") {

@@ -20,7 +20,8 @@ export function nestTarget(platform: Platform, rawBody?: boolean): OpenApp {
   return async (setup) => {
     const calls: Call[] = [];
     const { options, attach } = receiverSetup(setup, calls);
-    const attached: { onDelivery?: never; onCall?: never } = {};
+    const attached: { onDelivery?: never; onCall?: never; onUnsubscribe?: never; onEvent?: never } =
+      {};
     attach({
       close: async () => {}, // the module's receiver is closed below, once the app runs
       onDelivery: (fn: never) => {
@@ -28,6 +29,12 @@ export function nestTarget(platform: Platform, rawBody?: boolean): OpenApp {
       },
       onCall: (fn: never) => {
         attached.onCall = fn;
+      },
+      onUnsubscribe: (fn: never) => {
+        attached.onUnsubscribe = fn;
+      },
+      onEvent: (fn: never) => {
+        attached.onEvent = fn;
       },
     });
     const path = setup.subpaths === true ? "/webhooks/*" : "/webhooks";

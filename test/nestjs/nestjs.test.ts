@@ -189,7 +189,7 @@ describe.each(["express", "fastify"] as const)(
         ReportkitModule.forRootAsync({
           imports: [SettingsModule],
           inject: [Settings],
-          useFactory: (settings: Settings) => ({ token: settings.token, path: settings.path }),
+          useFactory: (settings: Settings) => ({ secret: settings.token, path: settings.path }),
         }),
       ]);
       expect((await post(origin, SAMPLE_DLR_TEXT, TOKEN, "/hooks/dlr")).status).toBe(200);

@@ -156,33 +156,30 @@ describe.runIf(requirePostgresServer("connections.test.ts"))("the inbox's connec
     expect(await rows(late)).toBe(0);
   });
 
-  it("processes and journals a report whose id holds a NUL character (Postgres text cannot)", async () => {
+  it("processes and journals a report whose key holds a NUL character (Postgres text cannot)", async () => {
     const store = inbox({ connectionString: server.url });
     let fail = true;
+    // The parser refuses an id with a NUL (issue 42, 8); a `dedupe.key` of the app's may hold one.
     const receiver = createReceiver({
       secret: TOKEN,
-      dedupe: store,
+      dedupe: { store, key: (report) => `nul\u0000${report.type === "delivery" ? report.id : ""}` },
       logger: false,
       onDelivery: async (report, ctx) => {
-        await ctx.tx.query("INSERT INTO deliveries VALUES ($1)", [report.id.replace("\0", "\\0")]);
+        await ctx.tx.query("INSERT INTO deliveries VALUES ($1)", [report.id]);
         if (fail) throw new Error("down");
       },
     });
-    const id = `nul\u0000${randomUUID()}:1`;
+    const id = `${randomUUID()}:1`;
     expect((await receiver.fetch(post(id))).status).toBe(500);
     const listed = await answeredWithin(store.journal.list(), 15_000, "listing the journal");
-    const entries = listed.filter((e) => e.key.includes(id.slice(4)));
+    const entries = listed.filter((e) => e.key.includes(id));
     expect(entries.map((e) => e.status)).toEqual(["failed"]);
     const { request } = entries[0] as JournalEntry;
-    const body =
-      request.bodyEncoding === "base64"
-        ? Buffer.from(request.body, "base64").toString()
-        : request.body;
-    expect(JSON.parse(body).id).toBe(id);
+    expect(JSON.parse(request.body).id).toBe(id);
     fail = false;
     expect(await (await receiver.fetch(post(id))).text()).toBe(HANDLED);
     expect(await (await receiver.fetch(post(id))).text()).toBe(DUPLICATE);
-    expect(await rows(id.replace("\0", "\\0"))).toBe(1);
+    expect(await rows(id)).toBe(1);
     expect((await store.journal.list()).find((e) => e.key === entries[0]?.key)?.status).toBe(
       "resolved",
     );

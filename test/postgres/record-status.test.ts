@@ -28,7 +28,7 @@ const at = (minute: number) => new Date(T0 + minute * 60_000);
 
 /** A delivery report of `status`, with its own time (deliv_at) at `minute` unless null. */
 function report(id: string, status: string, minute: number | null): DeliveryReport {
-  const payload: Record<string, unknown> = { id, status };
+  const payload: Record<string, unknown> = { id, mobile: "919876543210", status };
   if (minute !== null) payload.deliv_at = at(minute).getTime() / 1000;
   const result = parseReport(payload);
   if (!result.ok || result.report.type !== "delivery") throw new Error("not a delivery report");

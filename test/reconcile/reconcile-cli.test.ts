@@ -141,7 +141,7 @@ function reconcileCases(name: string, open: () => Promise<Setup>): void {
       const app = express();
       app.use(
         webhookReceiver({
-          token: SECRET,
+          secret: SECRET,
           dedupe: setup.store(),
           logger: false,
           onDelivery: (report, ctx) =>

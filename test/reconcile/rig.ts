@@ -115,7 +115,7 @@ export function useRig(): Rig {
     });
     app.use(
       webhookReceiver({
-        token: SECRET,
+        secret: SECRET,
         logger: false,
         onDelivery: (report, ctx) => {
           if (rig.failing.has(report.id)) throw new Error("the orders table is locked");
@@ -129,8 +129,7 @@ export function useRig(): Rig {
     app.use(
       "/keyed",
       webhookReceiver({
-        token: SECRET,
-        header: "x-api-key",
+        secret: { value: SECRET, header: "x-api-key" },
         logger: false,
         onDelivery: (report) => {
           rig.deliveries.push({ report, reconciled: null });

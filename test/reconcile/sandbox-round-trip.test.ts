@@ -22,7 +22,7 @@ const recorded: { kind: string; key: string; reconciled: string | null }[] = [];
 const app = express();
 app.use(
   webhookReceiver({
-    token: SECRET,
+    secret: SECRET,
     logger: false,
     onDelivery: (report, ctx) => {
       recorded.push({

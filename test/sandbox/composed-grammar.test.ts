@@ -54,6 +54,12 @@ const REPORT_FIELD: Record<"delivery" | "call", Record<string, string>> = {
     status: "status",
     source: "source",
     recording_url: "recordingUrl",
+    billing: "billing",
+    status1: "status1",
+    status2: "status2",
+    hangup_by: "hangupBy",
+    unixtime: "reportedAt",
+    date: "reportedAt",
   },
 };
 const NOT_VALUES = new Set(["type", "raw", "warnings"]);
@@ -182,9 +188,10 @@ describe("one template grammar: the sandbox and core agree", () => {
             const standard = parseReport(sent.report, { timeZone: PROVIDER_TIME_ZONE });
             if (!standard.ok) throw standard.error;
             const promised = new Set(placements.map((p) => REPORT_FIELD[type][p.variable]));
-            // `final` and `outcome` follow from the status, which every template carries.
+            // `final`, `outcome`, `reason` and `transient` follow from the status, which every
+            // template carries.
             if (promised.has("status"))
-              for (const field of ["final", "outcome"]) promised.add(field);
+              for (const field of ["final", "outcome", "reason", "transient"]) promised.add(field);
             const got = reports[0] as unknown as Record<string, unknown>;
             const expected = standard.report as unknown as Record<string, unknown>;
             for (const [field, value] of Object.entries(got)) {

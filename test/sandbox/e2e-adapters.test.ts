@@ -36,7 +36,7 @@ const hosts: Record<string, Host> = {
       expressReceiver({
         path: "/webhooks",
         secret: HOOK_SECRET,
-        verificationToken: VERIFICATION_TOKEN,
+        verification: { token: VERIFICATION_TOKEN },
         timeZone: "Asia/Kolkata",
         ...options,
       }),
@@ -53,7 +53,7 @@ const hosts: Record<string, Host> = {
     await app.register(fastifyReceiver, {
       path: "/webhooks",
       secret: HOOK_SECRET,
-      verificationToken: VERIFICATION_TOKEN,
+      verification: { token: VERIFICATION_TOKEN },
       timeZone: "Asia/Kolkata",
       ...options,
     });
@@ -64,7 +64,7 @@ const hosts: Record<string, Host> = {
     const app = new Hono();
     const handler = honoReceiver({
       secret: HOOK_SECRET,
-      verificationToken: VERIFICATION_TOKEN,
+      verification: { token: VERIFICATION_TOKEN },
       timeZone: "Asia/Kolkata",
       ...options,
     });

@@ -39,7 +39,7 @@ describe.each(PAYLOAD_STYLES)("payloads: %s", (payloads) => {
       receiver = await serveReceiver(
         createReceiver({
           secret: HOOK_SECRET,
-          verificationToken: VERIFICATION_TOKEN,
+          verification: { token: VERIFICATION_TOKEN },
           timeZone: "Asia/Kolkata",
           onDelivery: (r) => {
             deliveries.push(r);

@@ -17,7 +17,7 @@ describe("a real core receiver verified through the sandbox", () => {
       const deliveries: DeliveryReport[] = [];
       const receiver = createReceiver({
         secret: SECRET,
-        verificationToken: TOKEN,
+        verification: { token: TOKEN },
         logger: false,
         onDelivery: (report) => {
           deliveries.push(report);
@@ -75,7 +75,7 @@ describe("a real core receiver verified through the sandbox", () => {
     const app = await serveReceiver(
       createReceiver({
         secret: SECRET,
-        verificationToken: "the-receivers-token",
+        verification: { token: "the-receivers-token" },
         logger: false,
         onDelivery() {},
       }),

@@ -158,10 +158,9 @@ describe.each(Object.entries(TARGETS))("sendReport to %s", (_name, build) => {
     } as const;
     const { calls, handlers } = recorder();
     const target = await build({
-      header: "x-api-key",
       composed: template,
       ...handlers,
-      secret: TOKEN,
+      secret: { value: TOKEN, header: "x-api-key" },
     });
     const request = composedRequest(template, { to: "919800000001", status: "NOANSWER" });
     const reply = await sendReport(target, request, { secret: TOKEN, header: "x-api-key" });

@@ -1,7 +1,14 @@
-import type { CallReport, DeliveryReport, Report } from "@reportkit/core";
 import {
-  readOptions,
+  type CallReport,
+  type DeliveryReport,
+  type EventReport,
+  type Report,
   reportFromJson,
+  type UnsubscribeReport,
+} from "@reportkit/core";
+import {
+  HANDLER_OPTIONS,
+  readOptions,
   type Telemetry,
   type TraceCarrier,
 } from "@reportkit/core/adapter";
@@ -44,6 +51,10 @@ export interface CreateWorkerOptions {
   onDelivery?: WorkerHandler<DeliveryReport>;
   /** Called with each call report; the job completes once it returns/resolves. */
   onCall?: WorkerHandler<CallReport>;
+  /** Called with each opt-out; the job completes once it returns/resolves. */
+  onUnsubscribe?: WorkerHandler<UnsubscribeReport>;
+  /** Called with each other event; the job completes once it returns/resolves. */
+  onEvent?: WorkerHandler<EventReport>;
   /** Reports handled at once by this process. Default 1. */
   concurrency?: number;
   /** Attempts per report before its job is kept as failed (see `reportkit queue`). Default 5. */
@@ -81,6 +92,8 @@ const OPTION_NAMES: (keyof CreateWorkerOptions)[] = [
   "prefix",
   "onDelivery",
   "onCall",
+  "onUnsubscribe",
+  "onEvent",
   "concurrency",
   "attempts",
   "backoff",
@@ -117,12 +130,18 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
     example: "createWorker({ connection, onDelivery(report) {} })",
     known: OPTION_NAMES,
   });
-  const onDelivery = read.callback("onDelivery");
-  const onCall = read.callback("onCall");
+  const handlers: Partial<Record<Report["type"], unknown>> = {};
+  for (const [kind, name] of Object.entries(HANDLER_OPTIONS) as [
+    Report["type"],
+    keyof CreateWorkerOptions,
+  ][]) {
+    const handler = read.callback(name);
+    if (handler !== undefined) handlers[kind] = handler;
+  }
   const onErrorOption = read.callback("onError");
-  if (onDelivery === undefined && onCall === undefined) {
+  if (Object.keys(handlers).length === 0) {
     throw new TypeError(
-      `${who}: give at least one handler, \`onDelivery(report)\` or \`onCall(report)\`.`,
+      `${who}: give at least one handler, \`onDelivery(report)\`, \`onCall(report)\`, \`onUnsubscribe(report)\` or \`onEvent(report)\`.`,
     );
   }
   const concurrency = read.wholeNumber("concurrency", 1, { min: 1, max: 1000 });
@@ -175,13 +194,10 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
   }
 
   async function handle(report: Report, context: ReportJobContext): Promise<void> {
-    if (report.type === "delivery") {
-      if (onDelivery === undefined) throw missingHandler("onDelivery", "delivery");
-      await onDelivery(report, context);
-    } else {
-      if (onCall === undefined) throw missingHandler("onCall", "call");
-      await onCall(report, context);
-    }
+    const name = HANDLER_OPTIONS[report.type];
+    const handler = handlers[report.type];
+    if (handler === undefined) throw missingHandler(name, report.type);
+    await (handler as WorkerHandler<Report>)(report, context);
   }
 
   const worker = new Worker<StoredReportJobData>(name, process, {

@@ -1,33 +1,38 @@
 // @reportkit/core/adapter: for authors of adapters (a framework's handler around the receiver),
-// dedupe stores and report queues. Apps import from "@reportkit/core" (index.ts).
+// dedupe stores, report queues and their workers. Apps import from "@reportkit/core" (index.ts).
 
-export { REPORT_MEDIA_TYPES } from "./body/media-type.js";
-export { type AdapterReceiverSettings, adapterReceiver } from "./receiver/adapter-receiver.js";
-export type { HandlerKind } from "./receiver/attach-handlers.js";
+export {
+  type OptionReader,
+  type OptionRules,
+  readOptions,
+  shown,
+} from "./base/attorney.js";
+export { parseLenientJson } from "./base/parse-json.js";
+export {
+  type BodyStream,
+  type EnvRecord,
+  type ReceiverHeaders,
+  type ReceiverRequest,
+  type ReceiverResponse,
+  webBody,
+} from "./base/types.js";
+export { answeredWithin, within } from "./base/within.js";
+export type { AnyHandler, KindHandlers } from "./process/run-handler.js";
+export {
+  type AdapterReceiver,
+  type AdapterReceiverSettings,
+  adapterReceiver,
+} from "./receiver/adapter-receiver.js";
 export { type Attachable, attachable } from "./receiver/attachable.js";
-export type { RequestEnvToken } from "./receiver/credential-options.js";
+export type { RequestEnvSecret } from "./receiver/check-options.js";
 export {
   credentialsOf,
   type EnvCredentials,
-  type EnvRecord,
-  LEGACY_SECRET_ENV,
   SECRET_ENV,
   VERIFICATION_TOKEN_ENV,
-} from "./receiver/env-credentials.js";
-export { RECEIVER_OPTION_NAMES } from "./receiver/receiver-options.js";
-export type {
-  BodyDone,
-  BodyHeaders,
-  NodeStyleStream,
-  Receiver,
-  ReceiverBody,
-  ReceiverRequest,
-  ReceiverResponse,
-  RefusalCode,
-  WebBody,
-} from "./receiver/types.js";
-export { reportFromJson } from "./report/report-json.js";
-export type { ReceiverHeaders } from "./request/headers.js";
+} from "./receiver/env.js";
+export { HANDLER_OPTIONS, type HandlerOption } from "./receiver/options.js";
+export { REPORT_MEDIA_TYPES } from "./request/decode-body.js";
 export {
   type ClaimResult,
   DEFAULT_DEDUPE_TTL_MS,
@@ -53,12 +58,6 @@ export {
   journalQuery,
   type ReadableJournal,
 } from "./store-kit/journal-reader.js";
-export {
-  type OptionReader,
-  type OptionRules,
-  readOptions,
-  shown,
-} from "./store-kit/option-checks.js";
 export type { ReportQueue } from "./store-kit/report-queue.js";
 export { reasonOf, StoreError } from "./store-kit/store-error.js";
 export type { ReportOutcome, ReportSpan, Telemetry, TraceCarrier } from "./store-kit/telemetry.js";

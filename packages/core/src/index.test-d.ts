@@ -103,7 +103,7 @@ describe("public types", () => {
     expectTypeOf<{ status: string; to: number; duration: "23" }>().toExtend<CallPayload>();
   });
 
-  it("requires a token or an explicit auth: false, and a handler", () => {
+  it("requires a token or an explicit secret: false, and a handler", () => {
     // @ts-expect-error: onDelivery must be a function
     createReceiver({ secret: "t", onDelivery: 1 });
     // @ts-expect-error: auth can only be false

@@ -1,6 +1,9 @@
 // @reportkit/core: the user API. Adapter, store and queue authors import from
 // "@reportkit/core/adapter" (adapter.ts).
 
+// The provider's wire facts are @reportkit/wire's, shared with the sandbox: the field tables
+// the report schemas are built from, the status vocabulary and the rule that orders a
+// message's statuses, the composed-webhook grammar and variable tables.
 export {
   CALL_OUTCOMES,
   CALL_STATUS_TABLE,
@@ -11,13 +14,17 @@ export {
   classifyCallStatus,
   classifyDeliveryStatus,
   DELIVERY_OUTCOMES,
+  DELIVERY_REASONS,
   DELIVERY_STATUS_TABLE,
   DELIVERY_VARIABLES,
   type DeliveryOutcome,
   type DeliveryPayload,
+  type DeliveryReason,
   DLT_REJECTION,
   isStatusConflict,
   PROVIDER_TIME_ZONE,
+  REPORT_KINDS,
+  type ReportKind,
   STATUS_PRECEDENCES,
   type StatusClass,
   type StatusPoint,
@@ -25,33 +32,35 @@ export {
   supersedes,
   type TemplateProblem,
   type TemplateVariables,
+  type UnsubscribePayload,
 } from "@reportkit/wire";
-// The wire payloads are @reportkit/wire's, shared with the sandbox; the zod schemas in
-// report/schemas.ts are checked against them (report/schemas.test-d.ts). The status vocabulary
-// (statuses.ts) and the rule that orders a message's statuses (supersedes.ts) are wire's too:
-// every report's `final` and `outcome` come from it. The composed-webhook grammar and variable
-// tables are wire's too (composed/ types a handler by a template and reads requests by it).
-export { ComposedTemplateError } from "./composed/compile-template.js";
-export type { ComposedCallReport, ComposedDeliveryReport } from "./composed/composed-types.js";
-export type { ReportContext } from "./process/handler-context.js";
-export { isRetryLater, RetryLater, type RetryLaterOptions } from "./process/retry-later.js";
-export { createReceiver } from "./receiver/create-receiver.js";
-export type {
-  CallReportFor,
-  ContextWith,
-  DeliveryReportFor,
-  ErrorHandler,
-  Handler,
-  ReceiverOptions,
-} from "./receiver/receiver-options.js";
 export type {
   CloseOptions,
   HealthReport,
-  Receiver,
   ReceiverRequest,
   ReceiverResponse,
-} from "./receiver/types.js";
-export { DEFAULT_MAX_BODY_BYTES } from "./receiver/validate-options.js";
+} from "./base/types.js";
+export { ComposedTemplateError } from "./composed/compile-template.js";
+export type { ComposedCallReport, ComposedDeliveryReport } from "./composed/composed-types.js";
+export type { ReportContext } from "./process/handler-context.js";
+export type { ReceiverLogger } from "./process/receiver-log.js";
+export { isRetryLater, RetryLater, type RetryLaterOptions } from "./process/retry-later.js";
+export { DEFAULT_MAX_BODY_BYTES } from "./receiver/check-options.js";
+export { createReceiver } from "./receiver/create-receiver.js";
+export type {
+  BodyOptions,
+  CallReportFor,
+  ContextWith,
+  DedupeOptions,
+  DeliveryReportFor,
+  ErrorHandler,
+  Handler,
+  Receiver,
+  ReceiverOptions,
+  ReportFor,
+  SecretInHeader,
+  VerificationOptions,
+} from "./receiver/options.js";
 export {
   ERROR_STATUS,
   type ErrorCode,
@@ -59,9 +68,9 @@ export {
   type ReportErrorCode,
   ReportkitError,
 } from "./reply/errors.js";
-export type { ReceiverLogger } from "./reply/receiver-log.js";
-export { defaultDedupeKey } from "./report/dedupe-key.js";
+export { calleeHash, defaultDedupeKey } from "./report/dedupe-key.js";
 export { type ParseOptions, type ParseResult, parseReport } from "./report/parse-report.js";
+export { reportFromJson } from "./report/report-json.js";
 export {
   CALL_STATUSES,
   CallPayloadSchema,
@@ -73,15 +82,19 @@ export {
   type DeliveryReport,
   DeliveryReportSchema,
   type DeliveryStatus,
+  type EventReport,
+  EventReportSchema,
   type Report,
   type ReportWarning,
   ReportWarningSchema,
+  UnsubscribePayloadSchema,
+  type UnsubscribeReport,
+  UnsubscribeReportSchema,
 } from "./report/schemas.js";
+export type { SecretOption } from "./request/authenticate.js";
 export type {
-  ChallengeOption,
   ChallengeReply,
   ChallengeRequest,
   ChallengeResponder,
-} from "./request/challenge-option.js";
-export type { SecretOption, TokenOption } from "./request/check-bearer.js";
+} from "./request/handshake.js";
 export { type MemoryDedupeOptions, memoryDedupe } from "./store-kit/memory-dedupe.js";

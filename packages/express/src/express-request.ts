@@ -1,7 +1,8 @@
 // What the handler reads of an Express request: whether it is the receiver's (its path, the
 // mount path or route Express matched) and the body as far as Express got with it.
 import type { IncomingMessage } from "node:http";
-import type { ReceiverBody } from "@reportkit/core/adapter";
+import type { ReceiverRequest } from "@reportkit/core/adapter";
+import { parsedBody } from "./parsed-body.js";
 
 /** Where `app.use(webhookReceiver())`, with no path and no mount path, listens. */
 const DEFAULT_PATH = "/webhooks";
@@ -47,18 +48,41 @@ export function pathOf(url: string): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
+/** Said once when a body parser ran before the receiver. */
+export const PARSED_BEFORE =
+  "reportkit: a body parser ran before the receiver (the body arrived already parsed). A report that parser cannot read (the provider's documented samples end with a trailing comma) gets the parser's own error and never reaches reportkit, and the provider drops it after 4 attempts: mount the receiver before the body parser (Express: app.use(webhookReceiver()) before app.use(express.json())). Logged once.";
+
 /**
- * The body as far as Express got with it. Untouched, the stream itself (core reads it, with the
- * size limit); read by a body parser, what the parser made of it (a Buffer from express.raw(),
- * a string from express.text(), an object from express.json() or express.urlencoded());
- * consumed by something that left nothing behind, nothing, rather than wait for an `end` that
- * already happened.
+ * The request as core reads it, from what Express got of it. Its body untouched: the stream
+ * itself (core reads it, with the size limit). Read by a body parser: what the parser made of it
+ * (a Buffer from express.raw(), a string from express.text(), an object from express.json(),
+ * express.urlencoded() or multer, as text again with the Content-Type that says how); consumed
+ * by something that left nothing behind: nothing, rather than wait for an `end` that already
+ * happened. `parsed` says a parser made an object of it.
  */
-export function bodyOf(req: ExpressRequest): ReceiverBody {
-  if (!req.readableDidRead && !req.readableEnded && req.readableFlowing !== true) return req;
+export function requestOf(
+  req: ExpressRequest,
+  url: string,
+): { request: ReceiverRequest; parsed: boolean } {
+  const base = { method: req.method ?? "GET", url, headers: req.headers };
+  if (!req.readableDidRead && !req.readableEnded && req.readableFlowing !== true) {
+    return { request: { ...base, body: req }, parsed: false };
+  }
   // express.json() turns an empty body into {}: what was sent is nothing.
-  if (req.headers["content-length"] === "0") return "";
+  if (req.headers["content-length"] === "0")
+    return { request: { ...base, body: "" }, parsed: false };
   const { body } = req;
-  if (typeof body === "string" || body instanceof Uint8Array) return body;
-  return typeof body === "object" && body !== null ? (body as Record<string, unknown>) : undefined;
+  if (typeof body === "string" || body instanceof Uint8Array) {
+    return { request: { ...base, body }, parsed: false };
+  }
+  if (typeof body !== "object" || body === null) {
+    return { request: { ...base, body: null }, parsed: false };
+  }
+  const { text, contentType } = parsedBody(
+    body as Record<string, unknown>,
+    req.headers["content-type"],
+  );
+  const headers = { ...req.headers, "content-type": contentType };
+  delete headers["content-length"];
+  return { request: { ...base, headers, body: text }, parsed: true };
 }

@@ -2,9 +2,12 @@ export {
   type CallReport,
   type DeliveryReport,
   type ErrorCode,
+  type EventReport,
   type Report,
   type ReportContext,
   ReportkitError,
+  RetryLater,
+  type UnsubscribeReport,
 } from "@reportkit/core";
 export type { ExpressRequest } from "./express-request.js";
 export {

@@ -7,10 +7,11 @@ import {
   type ReceiverResponse,
 } from "@reportkit/core/adapter";
 import {
-  bodyOf,
   type ExpressRequest,
+  PARSED_BEFORE,
   pathOf,
   type RoutedRequest,
+  requestOf,
   routeKey,
   servedWithoutPath,
 } from "./express-request.js";
@@ -72,11 +73,9 @@ export function webhookReceiver<
       next();
       return;
     }
-    const request = { method: req.method ?? "GET", url, headers: req.headers, body: bodyOf(req) };
-    const reply = receiver.respond(request);
-    // A body parser already ran and the handler returned: answered without a promise.
-    if (reply instanceof Promise) reply.then((ready) => send(res, ready)).catch(next);
-    else send(res, reply);
+    const { request, parsed } = requestOf(req, url);
+    if (parsed) receiver.say(PARSED_BEFORE);
+    receiver.handle(request).then((reply) => send(res, reply), next);
   };
   return attachable(handler, receiver);
 }

@@ -1,7 +1,14 @@
 // `fastify.reportkit`: what the instance that registers the plugin gets, and its type on
 // FastifyInstance.
-import type { CallReport, DeliveryReport, ErrorHandler, Handler } from "@reportkit/core";
-import type { Receiver } from "@reportkit/core/adapter";
+import type {
+  CallReport,
+  DeliveryReport,
+  ErrorHandler,
+  EventReport,
+  Handler,
+  Receiver,
+  UnsubscribeReport,
+} from "@reportkit/core";
 
 /**
  * `fastify.reportkit`: attach the handlers of the receiver registered on this instance, ask its
@@ -11,6 +18,10 @@ import type { Receiver } from "@reportkit/core/adapter";
 export interface FastifyReportkit {
   onDelivery<S extends object = object>(handler: Handler<DeliveryReport, S>): FastifyReportkit;
   onCall<S extends object = object>(handler: Handler<CallReport, S>): FastifyReportkit;
+  onUnsubscribe<S extends object = object>(
+    handler: Handler<UnsubscribeReport, S>,
+  ): FastifyReportkit;
+  onEvent<S extends object = object>(handler: Handler<EventReport, S>): FastifyReportkit;
   onError(handler: ErrorHandler): FastifyReportkit;
   health: Receiver["health"];
   close: Receiver["close"];

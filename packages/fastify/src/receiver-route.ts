@@ -1,20 +1,17 @@
 // The route the plugin registers, in an encapsulated context of its own: body parsers that hand
-// core the stream, an error handler for what core's reader refused, and the reply as core made it.
-import { ReportkitError } from "@reportkit/core";
+// core the body unread (core reads it once the request is authenticated, under its own limits),
+// an error handler for a Content-Type Fastify itself refuses, and the reply as core made it.
 import {
-  type BodyDone,
-  type NodeStyleStream,
+  type AdapterReceiver,
+  type BodyStream,
   REPORT_MEDIA_TYPES,
-  type Receiver,
-  type ReceiverBody,
   type ReceiverRequest,
   type ReceiverResponse,
-  type RefusalCode,
 } from "@reportkit/core/adapter";
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 
 export interface RouteOptions {
-  receiver: Pick<Receiver, "handle" | "respond" | "readStream" | "refuse">;
+  receiver: Pick<AdapterReceiver, "handle">;
   path: string;
   shutdown: { closing: boolean };
 }
@@ -24,46 +21,42 @@ export const route: FastifyPluginAsync<RouteOptions> = async (
   fastify,
   { receiver, path, shutdown },
 ) => {
-  // Every content type reaches core unparsed; core decides what it accepts (415 otherwise).
+  // Every content type reaches core unread; core decides what it accepts (415 otherwise). A
+  // parser per media type core reads (Fastify finds a named type's parser in its cache), the
+  // catch-all for the rest.
+  const unread = (
+    _request: FastifyRequest,
+    payload: BodyStream,
+    done: (e: null, b: unknown) => void,
+  ) => done(null, payload);
   fastify.removeAllContentTypeParsers();
-  // A parser per media type core reads: Fastify finds a named type's parser in its cache, where
-  // a catch-all alone is looked up anew on every request (about 3 µs: the Content-Type parsed
-  // each time). The catch-all takes the rest, for core to answer (415 for one it cannot read).
-  // Core reads the stream (or a preParsing hook's) with the limit; Fastify's `parseAs` would
-  // copy every body into a new Buffer first, 5–8% of a report's CPU.
-  const readBody = (request: FastifyRequest, payload: NodeStyleStream, done: BodyDone) =>
-    receiver.readStream(payload, request.headers, done);
-  fastify.addContentTypeParser([...REPORT_MEDIA_TYPES], readBody);
-  fastify.addContentTypeParser("*", readBody);
-
+  fastify.addContentTypeParser([...REPORT_MEDIA_TYPES], unread);
+  fastify.addContentTypeParser("*", unread);
   fastify.setErrorHandler(async (error: FastifyError, request, reply) => {
-    if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
-      // Refused on the Content-Type alone, body unread: core decides, as it would anyway.
-      return send(reply, await receiver.handle(describe(request, request.raw)));
-    }
-    // A body core's reader refused (too large, or the stream failed or fell short). Anything
-    // else is the host's (a hook of its own failed, say): its error handler answers it.
-    if (!(error instanceof ReportkitError)) throw error;
-    return send(reply, await receiver.refuse(error.code as RefusalCode, describe(request)));
+    // A Content-Type Fastify finds malformed, refused before any parser: core decides, as it
+    // would anyway. Anything else is the host's (a hook of its own failed, say).
+    if (error.code !== "FST_ERR_CTP_INVALID_MEDIA_TYPE") throw error;
+    return send(reply, await receiver.handle(describe(request, request.raw)));
   });
-  // Not an async handler: with the body in hand, the memory store and a synchronous handler,
-  // core's reply is ready at once and is sent without a promise or a microtask.
-  fastify.all(path, (request, reply) => {
-    const response = receiver.respond(describe(request, request.body as ReceiverBody));
-    if (response instanceof Promise) {
-      return response.then((ready) => {
-        if (shutdown.closing) reply.header("connection", "close");
-        return send(reply, ready);
-      });
-    }
-    send(reply, response);
-    return undefined;
+  fastify.all(path, async (request, reply) => {
+    const response = await receiver.handle(
+      describe(request, request.body as BodyStream | undefined),
+    );
+    if (shutdown.closing) reply.header("connection", "close");
+    return send(reply, response);
   });
 };
 
-/** The request as core reads it: a literal, since a spread of one costs microseconds here. */
-function describe(request: FastifyRequest, body?: ReceiverBody): ReceiverRequest {
-  return { method: request.method, url: request.url, headers: request.headers, body };
+/**
+ * The request as core reads it. A stream a preParsing hook put in place of the request's (a
+ * decompression, a rewrite) is what its declared Content-Length no longer describes: core then
+ * holds only the bytes as they arrive to the limit.
+ */
+function describe(request: FastifyRequest, body: BodyStream | undefined): ReceiverRequest {
+  const replaced =
+    body !== undefined && body !== request.raw && request.headers["content-length"] !== undefined;
+  const headers = replaced ? { ...request.headers, "content-length": undefined } : request.headers;
+  return { method: request.method, url: request.url, headers, body: body ?? null };
 }
 
 function send(reply: FastifyReply, response: ReceiverResponse) {

@@ -37,6 +37,8 @@ export const webhookReceiver = fp<FastifyReceiverOptions>(
     const takesReports =
       options?.onDelivery !== undefined ||
       options?.onCall !== undefined ||
+      options?.onUnsubscribe !== undefined ||
+      options?.onEvent !== undefined ||
       options?.queue !== undefined;
     if (!decorate && !takesReports) {
       throw new TypeError(

@@ -4,10 +4,10 @@ import {
   adapterReceiver,
   attachable,
   type EnvRecord,
-  type ReceiverBody,
   type ReceiverHeaders,
-  type ReceiverResponse,
+  type ReceiverRequest,
   SECRET_ENV,
+  webBody,
 } from "@reportkit/core/adapter";
 import type { Context, Env } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -44,24 +44,19 @@ export function webhookReceiver<
     ...(workers ? { requestEnv: { whereToSet: WORKERS_HINT } } : {}),
   });
 
-  // Not an async function: one promise (core's, while it reads the body) instead of three.
-  const handler: HonoHandler<E> = (c) => {
+  const handler: HonoHandler<E> = async (c) => {
     const raw = c.req.raw;
-    const toResponse = (reply: ReceiverResponse) =>
-      c.body(reply.body, reply.status as ContentfulStatusCode, reply.headers);
-    const respond = (body: ReceiverBody) => {
-      const reply = receiver.respond({
-        method: raw.method,
-        url: raw.url,
-        headers: nodeHeaders(c.env, raw.headers) ?? raw.headers,
-        body,
-        ...(workers ? { env: c.env as EnvRecord } : {}),
-      });
-      return reply instanceof Promise ? reply.then(toResponse) : Promise.resolve(toResponse(reply));
-    };
-    // The Request itself: core reads it whole when its length is declared (on
-    // @hono/node-server several times faster than `raw.body`, a stream), else streams it.
-    return raw.bodyUsed ? bodyReadBefore(c).then(respond) : respond(raw);
+    const headers = nodeHeaders(c.env, raw.headers) ?? raw.headers;
+    // Read by a validator or middleware through `c.req` already: what Hono's cache holds.
+    const read = raw.bodyUsed ? await bodyReadBefore(c) : { body: webBody(raw) };
+    const reply = await receiver.handle({
+      method: raw.method,
+      url: raw.url,
+      headers: read.form ? { "content-type": FORM, ...withoutContentType(headers) } : headers,
+      body: read.body,
+      ...(workers ? { env: c.env as EnvRecord } : {}),
+    });
+    return c.body(reply.body, reply.status as ContentfulStatusCode, reply.headers);
   };
   return attachable(handler, receiver);
 }
@@ -77,22 +72,39 @@ function onWorkers(): boolean {
 /** What Hono's body cache holds at run time: promises, whatever its type says. */
 type BodyCache = { arrayBuffer?: unknown; text?: unknown; formData?: Promise<FormData> };
 
-/** A body a validator or middleware already read through `c.req`, from Hono's cache. */
-async function bodyReadBefore(c: Context): Promise<ReceiverBody> {
+/**
+ * A body a validator or middleware already read through `c.req`, from Hono's cache: its bytes,
+ * or a form's fields as a urlencoded form (Hono would re-encode a form under a boundary the
+ * request's Content-Type does not name, so the Content-Type becomes urlencoded too).
+ */
+async function bodyReadBefore(c: Context): Promise<{ body: ReceiverRequest["body"]; form?: true }> {
   const cache = c.req.bodyCache as BodyCache;
   try {
     if (cache.formData !== undefined && cache.arrayBuffer === undefined && !cache.text) {
-      // Hono would re-encode the form under a boundary the request's Content-Type does not name.
-      const fields: [string, string][] = [];
+      const fields = new URLSearchParams();
       for (const [key, value] of await cache.formData) {
-        if (typeof value === "string") fields.push([key, value]);
+        if (typeof value === "string") fields.append(key, value);
       }
-      return Object.fromEntries(fields);
+      return { body: fields.toString(), form: true };
     }
-    return new Uint8Array(await c.req.arrayBuffer());
+    return { body: new Uint8Array(await c.req.arrayBuffer()) };
   } catch {
-    return undefined; // read straight from c.req.raw and gone: nothing to wait for
+    return { body: null }; // read straight from c.req.raw and gone: nothing to wait for
   }
+}
+
+const FORM = "application/x-www-form-urlencoded";
+
+/** Headers as a record, without the Content-Type (and the length of a body now re-encoded). */
+function withoutContentType(headers: ReceiverHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  const entries = headers instanceof Headers ? headers.entries() : Object.entries(headers);
+  for (const [name, value] of entries) {
+    const lower = name.toLowerCase();
+    if (lower === "content-type" || lower === "content-length" || value === undefined) continue;
+    out[lower] = typeof value === "string" ? value : value.join(", ");
+  }
+  return out;
 }
 
 /**

@@ -3,7 +3,7 @@ import {
   type Attachable,
   adapterReceiver,
   attachable,
-  type ReceiverBody,
+  type BodyStream,
   type ReceiverRequest,
   type ReceiverResponse,
 } from "@reportkit/core/adapter";
@@ -42,20 +42,18 @@ export function webhookReceiver<
   const receiver = adapterReceiver<T, S>(options, {
     env: (globalThis as { process?: { env?: Record<string, unknown> } }).process?.env,
   });
-  const handler: LambdaHandler = (event) => {
+  const handler: LambdaHandler = async (event) => {
     let request: ReceiverRequest;
     try {
       request = toReceiverRequest(event);
     } catch (error) {
+      // An async handler's failure: Lambda logs it.
+      if (!(error instanceof MalformedEventError)) throw error;
       // An HTTP event without its method: refused as core refuses a body it cannot read (400,
       // after the credential), never thrown (API Gateway would answer 502).
-      if (error instanceof MalformedEventError) {
-        return receiver.refuse("body_read_failed", error.request).then(toResult);
-      }
-      return Promise.reject(error); // an async handler's failure: Lambda logs it
+      request = { ...error.request, body: unreadable() };
     }
-    const reply = receiver.respond(request);
-    return reply instanceof Promise ? reply.then(toResult) : Promise.resolve(toResult(reply));
+    return toResult(await receiver.handle(request));
   };
   return attachable(handler, receiver);
 }
@@ -130,8 +128,11 @@ export function toResult(reply: ReceiverResponse): LambdaHttpResult {
   };
 }
 
-function bodyOf(body: string | null | undefined, base64: boolean | undefined): ReceiverBody {
-  if (body === undefined || body === null) return undefined;
+function bodyOf(
+  body: string | null | undefined,
+  base64: boolean | undefined,
+): ReceiverRequest["body"] {
+  if (body === undefined || body === null) return null;
   if (base64 !== true) return body;
   // The bytes as sent: core decodes them by the Content-Type's charset, as for any body.
   return base64Bytes(body);
@@ -145,7 +146,7 @@ const SLICE = 65_536;
  * request refused before its body (a wrong token), and no further than core reads (it stops past
  * `maxBodyBytes`). Text that is not base64 fails the read: core answers 400 `body_read_failed`.
  */
-function base64Bytes(text: string): AsyncIterable<Uint8Array> {
+function base64Bytes(text: string): BodyStream {
   return {
     async *[Symbol.asyncIterator]() {
       const compact = /[\t\n\f\r ]/.test(text) ? text.replace(/[\t\n\f\r ]/g, "") : text;
@@ -161,6 +162,15 @@ function base64Bytes(text: string): AsyncIterable<Uint8Array> {
         yield bytes;
       }
     },
+  };
+}
+
+/** A body that fails when core reads it (after the method and the credential): 400. */
+function unreadable(): BodyStream {
+  return {
+    [Symbol.asyncIterator]: () => ({
+      next: () => Promise.reject(new TypeError("the event says no method: it is no HTTP request")),
+    }),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { DiscoveryService } from "@nestjs/core";
-import { HANDLER_METADATA, type HandlerKind } from "./decorators.js";
+import { DECORATOR_NAMES, HANDLER_METADATA, type HandlerKind } from "./decorators.js";
 import { missingMetadataMessage, parametersWithoutToken } from "./injection-metadata.js";
 
 /** A decorated method, bound to its provider instance. */
@@ -9,7 +9,7 @@ export interface FoundHandler {
 }
 
 /**
- * The `@OnDelivery(name)` and `@OnCall(name)` methods among the app's providers, for the
+ * The `@OnDelivery(name)`, `@OnCall(name)`, `@OnUnsubscribe(name)` and `@OnEvent(name)` methods among the app's providers, for the
  * receiver `name`. Two of one kind are an error naming both, at start-up; so is a handler
  * provider whose constructor parameters Nest could not inject (no decorator metadata).
  */
@@ -25,13 +25,13 @@ export function discoverHandlers(
     if (typeof instance !== "object" || instance === null || seen.has(instance)) continue;
     seen.add(instance);
     for (const [key, method] of methodsOf(instance)) {
-      for (const kind of ["onDelivery", "onCall"] as const) {
+      for (const kind of Object.keys(HANDLER_METADATA) as HandlerKind[]) {
         if ((method as unknown as Record<symbol, unknown>)[HANDLER_METADATA[kind]] !== name)
           continue;
         const where = `${instance.constructor.name}.${key}`;
         const before = found[kind];
         if (before !== undefined) {
-          const decorator = kind === "onDelivery" ? "@OnDelivery" : "@OnCall";
+          const decorator = DECORATOR_NAMES[kind];
           throw new Error(
             `reportkit: two ${decorator}(${JSON.stringify(name)}) methods, ${before.where} and ${where}; a receiver takes one handler per kind. Remove one, or give each its own receiver: ${decorator}("other") with ReportkitModule.forRoot({ name: "other", path: "/other" }).`,
           );

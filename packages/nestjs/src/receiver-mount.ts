@@ -21,6 +21,8 @@ import {
 interface Target {
   onDelivery(handler: never): unknown;
   onCall(handler: never): unknown;
+  onUnsubscribe(handler: never): unknown;
+  onEvent(handler: never): unknown;
   health(): Promise<HealthReport>;
   close(options?: CloseOptions): Promise<void>;
 }
@@ -126,8 +128,10 @@ export class ReceiverMount implements OnModuleInit, BeforeApplicationShutdown {
     const { target, handlers } = this;
     if (target === undefined || handlers === undefined) return;
     this.handlers = undefined;
-    if (handlers.onDelivery) target.onDelivery(handlers.onDelivery.handler as never);
-    if (handlers.onCall) target.onCall(handlers.onCall.handler as never);
+    for (const kind of Object.keys(handlers) as (keyof typeof handlers)[]) {
+      const found = handlers[kind];
+      if (found !== undefined) target[kind](found.handler as never);
+    }
   }
 
   /** A round trip to each store, journal and queue the receiver uses (see `receiver.health()`). */

@@ -3,7 +3,6 @@ import {
   type Attachable,
   adapterReceiver,
   attachable,
-  LEGACY_SECRET_ENV,
   SECRET_ENV,
   VERIFICATION_TOKEN_ENV,
 } from "@reportkit/core/adapter";
@@ -25,7 +24,6 @@ function routeEnv(): Record<string, string | undefined> {
   if (typeof process === "undefined") return {};
   return {
     [SECRET_ENV]: process.env.REPORTKIT_SECRET,
-    [LEGACY_SECRET_ENV]: process.env.REPORTKIT_TOKEN,
     [VERIFICATION_TOKEN_ENV]: process.env.REPORTKIT_VERIFICATION_TOKEN,
   };
 }
@@ -37,7 +35,7 @@ declare const process: { env: Record<string, string | undefined> };
  * runtime (no `node:` imports). The secret is REPORTKIT_SECRET unless given (and the verification
  * token REPORTKIT_VERIFICATION_TOKEN), read when a request comes rather than when the module
  * loads, so `next build` (which loads every route) needs no secret; a request that finds none
- * gets 500 `token_check_failed`, which the provider retries. The verification handshake is a
+ * gets 500 `secret_check_failed`, which the provider retries. The verification handshake is a
  * POST: `export const POST` answers it too.
  * Every other option is checked when the module loads. Every reply is core's.
  *

@@ -98,7 +98,7 @@ describe("otelTelemetry on a receiver", () => {
     const tracer = tracerProvider.getTracer("app");
     let slowDone = false;
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       deadlineMs: 100,
       telemetry: otelTelemetry({ tracerProvider, meterProvider }),
       logger: false,
@@ -187,7 +187,7 @@ describe("otelTelemetry on a receiver", () => {
   it("counts the refusal of a call report by its kind once the kind is known, and a refusal before it without one", async () => {
     const { meterProvider, reader } = sdk();
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       telemetry: otelTelemetry({ meterProvider }),
       logger: false,
       onDelivery() {},

@@ -16,6 +16,7 @@ import {
   type TracerProvider,
   trace,
 } from "@opentelemetry/api";
+import type { ReportKind } from "@reportkit/core";
 import type { ReportOutcome, ReportSpan, Telemetry, TraceCarrier } from "@reportkit/core/adapter";
 import { carrierOf, spanContextOf } from "./trace-context.js";
 
@@ -33,7 +34,7 @@ export const REPORTS_METRIC = "reportkit.reports";
 /** The histogram of handler durations, in seconds. */
 export const HANDLER_DURATION_METRIC = "reportkit.handler.duration";
 
-type Kind = "delivery" | "call";
+type Kind = ReportKind;
 
 interface Instruments {
   reports: Counter;
@@ -139,7 +140,7 @@ class OtelReportSpan implements ReportSpan {
     tracer: Tracer,
     instruments: Instruments,
     kind: Kind,
-    status: string,
+    status: string | null,
     link: TraceCarrier | undefined,
   ) {
     const destination = `reportkit.${kind}`;

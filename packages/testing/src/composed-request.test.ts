@@ -78,7 +78,7 @@ describe("composedRequest", () => {
   it("is read by a receiver built from the same template as the report it stands for", async () => {
     const received: DeliveryReport[] = [];
     const receiver = createReceiver({
-      auth: false,
+      secret: false,
       composed: DLR_FORM,
       onDelivery: (report) => {
         received.push(report);
@@ -137,6 +137,6 @@ describe("composedRequest", () => {
     expect(() =>
       // @ts-expect-error: mobile is a delivery variable, not a call one
       composedRequest(CALL_GET, { mobile: "91" }),
-    ).toThrow('a call template has no variable "mobile"; use one of id, webhook_id');
+    ).toThrow('a call template has no variable "mobile"; use one of webhook_id, bridge, from, to');
   });
 });

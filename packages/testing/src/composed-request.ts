@@ -89,7 +89,7 @@ export function composedRequest<const T extends ComposedTemplate>(
   // The receiver's own check first, so a template it refuses throws the same
   // ComposedTemplateError here; then the grammar's normalized form (method, format).
   createReceiver({
-    auth: false,
+    secret: false,
     dedupe: false,
     composed: template,
     onDelivery: () => undefined,

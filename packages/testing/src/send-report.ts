@@ -42,7 +42,7 @@ export type SendCredential =
       /**
        * The webhook's secret, sent as `Authorization: Bearer <secret>` (or in `header`), as the
        * provider sends it; `null` sends no credential, to test a refusal or a receiver with
-       * `auth: false`.
+       * `secret: false`.
        */
       secret: string | null;
       token?: undefined;

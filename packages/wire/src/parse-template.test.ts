@@ -211,6 +211,12 @@ describe("renderUrl and composedValues", () => {
       status: "ANSWER",
       source: "",
       recording_url: "",
+      billing: "",
+      status1: "",
+      status2: "",
+      hangup_by: "",
+      unixtime: "",
+      date: "",
     });
     expect(
       composedValues("delivery", { id: "x:1", mobile: 91, status: "DELIVRD", units: 2 }),

@@ -9,7 +9,7 @@ import {
 } from "./index.js";
 
 describe("DELIVERY_FIELDS and CALL_FIELDS", () => {
-  it("are the fields of 2.4 (then the verification page's) and 2.5, in the documentation's order", () => {
+  it("are the fields of 2.4 (then the verification page's) and 2.5 (then Click2Call's), in the documentation's order", () => {
     expect(DELIVERY_FIELDS).toEqual([
       "id",
       "mobile",
@@ -46,6 +46,12 @@ describe("DELIVERY_FIELDS and CALL_FIELDS", () => {
       "status",
       "source",
       "recording_url",
+      "billing",
+      "status1",
+      "status2",
+      "hangup_by",
+      "unixtime",
+      "date",
     ]);
   });
 
@@ -60,7 +66,16 @@ describe("DELIVERY_FIELDS and CALL_FIELDS", () => {
       "sent_at",
       "submit_at",
     ]);
-    expect(missing(CALL_FIELDS, DOCUMENTED_CALL_SAMPLE)).toEqual(["webhook_id"]);
+    // The OBD sample: no webhook_id, and none of Click2Call's own fields.
+    expect(missing(CALL_FIELDS, DOCUMENTED_CALL_SAMPLE)).toEqual([
+      "webhook_id",
+      "billing",
+      "status1",
+      "status2",
+      "hangup_by",
+      "unixtime",
+      "date",
+    ]);
     expect(unknown(DELIVERY_FIELDS, DOCUMENTED_DELIVERY_SAMPLE)).toEqual([]);
     expect(unknown(CALL_FIELDS, DOCUMENTED_CALL_SAMPLE)).toEqual([]);
   });

@@ -69,6 +69,8 @@ describe("the delivery status table", () => {
         final: true,
         outcome: "undelivered",
         meaning: DLT_REJECTION.meaning,
+        reason: "dlt",
+        transient: false,
       });
     }
     // The prefix alone, or something merely like it, is not a DLT rejection.
@@ -99,6 +101,8 @@ describe("the delivery status table", () => {
         final: false,
         outcome: "unknown",
         meaning: "Not in reportkit's table of statuses: taken as not final, outcome unknown.",
+        reason: "unknown",
+        transient: false,
       });
     }
   });

@@ -161,6 +161,47 @@ interface StatusRow {
   readonly meaning: string;
 }
 
+/** Why a message was not delivered: the class of its status (docs/statuses.md). */
+export const DELIVERY_REASONS = [
+  "dlt",
+  "handset",
+  "network",
+  "recipient",
+  "account",
+  "content",
+  "expired",
+  "unknown",
+] as const;
+export type DeliveryReason = (typeof DELIVERY_REASONS)[number];
+
+const REASONS: Readonly<Record<string, DeliveryReason>> = {
+  UNDELIV: "network",
+  EXPIRED: "expired",
+  REJECTD: "network",
+  FAILED: "network",
+  BARRED: "handset",
+  BLACKLST: "recipient",
+  "INVALID-SUB": "handset",
+  "MOB-OFF": "handset",
+  "NET-ERR": "network",
+  "REJ-MULTIPART": "network",
+  DNDNUMB: "recipient",
+  DELETED: "network",
+  "TIMEOUT-DLR": "unknown",
+  UNKNOWN: "unknown",
+};
+const TRANSIENT = new Set([
+  "EXPIRED",
+  "FAILED",
+  "MOB-OFF",
+  "NET-ERR",
+  "REJ-MULTIPART",
+  "BUSY",
+  "NOANSWER",
+  "CONGESTION",
+  "CHANUNAVAIL",
+]);
+
 type Outcomes<Table> = Table[keyof Table] extends { outcome: infer O } ? O : never;
 
 /** What a delivery status says about the message, typed from the table. */
@@ -211,6 +252,10 @@ export interface StatusClass<Outcome extends string> {
   readonly outcome: Outcome;
   /** One line saying what the status means. */
   readonly meaning: string;
+  /** Why the message was not delivered; null when it was, or is still on its way, and for calls. */
+  readonly reason: DeliveryReason | null;
+  /** Whether sending the same message (or calling) again later may succeed. */
+  readonly transient: boolean;
 }
 
 /**
@@ -225,23 +270,36 @@ export function statusKey(status: string): string {
 // report, without building anything.
 function classes<Outcome extends string>(
   table: Readonly<Record<string, { final: boolean; outcome: Outcome; meaning: string }>>,
+  delivery: boolean,
 ): ReadonlyMap<string, StatusClass<Outcome>> {
   return new Map(
-    Object.entries(table).map(([status, row]) => [status, Object.freeze({ known: true, ...row })]),
+    Object.entries(table).map(([status, row]) => [
+      status,
+      Object.freeze({
+        known: true,
+        ...row,
+        reason: delivery ? (REASONS[status] ?? null) : null,
+        transient: TRANSIENT.has(status),
+      }),
+    ]),
   );
 }
 
-const DELIVERY_CLASSES = classes<DeliveryOutcome>(DELIVERY_STATUS_TABLE);
-const CALL_CLASSES = classes<CallOutcome>(CALL_STATUS_TABLE);
+const DELIVERY_CLASSES = classes<DeliveryOutcome>(DELIVERY_STATUS_TABLE, true);
+const CALL_CLASSES = classes<CallOutcome>(CALL_STATUS_TABLE, false);
 const DLT_CLASS: StatusClass<DeliveryOutcome> = Object.freeze({
   known: true,
   final: DLT_REJECTION.final,
   outcome: DLT_REJECTION.outcome,
   meaning: DLT_REJECTION.meaning,
+  reason: "dlt",
+  transient: false,
 });
 const UNRECOGNIZED_CLASS: StatusClass<typeof UNRECOGNIZED_STATUS.outcome> = Object.freeze({
   known: false,
   ...UNRECOGNIZED_STATUS,
+  reason: "unknown",
+  transient: false,
 });
 
 /**

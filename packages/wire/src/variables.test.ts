@@ -25,12 +25,12 @@ describe("variablesOf and the variable tables", () => {
       "status",
       "credits",
       "units",
-      "deliv_time",
-      "sent_time",
-      "submit_time",
       "deliv_at",
       "sent_at",
       "submit_at",
+      "deliv_time",
+      "sent_time",
+      "submit_time",
       "custom",
     ]);
     for (const [variable, field] of Object.entries(delivery)) expect(field).toBe(variable);

@@ -1,52 +1,47 @@
-import type {
-  CallField,
-  CallPayload,
-  DeliveryField,
-  DeliveryPayload,
-  ReportType,
-} from "./payloads.js";
+import type { CallPayload, DeliveryPayload, ReportType } from "./payloads.js";
+import {
+  CALL_FIELD_TABLE,
+  DELIVERY_FIELD_TABLE,
+  type DeliveryField,
+  type FieldRow,
+} from "./report-fields.js";
+
+/** Variable name -> the wire field of `T` whose row lists it. */
+type VariablesOf<T extends Readonly<Record<string, FieldRow>>> = {
+  [V in {
+    [K in keyof T]: T[K] extends { variables: readonly (infer N extends string)[] } ? N : never;
+  }[keyof T]]: {
+    [K in keyof T]: T[K] extends { variables: readonly (infer N)[] }
+      ? V extends N
+        ? K
+        : never
+      : never;
+  }[keyof T];
+};
+
+function variablesFrom<T extends Readonly<Record<string, FieldRow>>>(table: T): VariablesOf<T> {
+  const variables: Record<string, string> = {};
+  for (const [field, row] of Object.entries(table)) {
+    for (const name of row.variables ?? []) variables[name] = field;
+  }
+  return Object.freeze(variables) as VariablesOf<T>;
+}
 
 /**
  * The {{variables}} of a composed delivery webhook (provider-interface.md 2.6), each with the
- * wire field it carries. The documentation's list names `sent_time` and `submit_time` a second
- * time as unix timestamps; by the payload those are `sent_at` and `submit_at`, offered here by
- * that name, and a `{{sent_time}}`/`{{submit_time}}` holding unix digits is read as the unix
- * field (see {@link UNIX_READINGS}).
+ * wire field it carries: the rows of DELIVERY_FIELD_TABLE that list one. The documentation's list
+ * names `sent_time` and `submit_time` a second time as unix timestamps; by the payload those are
+ * `sent_at` and `submit_at`, offered here by that name, and a `{{sent_time}}`/`{{submit_time}}`
+ * holding unix digits is read as the unix field (see {@link UNIX_READINGS}).
  */
-export const DELIVERY_VARIABLES = {
-  id: "id",
-  mobile: "mobile",
-  status: "status",
-  credits: "credits",
-  units: "units",
-  deliv_time: "deliv_time",
-  sent_time: "sent_time",
-  submit_time: "submit_time",
-  deliv_at: "deliv_at",
-  sent_at: "sent_at",
-  submit_at: "submit_at",
-  custom: "custom",
-} as const satisfies Record<string, DeliveryField>;
+export const DELIVERY_VARIABLES = variablesFrom(DELIVERY_FIELD_TABLE);
 
 /**
  * The {{variables}} of a composed call webhook: every call-report field, plus `id` (the call
- * docs' own example uses it) for the call's `mid`.
+ * docs' own example uses it) for the call's `mid`; Click2Call's own (`billing`, `status1`,
+ * `status2`, `hangup_by`, `date`, `unixtime`) too.
  */
-export const CALL_VARIABLES = {
-  id: "mid",
-  webhook_id: "webhook_id",
-  mid: "mid",
-  bridge: "bridge",
-  from: "from",
-  to: "to",
-  start_at: "start_at",
-  end_at: "end_at",
-  duration: "duration",
-  flow_id: "flow_id",
-  status: "status",
-  source: "source",
-  recording_url: "recording_url",
-} as const satisfies Record<string, CallField>;
+export const CALL_VARIABLES = variablesFrom(CALL_FIELD_TABLE);
 
 export type DeliveryVariable = keyof typeof DELIVERY_VARIABLES;
 export type CallVariable = keyof typeof CALL_VARIABLES;

@@ -46,7 +46,7 @@ export function handWritten() {
 export async function reportkit(options) {
   const { webhookReceiver } = await import("@reportkit/express");
   const app = express();
-  app.use(webhookReceiver({ path, token, ...options }));
+  app.use(webhookReceiver({ path, secret: token, ...options }));
   return listen(app);
 }
 
@@ -55,7 +55,7 @@ export async function reportkitComposed(webhooks) {
   const { webhookReceiver } = await import("@reportkit/express");
   const app = express();
   for (const { path, template, handlers } of webhooks) {
-    app.use(webhookReceiver({ path, token, composed: template, ...handlers }));
+    app.use(webhookReceiver({ path, secret: token, composed: template, ...handlers }));
   }
   return listen(app);
 }

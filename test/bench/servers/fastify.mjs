@@ -66,7 +66,7 @@ export function inline() {
 export async function reportkit(options) {
   const { webhookReceiver } = await import("@reportkit/fastify");
   const app = Fastify();
-  await app.register(webhookReceiver, { path, token, ...options });
+  await app.register(webhookReceiver, { path, secret: token, ...options });
   return listen(app);
 }
 
@@ -77,7 +77,12 @@ export async function reportkitComposed(webhooks) {
   for (const { path, template, handlers } of webhooks) {
     // One receiver per scope: each decorates its own `fastify.reportkit`.
     await app.register(async (scope) => {
-      await scope.register(webhookReceiver, { path, token, composed: template, ...handlers });
+      await scope.register(webhookReceiver, {
+        path,
+        secret: token,
+        composed: template,
+        ...handlers,
+      });
     });
   }
   return listen(app);

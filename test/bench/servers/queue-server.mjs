@@ -22,6 +22,6 @@ const mod = await import(`./${framework}.mjs`);
 announce(
   await mod.reportkit({
     queue: counting,
-    dedupeKey: (report) => `${defaultDedupeKey(report)}:${++n}`,
+    dedupe: { key: (report) => `${defaultDedupeKey(report)}:${++n}` },
   }),
 );

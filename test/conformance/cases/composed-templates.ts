@@ -26,6 +26,11 @@ const EMPTY_CALL = {
   status: null,
   source: null,
   recordingUrl: null,
+  billing: null,
+  status1: null,
+  status2: null,
+  hangupBy: null,
+  reportedAt: null,
   warnings: [],
 };
 
@@ -71,6 +76,7 @@ export const CALL_EXAMPLE_GOT = {
   status: "ANSWER",
   final: true,
   outcome: "answered",
+  transient: false,
 };
 
 // A delivery template with keys of the customer's choosing for every kind of value: text,

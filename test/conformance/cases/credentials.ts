@@ -31,7 +31,9 @@ export const CREDENTIAL_CASES: ConformanceCase[] = [
     setup: { verificationToken: VERIFICATION_SAMPLE.bodyKey },
     requests: post(
       JSON.stringify({ validation_key: VERIFICATION_SAMPLE.bodyKey, challenge: "valid-json" }),
-      JSON_TYPE,
+      // With the secret, as the provider sends it: without it (and without the key in the
+      // query) the request is refused before its body is read (issue 42, 2).
+      JSON_HEADERS,
     ),
     expect: {
       status: 200,

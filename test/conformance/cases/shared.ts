@@ -24,6 +24,8 @@ export const DLR_REPORT = {
   status: "DELIVRD",
   final: true,
   outcome: "delivered",
+  reason: null,
+  transient: false,
   credits: "2.0000",
   units: 1,
   deliveredAt: "2021-04-09T10:57:51.000Z",
@@ -55,6 +57,15 @@ export const NO_EXTRA_FIELDS = {
   providerCode: null,
 };
 
+/** Click2Call's own fields, as an outbound-dial report (or a template without them) has them. */
+export const NO_CLICK2CALL_FIELDS = {
+  billing: null,
+  status1: null,
+  status2: null,
+  hangupBy: null,
+  reportedAt: null,
+};
+
 export const CALL_REPORT = {
   type: "call",
   webhookId: null,
@@ -69,8 +80,10 @@ export const CALL_REPORT = {
   status: "ANSWER",
   final: true,
   outcome: "answered",
+  transient: false,
   source: "OBD",
   recordingUrl: "https://recordings.example.com/5f2b1a9c.mp3",
+  ...NO_CLICK2CALL_FIELDS,
   warnings: [],
   raw: SAMPLE_CALL,
 };

@@ -8,7 +8,7 @@ import {
 } from "../../../../test/fixtures/receiver-requests.js";
 import { TOKEN } from "../../../../test/fixtures/samples.js";
 import { createReceiver } from "../receiver/create-receiver.js";
-import type { ReceiverOptions } from "../receiver/receiver-options.js";
+import type { ReceiverOptions } from "../receiver/options.js";
 import { ComposedTemplateError } from "./compile-template.js";
 
 describe("composed templates are checked at construction", () => {

@@ -88,3 +88,19 @@ export function compileTemplate(template: ComposedTemplate): CompiledTemplate {
     pathText: path,
   };
 }
+
+/** The wire fields that carry a phone number. */
+const PHONE_FIELDS: ReadonlySet<string> = new Set(["mobile", "from", "to", "bridge", "receiver"]);
+
+/**
+ * The keys a phone number comes under in a request: the wire's field names, and with a composed
+ * template its own keys for those fields (in its query and its body). A redacting journal hides
+ * their values.
+ */
+export function phoneKeysOf(template: CompiledTemplate | undefined): ReadonlySet<string> {
+  const keys = new Set(PHONE_FIELDS);
+  for (const source of template?.sources ?? []) {
+    if (source.from !== "path" && PHONE_FIELDS.has(source.placeholder.field)) keys.add(source.key);
+  }
+  return keys;
+}

@@ -10,7 +10,7 @@ import {
 describe("handler types follow a literal composed template", () => {
   it("a call template: promised fields are non-null, others null", () => {
     createReceiver({
-      token: "t",
+      secret: "t",
       composed: {
         type: "call",
         method: "GET",
@@ -34,7 +34,7 @@ describe("handler types follow a literal composed template", () => {
 
   it("body keys count too; a promised number or time stays nullable (the provider may send it empty)", () => {
     createReceiver({
-      token: "t",
+      secret: "t",
       composed: {
         type: "delivery",
         method: "PUT",
@@ -61,7 +61,7 @@ describe("handler types follow a literal composed template", () => {
 
   it("spaces inside the braces are the same variable, at run time and in the type", () => {
     createReceiver({
-      token: "t",
+      secret: "t",
       composed: { type: "delivery", url: "/d?i={{ id }}&s={{status }}&m={{ mobile}}" },
       onDelivery(report) {
         expectTypeOf(report.mobile).toEqualTypeOf<string>();
@@ -72,7 +72,7 @@ describe("handler types follow a literal composed template", () => {
 
   it("the provider's @{{name}} form is the same variable, and no variable carries the verification page's fields", () => {
     createReceiver({
-      token: "t",
+      secret: "t",
       composed: {
         type: "delivery",
         url: "https://www.domain.com/ack/receive?id=@{{id}}",
@@ -101,7 +101,7 @@ describe("handler types follow a literal composed template", () => {
   it("a body that is not a literal gives the plain report types", () => {
     const body: Record<string, string> = { st: "{{status}}", m: "{{mobile}}" };
     createReceiver({
-      token: "t",
+      secret: "t",
       composed: { type: "delivery", url: "/d/{{id}}", body },
       onDelivery(report) {
         expectTypeOf(report.mobile).toEqualTypeOf<string | null>();
@@ -123,7 +123,7 @@ describe("handler types follow a literal composed template", () => {
 
   it("a call template takes no onDelivery", () => {
     createReceiver({
-      token: "t",
+      secret: "t",
       composed: { type: "call", url: "/c?s={{status}}&m={{mid}}" },
       onCall() {},
       // @ts-expect-error: a call template never delivers SMS reports
@@ -133,7 +133,7 @@ describe("handler types follow a literal composed template", () => {
 
   it("takes a method in either case, the urlencoded format, headers and text around a query value", () => {
     createReceiver({
-      token: "t",
+      secret: "t",
       composed: {
         type: "delivery",
         method: "post",
@@ -149,7 +149,7 @@ describe("handler types follow a literal composed template", () => {
       },
     });
     createReceiver({
-      token: "t",
+      secret: "t",
       // @ts-expect-error: the methods are GET, POST and PUT
       composed: { type: "delivery", method: "PATCH", url: "/d?i={{id}}&s={{status}}" },
       onDelivery() {},
@@ -158,7 +158,7 @@ describe("handler types follow a literal composed template", () => {
 
   it("without a template, the plain report types", () => {
     createReceiver({
-      token: "t",
+      secret: "t",
       onDelivery(report) {
         expectTypeOf(report.deliveredAt).toEqualTypeOf<Date | null>();
         expectTypeOf(report.mobile).toEqualTypeOf<string | null>();

@@ -5,11 +5,7 @@ import type {
   TemplateVariables,
 } from "@reportkit/wire";
 import type { CallReport, DeliveryReport } from "../report/schemas.js";
-import type {
-  CALL_REPORT_FIELDS,
-  DELIVERY_REPORT_FIELDS,
-  MAY_BE_EMPTY,
-} from "./composed-fields.js";
+import type { CALL_REPORT_FIELDS, DELIVERY_REPORT_FIELDS, MayBeEmpty } from "./composed-fields.js";
 
 // The handler types of a composed webhook, worked out from a literal template by the type
 // checker: a field the template carries is non-null, one it cannot carry is null. Type-level
@@ -25,7 +21,6 @@ type Promised<T extends ComposedTemplate, Vars> = Vars[TemplateVariables<T> & ke
 type FromWire =
   | (typeof DELIVERY_REPORT_FIELDS)[keyof typeof DELIVERY_REPORT_FIELDS]
   | (typeof CALL_REPORT_FIELDS)[keyof typeof CALL_REPORT_FIELDS];
-type MayBeEmpty = (typeof MAY_BE_EMPTY)[number];
 
 /** Whether the type of a template is known: its URL and every body value are literals. */
 type IsLiteral<T extends ComposedTemplate> = string extends T["url"]

@@ -6,7 +6,7 @@ import {
   AUTH,
   composedReceiver as receiverFor,
 } from "../../../../test/fixtures/receiver-requests.js";
-import type { ReceiverRequest } from "../receiver/types.js";
+import type { ReceiverRequest } from "../base/types.js";
 
 /** The reports the @{{name}} template and its {{name}} twin make of the same request. */
 async function bothForms(composed: ComposedTemplate, request: ReceiverRequest) {

@@ -347,7 +347,7 @@ describe("composed delivery webhooks in every method and body format", () => {
   it("authenticates with a custom header of the customer's choosing", async () => {
     const { receiver, reports } = receiverFor(
       { type: "delivery", method: "GET", url: "/d?i={{id}}&s={{status}}" },
-      { header: "x-api-key" },
+      { secret: { value: TOKEN, header: "x-api-key" } },
     );
     const ok = await receiver.handle({
       method: "GET",

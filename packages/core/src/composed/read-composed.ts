@@ -7,6 +7,8 @@ import {
 } from "@reportkit/wire";
 import { isRecord } from "@reportkit/wire/internal";
 import { invalidReport, type ReportkitError } from "../reply/errors.js";
+import { boundedRaw } from "../report/bounded-raw.js";
+import type { Report } from "../report/schemas.js";
 import type { CompiledTemplate, Source } from "./compile-template.js";
 import { MAY_BE_EMPTY_FIELDS } from "./composed-fields.js";
 
@@ -43,14 +45,14 @@ export function readComposed(
   compiled: CompiledTemplate,
   url: string,
   body: unknown,
-): { payload: Record<string, unknown>; raw: Record<string, unknown> } {
+): { fields: Record<string, unknown>; raw: Record<string, unknown> } {
   const { path, query } = splitUrl(url);
   const params = new URLSearchParams(query);
-  const fields: Record<string, unknown> = isRecord(body) ? body : {};
+  const values: Record<string, unknown> = isRecord(body) ? body : {};
   const segments = compiled.path === undefined ? [] : matchPath(compiled, path);
   const payload: Record<string, unknown> = {};
   for (const source of compiled.sources) {
-    const value = readSource(compiled, source, params, fields, segments);
+    const value = readSource(compiled, source, params, values, segments);
     const { variable } = source.placeholder;
     // The documentation's second meaning: {{sent_time}} filled with unix digits is sent_at.
     const unix = Object.hasOwn(unixReadings, variable) ? unixReadings[variable] : undefined;
@@ -60,8 +62,8 @@ export function readComposed(
         : source.placeholder.field;
     if (payload[field] === undefined) payload[field] = value;
   }
-  const raw = { ...Object.fromEntries(params), ...fields };
-  return { payload, raw };
+  const raw = { ...Object.fromEntries(params), ...values };
+  return { fields: payload, raw };
 }
 
 /**
@@ -150,9 +152,16 @@ function missing(compiled: CompiledTemplate, source: Source & { key: string }): 
 /**
  * Holds a composed report to its template's promise: a promised text field is never null (an
  * empty value stays ""). An empty number or time stays null, as in a standard push: the
- * provider has no such value for this event, and refusing the report would lose it.
+ * provider has no such value for this event, and refusing the report would lose it. Its `raw`
+ * is the request's values by the customer's own keys.
  */
-export function keepPromises(compiled: CompiledTemplate, report: Record<string, unknown>): void {
+export function keepPromises(
+  compiled: CompiledTemplate,
+  parsed: Report,
+  raw: Record<string, unknown>,
+): void {
+  const report = parsed as unknown as Record<string, unknown>;
+  report.raw = boundedRaw(raw, parsed.warnings);
   for (const field of compiled.promised) {
     // id and status cannot be empty (parsing refused that already): the rest is text.
     if (report[field] === null && !MAY_BE_EMPTY_FIELDS.has(field)) report[field] = "";

@@ -2,8 +2,8 @@
 // store's scope nor a handler can change how the receiver replies, journals or measures.
 import { describe, expect, it } from "vitest";
 import { SAMPLE_DLR, TOKEN } from "../../../../test/fixtures/samples.js";
+import type { ReceiverRequest } from "../base/types.js";
 import { createReceiver } from "../receiver/create-receiver.js";
-import type { ReceiverRequest } from "../receiver/types.js";
 import type { DedupeStore, JournalRecord } from "../store-kit/dedupe-store.js";
 import type { ReportSpan, Telemetry } from "../store-kit/telemetry.js";
 

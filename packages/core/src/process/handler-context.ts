@@ -2,7 +2,8 @@
 // report, plus what the dedupe store's `scope()` adds to a claimed report (`ctx.tx` with the
 // Postgres inbox). Its own object: the receiver's state of the request is not in it, so nothing
 // a handler or a store's scope writes changes how the receiver replies, journals or measures.
-import { type ReceiverHeaders, redactedHeaders } from "../request/headers.js";
+import { withoutCredentials } from "@reportkit/wire/internal";
+import type { ReceiverHeaders, ReceiverRequest } from "../base/types.js";
 
 /** What a handler (and onError) learns about the request besides the report. */
 export interface ReportContext {
@@ -10,24 +11,17 @@ export interface ReportContext {
   readonly receivedAt: Date;
   /** The request method, uppercase. */
   readonly method: string;
-  /** The request URL as the adapter gave it (path and query, or absolute). */
+  /**
+   * The request URL as the adapter gave it (path and query, or absolute), any credential in
+   * its query (`?token=`, a key, a signature) replaced by "[redacted]".
+   */
   readonly url: string;
   /** The request headers, without the credential header (never a secret in your logs). */
   readonly headers: Headers;
   /**
-   * The report's identity (the `dedupeKey` option, or delivery id + status, call mid + to +
-   * status + start), for the app's own idempotent writes; undefined for a report without one.
+   * The report's identity (the `dedupe.key` option, or `defaultDedupeKey`), for the app's own
+   * idempotent writes; undefined for a report without one.
    */
-  readonly dedupeKey: string | undefined;
-}
-
-/** What the context reads from: the receiver's request state, by the fields it needs. */
-export interface ContextSource {
-  readonly receivedAt: number;
-  readonly method: string;
-  readonly url: string;
-  readonly headers: ReceiverHeaders;
-  readonly credentialHeader: string;
   readonly dedupeKey: string | undefined;
 }
 
@@ -35,7 +29,7 @@ export interface ContextSource {
  * The names a store's scope may not use: the documented fields of `ctx` (and `toJSON`). A scope
  * that returns one is a store bug, answered 500 `internal_error` with the key named.
  */
-export const CONTEXT_FIELDS: ReadonlySet<string> = new Set([
+const CONTEXT_FIELDS: ReadonlySet<string> = new Set([
   "receivedAt",
   "method",
   "url",
@@ -44,36 +38,47 @@ export const CONTEXT_FIELDS: ReadonlySet<string> = new Set([
   "toJSON",
 ]);
 
-/** Read-only views of the request; the Date and the redacted headers are built on first read. */
+/** Read-only views of the request; the URL and the headers are redacted on first read. */
 export class HandlerContext implements ReportContext {
-  readonly #source: ContextSource;
-  #receivedAt: Date | undefined;
+  readonly #receivedAt: number;
+  readonly #dedupeKey: string | undefined;
+  readonly #request: ReceiverRequest;
+  readonly #credentialHeader: string;
+  #url: string | undefined;
   #headers: Headers | undefined;
 
-  constructor(source: ContextSource) {
-    this.#source = source;
+  constructor(
+    request: ReceiverRequest,
+    receivedAt: number,
+    credentialHeader: string,
+    dedupeKey: string | undefined,
+  ) {
+    this.#receivedAt = receivedAt;
+    this.#dedupeKey = dedupeKey;
+    this.#request = request;
+    this.#credentialHeader = credentialHeader;
   }
 
   get receivedAt(): Date {
-    this.#receivedAt ??= new Date(this.#source.receivedAt);
-    return this.#receivedAt;
+    return new Date(this.#receivedAt);
   }
 
   get method(): string {
-    return this.#source.method;
-  }
-
-  get url(): string {
-    return this.#source.url;
-  }
-
-  get headers(): Headers {
-    this.#headers ??= redactedHeaders(this.#source.headers, this.#source.credentialHeader);
-    return this.#headers;
+    return this.#request.method;
   }
 
   get dedupeKey(): string | undefined {
-    return this.#source.dedupeKey;
+    return this.#dedupeKey;
+  }
+
+  get url(): string {
+    this.#url ??= withoutCredentials(this.#request.url);
+    return this.#url;
+  }
+
+  get headers(): Headers {
+    this.#headers ??= redactedHeaders(this.#request.headers, this.#credentialHeader);
+    return this.#headers;
   }
 
   toJSON() {
@@ -106,4 +111,26 @@ export function addScope(ctx: HandlerContext, scope: unknown, store: string): vo
     }
   }
   Object.assign(ctx, scope);
+}
+
+/**
+ * Copies headers into a web `Headers`, leaving out the ones that carry credentials, so handler
+ * and onError code can log `ctx.headers` without leaking a secret.
+ */
+function redactedHeaders(headers: ReceiverHeaders, secretHeader: string): Headers {
+  const out = new Headers();
+  const entries: Iterable<[string, string | readonly string[] | undefined]> =
+    headers instanceof Headers ? headers.entries() : Object.entries(headers);
+  for (const [key, value] of entries) {
+    const lower = key.toLowerCase();
+    // HTTP/2 pseudo-headers (":method", ":path") are not headers to a web Headers object.
+    if (value === undefined || lower[0] === ":") continue;
+    if (lower === "authorization" || lower === secretHeader) continue;
+    try {
+      out.set(lower, typeof value === "string" ? value : value.join(", "));
+    } catch {
+      // A name or value web Headers refuses is left out, rather than fail the handler.
+    }
+  }
+  return out;
 }

@@ -13,10 +13,11 @@ import {
   SAMPLE_DLR_TEXT,
   TOKEN,
 } from "../../../../test/fixtures/samples.js";
+import type { ReceiverRequest } from "../base/types.js";
 import type { ReportContext } from "../process/handler-context.js";
 import type { ReportkitError } from "../reply/errors.js";
+import { tooLarge } from "../reply/errors.js";
 import { createReceiver } from "./create-receiver.js";
-import type { ReceiverRequest } from "./types.js";
 
 let sequence = 0;
 function dlr(overrides: Partial<ReceiverRequest> = {}, id = `respond-${++sequence}`) {
@@ -99,8 +100,8 @@ describe("createReceiver: the reply table", () => {
     ["a scalar", "42", "unrecognized_report"],
     ["a DLR whose id is an object", JSON.stringify({ ...SAMPLE_DLR, id: {} }), "invalid_report"],
     [
-      "a call without mid or webhook_id",
-      JSON.stringify({ status: "ANSWER", to: 1 }),
+      "a call without mid, webhook_id or numbers",
+      JSON.stringify({ status: "ANSWER", duration: "23" }),
       "invalid_report",
     ],
   ])("400 for %s", async (_, body, code) => {
@@ -200,13 +201,12 @@ describe("createReceiver: handlers and onError", () => {
     }
   });
 
-  it("refuse() answers like handle for framework-side refusals and tells onError", async () => {
-    const { receiver, errors } = setup({ maxBodyBytes: 10 });
-    const res = await receiver.refuse("payload_too_large", {
-      method: "POST",
-      url: "/",
-      headers: AUTH,
-    });
+  it("a body stream failing with a framework's refusal is answered as that refusal, onError told", async () => {
+    const { receiver, errors } = setup({ body: { maxBytes: 10 } });
+    const refused = {
+      [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(tooLarge(10)) }),
+    };
+    const res = await receiver.handle({ method: "POST", url: "/", headers: AUTH, body: refused });
     expect(res.status).toBe(413);
     expect(errorOf(res.body)).toMatchObject({ code: "payload_too_large" });
     expect(errorOf(res.body).message).toContain("10 bytes");
@@ -226,7 +226,7 @@ describe("createReceiver: handlers and onError", () => {
       expect(res.status).toBeGreaterThanOrEqual(400);
     }
     expect(errors).toHaveLength(odd.length);
-    // A body a framework parsed into a scalar is no report: 400, not a crash.
+    // A body that is no body (a scalar an adapter passed by mistake): 400, not a crash.
     for (const body of [5, true]) {
       const res = await receiver.handle({
         method: "POST",
@@ -235,7 +235,7 @@ describe("createReceiver: handlers and onError", () => {
         body: body as unknown as string,
       });
       expect(res.status).toBe(400);
-      expect(errorOf(res.body).code).toBe("unrecognized_report");
+      expect(errorOf(res.body).code).toBe("body_read_failed");
     }
   });
 
@@ -280,43 +280,29 @@ describe("createReceiver: fetch", () => {
   });
 });
 
-describe("receiver.respond: handle's reply, without a promise when none is needed", () => {
-  it("answers at once when every step is synchronous, and the reply is handle's", async () => {
+describe("receiver.handle: every failure is a reply, never a rejection", () => {
+  it("answers a duplicate without running the handler again", async () => {
     const seen: string[] = [];
     const receiver = createReceiver({ secret: TOKEN, onDelivery: (r) => void seen.push(r.id) });
-    const first = receiver.respond(dlr({}, "same"));
-    expect(first).not.toBeInstanceOf(Promise);
-    expect(first).toEqual(await createReceiver({ secret: TOKEN, onDelivery() {} }).handle(dlr()));
-    const again = receiver.respond(dlr({}, "same"));
+    expect(await receiver.handle(dlr({}, "same"))).toEqual(
+      await createReceiver({ secret: TOKEN, onDelivery() {} }).handle(dlr()),
+    );
+    const again = await receiver.handle(dlr({}, "same"));
     expect(again).toMatchObject({ status: 200, body: '{"ok":true,"duplicate":true}' });
     expect(seen).toEqual(["same"]);
   });
 
-  it("refusals are replies too, never throws", () => {
+  it("refusals are replies too", async () => {
     const receiver = createReceiver({ secret: TOKEN, onDelivery() {}, logger: false });
-    const refused = receiver.respond(dlr({ headers: { authorization: "Bearer wrong" } }));
+    const refused = await receiver.handle(dlr({ headers: { authorization: "Bearer wrong" } }));
     expect(refused).toMatchObject({ status: 401 });
-    expect(receiver.respond(dlr({ body: "{" }))).toMatchObject({ status: 400 });
-    expect(receiver.respond(null as unknown as ReceiverRequest)).toMatchObject({ status: 405 });
-  });
-
-  it("gives a promise when something is asynchronous: a handler, a body still to read", async () => {
-    const receiver = createReceiver({
-      secret: TOKEN,
-      onDelivery: () => new Promise((resolve) => setTimeout(resolve, 5)),
+    expect(await receiver.handle(dlr({ body: "{" }))).toMatchObject({ status: 400 });
+    expect(await receiver.handle(null as unknown as ReceiverRequest)).toMatchObject({
+      status: 405,
     });
-    const pending = receiver.respond(dlr());
-    expect(pending).toBeInstanceOf(Promise);
-    expect(await pending).toMatchObject({ status: 200, body: '{"ok":true}' });
-
-    const streamed = receiver.respond(
-      dlr({ body: new Blob([JSON.stringify({ ...SAMPLE_DLR, id: "streamed" })]).stream() }),
-    );
-    expect(streamed).toBeInstanceOf(Promise);
-    expect(await streamed).toMatchObject({ status: 200 });
   });
 
-  it("a failing handler is a 500 reply either way", async () => {
+  it("a handler that throws or rejects is a 500 reply either way", async () => {
     const failing = createReceiver({
       secret: TOKEN,
       logger: false,
@@ -324,12 +310,63 @@ describe("receiver.respond: handle's reply, without a promise when none is neede
         throw new Error("boom");
       },
     });
-    expect(failing.respond(dlr())).toMatchObject({ status: 500 });
+    expect(await failing.handle(dlr())).toMatchObject({ status: 500 });
     const rejecting = createReceiver({
       secret: TOKEN,
       logger: false,
       onDelivery: () => Promise.reject(new Error("boom")),
     });
-    expect(await rejecting.respond(dlr())).toMatchObject({ status: 500 });
+    expect(await rejecting.handle(dlr())).toMatchObject({ status: 500 });
+  });
+});
+
+describe("defects found in the design review (issue 40), each with a test that failed before", () => {
+  it("a handler that times out and then fails is journaled and told to onError once", async () => {
+    const kept: string[] = [];
+    const { receiver, errors } = setup({
+      deadlineMs: 30,
+      journal: { record: async (entry) => void kept.push(entry.error.code) },
+      onDelivery: () => new Promise((_, reject) => setTimeout(() => reject(new Error("late")), 80)),
+    });
+    expect((await receiver.handle(dlr())).status).toBe(503);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Before: the late failure went through the reply path again (handler_failed, twice told).
+    expect(errors.map((e) => e.code)).toEqual(["handler_timeout"]);
+    expect(kept).toEqual(["handler_timeout"]);
+  });
+
+  it("fetch() answers a verification responder's 204, 205 and 304 (a Response without a body)", async () => {
+    for (const status of [204, 205, 304]) {
+      const receiver = createReceiver({
+        secret: TOKEN,
+        logger: false,
+        verification: { respond: () => ({ status, body: "ignored" }) },
+        onDelivery() {},
+      });
+      const res = await receiver.fetch(
+        new Request("http://localhost/webhooks", { method: "POST", headers: AUTH, body: "{}" }),
+      );
+      // Before: fetch() rejected (`new Response` refuses a body for these statuses).
+      expect(res.status).toBe(status);
+      expect(await res.text()).toBe("");
+    }
+  });
+});
+
+describe("onError and the log", () => {
+  it("onError observes; it does not replace the log (logger: false does), as the docs say", async () => {
+    const lines: string[] = [];
+    const told: string[] = [];
+    const receiver = createReceiver({
+      secret: TOKEN,
+      logger: { warn: (m) => void lines.push(m), error: (m) => void lines.push(m) },
+      onError: (error) => void told.push(error.code),
+      onDelivery: () => {
+        throw new Error("boom");
+      },
+    });
+    expect((await receiver.handle(dlr())).status).toBe(500);
+    expect(told).toEqual(["handler_failed"]);
+    expect(lines).toEqual([expect.stringMatching(/^reportkit: handler_failed/)]);
   });
 });

@@ -1,37 +1,69 @@
-// The receiver: its configuration, the pipeline's two halves joined (read a report, then
-// process it), and the object adapters call.
-import type { ComposedTemplate } from "@reportkit/wire";
-import { ignore, isThenable, type MaybePromise } from "../async/maybe-promise.js";
-import { type ClassifiedBody, classifyBody, failedBody } from "../body/classify-body.js";
-import { afterDrain } from "../body/drain-body.js";
-import { readNodeStream } from "../body/read-stream.js";
-import { reportProcessor } from "../process/process-report.js";
-import { asReportkitError, type ReportkitError, shuttingDown } from "../reply/errors.js";
-import { failureKeeper } from "../reply/failure-journal.js";
-import { parsedBodyNotice, unhandledKindLog, warningLog } from "../reply/notices.js";
-import { receiverLog } from "../reply/receiver-log.js";
-import { phoneKeysOf } from "../reply/redact-request.js";
-import { errorResponse, refusal } from "../reply/replies.js";
+// The receiver: one request read top to bottom in `handle` (authenticate, read the body, answer
+// the verification handshake, parse, identify, run the handler, reply), each step a function of
+// its own module that returns here; every failure of any step becomes its reply in `refuse`.
+import type { ComposedTemplate, ReportKind } from "@reportkit/wire";
+import type { EnvRecord, ReceiverRequest, ReceiverResponse } from "../base/types.js";
+import { headerOf, webBody } from "../base/types.js";
+import { keepPromises, readComposed } from "../composed/read-composed.js";
+import { HandlerContext } from "../process/handler-context.js";
+import { keepFailure } from "../process/keep-failure.js";
+import { type AnyHandler, runReport } from "../process/run-handler.js";
+import { ruleOf } from "../reply/error-table.js";
+import {
+  asReportkitError,
+  methodNotAllowed,
+  ReportkitError,
+  shuttingDown,
+  unauthorized,
+} from "../reply/errors.js";
+import { closingConnection, DUPLICATE, errorResponse, QUEUED } from "../reply/replies.js";
+import { parseWith } from "../report/parse-report.js";
 import type { Report } from "../report/schemas.js";
-import { Answered, verificationOf } from "../request/challenge.js";
-import { reportReader } from "../request/read-report.js";
-import { RequestState } from "../request/request-state.js";
-import { attachHandlers } from "./attach-handlers.js";
-import type { RequestEnvToken } from "./credential-options.js";
-import type { EnvRecord } from "./env-credentials.js";
-import { receiverLifecycle } from "./receiver-lifecycle.js";
-import type { ReceiverOptions } from "./receiver-options.js";
-import type { Receiver, ReceiverRequest, ReceiverResponse, RefusalCode } from "./types.js";
-import { type Config, validateOptions } from "./validate-options.js";
+import { type Access, authenticate } from "../request/authenticate.js";
+import { bodyFormat, decodeBody } from "../request/decode-body.js";
+import { answerHandshake } from "../request/handshake.js";
+import { readBody } from "../request/read-body.js";
+import type { ReportSpan } from "../store-kit/telemetry.js";
+import { type Config, checkOptions } from "./check-options.js";
+import { lifecycleOf } from "./lifecycle.js";
+import {
+  HANDLER_OPTIONS,
+  type HandlerOption,
+  type Receiver,
+  type ReceiverOptions,
+} from "./options.js";
+
+/** The most of a refused, unread body the server reads and drops to keep its connection: 64 KiB. */
+const DRAIN_BYTES = 65_536;
+/** The most of a body read from a request that carries only the verification token. */
+const HANDSHAKE_BYTES = 8192;
+/** Statuses whose response has no body (`new Response` refuses one). */
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+/** What the receiver knows of one request while it answers it; never shown to handlers. */
+interface Attempt {
+  readonly request: ReceiverRequest;
+  readonly receivedAt: number;
+  access: Access | undefined;
+  /** Reading the body began: a refusal from now on leaves nothing unread to drop. */
+  reading: boolean;
+  body: string | Uint8Array | undefined;
+  /** Recognised as the webhook's verification, never a report. */
+  verification: boolean;
+  kind: ReportKind | undefined;
+  dedupeKey: string | undefined;
+  span: ReportSpan | undefined;
+  ctx: HandlerContext | undefined;
+}
 
 /**
- * Creates the receiver: one object whose `handle` (or `fetch`) authenticates, reads,
- * validates and dispatches one pushed report, and answers 200 only once the handler
- * succeeded, so a failure is always retried by the provider; a retry of a report already
- * processed is answered 200 `duplicate` without running the handler again (`dedupe`).
+ * Creates the receiver: one object whose `handle` (or `fetch`) authenticates, reads, validates
+ * and dispatches one pushed report, and answers 200 only once the handler succeeded, so a
+ * failure is always retried by the provider; a retry of a report already processed is answered
+ * 200 `duplicate` without running the handler again (`dedupe`).
  *
  * @example
- * const receiver = createReceiver({ secret: process.env.REPORTKIT_SECRET })
+ * const receiver = createReceiver({ auth: { secret: process.env.REPORTKIT_SECRET } })
  *   .onDelivery((report) => console.log(report.id, report.status, report.deliveredAt));
  * export default { fetch: (request: Request) => receiver.fetch(request) };
  */
@@ -39,193 +71,322 @@ export function createReceiver<
   const T extends ComposedTemplate | undefined = undefined,
   S extends object = object,
 >(options?: ReceiverOptions<T, S>): Receiver<T, S> {
-  return receiverFrom(
-    validateOptions(options as ReceiverOptions<ComposedTemplate | undefined> | undefined),
+  return receiverOf(
+    checkOptions(options as unknown as ReceiverOptions<ComposedTemplate | undefined>),
   );
 }
 
-/** The receiver of options an adapter completed (see adapterReceiver). */
-export function createReceiverFrom<T extends ComposedTemplate | undefined, S extends object>(
-  options: ReceiverOptions<ComposedTemplate | undefined>,
-  requestEnv: RequestEnvToken | undefined,
-  renames: readonly string[],
-): Receiver<T, S> {
-  const config = validateOptions(options, requestEnv);
-  return receiverFrom({ ...config, renames: [...renames, ...config.renames] });
-}
-
-/** A receiver from validated options. */
-export function receiverFrom<T extends ComposedTemplate | undefined, S extends object = object>(
+/** A receiver of a checked configuration, with `say` for its adapter (see adapterReceiver). */
+export function receiverOf<T extends ComposedTemplate | undefined, S extends object>(
   config: Config,
-): Receiver<T, S> {
-  const { template, limit, credential, telemetry, bodyTimeoutMs, logger } = config;
-  const lifecycle = receiverLifecycle(config);
-  const handlers = attachHandlers(config);
-  const log = logger === undefined ? undefined : receiverLog(logger);
-  // A composed template whose own keys are the handshake's reads those bodies as its reports.
-  const verification = verificationOf(
-    config.challenge,
-    credential,
-    template?.sources.some(
-      (s) => s.from !== "path" && (s.key === "challenge" || s.key === "validation_key"),
-    ) === true,
-  );
-  const read = reportReader(config, verification);
-  const unhandled = logger === undefined ? undefined : unhandledKindLog(logger);
-  const warned = logger === undefined ? undefined : warningLog(logger);
-  const parsedBefore = logger === undefined ? undefined : parsedBodyNotice(logger);
-  const process = reportProcessor(config, handlers.attached, reply, unhandled);
-  const keep =
-    config.journal === undefined
-      ? undefined
-      : failureKeeper(config.journal, (e) => log?.(e), phoneKeysOf(template));
-  for (const line of config.renames) logger?.warn(line);
+): Receiver<T, S> & { say(line: string): void } {
+  const { credential, log, telemetry, template } = config;
+  const lifecycle = lifecycleOf(config);
+  const handlers = { ...config.handlers };
+  let onError = config.onError;
+  const allowed = template?.method ?? "POST";
+  const settings = {
+    dedupe: config.dedupe,
+    queue: config.queue,
+    deadlineMs: config.deadlineMs,
+    handlers,
+    unhandled: log.unhandled,
+  };
 
-  /**
-   * The error reply, once telemetry, onError (an observer) and the log were told, and once the
-   * failure journal kept the report if it is one to keep.
-   */
-  function reply(error: ReportkitError, request: RequestState): MaybePromise<ReceiverResponse> {
-    // A report with a span is counted when the span ends; a verification as one; anything
-    // else was refused.
-    if (telemetry !== undefined && request.span === undefined) {
-      if (request.verification) telemetry.verification?.("refused");
-      else telemetry.refused(error.code, request.kind);
-    }
-    const { onError } = handlers.attached;
-    if (onError !== undefined) {
-      try {
-        const observed = onError(error, request.context);
-        if (isThenable(observed)) observed.then(undefined, ignore);
-      } catch {
-        // onError is an observer: its failure must not change the reply.
-      }
-    }
-    log?.(error, request);
-    const response = errorResponse(error);
-    const kept = keep?.(error, request);
-    return kept === undefined ? response : kept.then(() => response);
-  }
-
-  /**
-   * The reply, as soon as it is known: the response itself when every step was synchronous
-   * (see async/maybe-promise.ts), a promise otherwise. Never throws: every failure is a reply.
-   */
-  function respond(request: ReceiverRequest): MaybePromise<ReceiverResponse> {
-    return respondTo(stateOf(request, undefined));
-  }
-
-  function respondTo(state: RequestState): MaybePromise<ReceiverResponse> {
-    if (lifecycle.closing) return refused(state, shuttingDown());
-    return receive(state);
-  }
-
-  function receive(state: RequestState): MaybePromise<ReceiverResponse> {
-    if (state.body.form === "parsed") parsedBefore?.();
-    let received: ReturnType<typeof read>;
+  /** One request, top to bottom. Never rejects: every failure is a reply. */
+  async function handle(given: ReceiverRequest): Promise<ReceiverResponse> {
+    const request = wellFormed(given);
+    const attempt: Attempt = {
+      request,
+      receivedAt: Date.now(),
+      access: undefined,
+      reading: false,
+      body: undefined,
+      verification: false,
+      kind: undefined,
+      dedupeKey: undefined,
+      span: undefined,
+      ctx: undefined,
+    };
     try {
-      received = read(state);
+      if (lifecycle.closing) throw shuttingDown();
+      attempt.access = await authenticate(request, credential, allowed, config.handshake);
+      if (attempt.access === "token" || request.method !== allowed) {
+        return await verificationOnly(attempt);
+      }
+      const payload = await bodyOf(attempt);
+      if (config.handshake && payload !== undefined) {
+        const answered = await answerHandshake(
+          request,
+          payload,
+          "secret",
+          credential,
+          config.respond,
+        );
+        if (answered !== undefined) return answer(attempt, answered);
+      }
+      const report = parsed(attempt, payload);
+      log.warnings(report);
+      attempt.dedupeKey = identify(report);
+      attempt.span = telemetry?.startReport(report.type, statusOf(report));
+      const ctx = contextOf(attempt);
+      const { response, notice } = await runReport(
+        report,
+        attempt.dedupeKey,
+        ctx,
+        attempt.span,
+        settings,
+      );
+      if (notice !== undefined) tell(notice, attempt);
+      attempt.span?.end(
+        response === DUPLICATE ? "duplicate" : response === QUEUED ? "queued" : "acknowledged",
+      );
+      return response;
     } catch (error) {
-      return refused(state, asReportkitError(error));
+      return refuse(asReportkitError(error), attempt);
     }
-    if (!isThenable(received)) return lifecycle.track(next(received, state));
-    return lifecycle.track(
-      (received as Promise<Report | Answered>).then(
-        (report) => next(report, state),
-        (error: unknown) => refused(state, asReportkitError(error)),
-      ),
-    );
   }
 
-  /** What a read request becomes: the verification's answer, or the report processed. */
-  function next(report: Report | Answered, state: RequestState): MaybePromise<ReceiverResponse> {
-    if (report instanceof Answered) return answered(report);
-    if (report.warnings.length > 0) warned?.(report);
-    return process(report, state);
+  /** The body read and decoded (undefined for a composed template that reads none). */
+  async function bodyOf(attempt: Attempt): Promise<unknown> {
+    if (template !== undefined && !template.readsBody) return undefined;
+    const { request } = attempt;
+    const format = bodyFormat(request, template?.format);
+    attempt.reading = true;
+    attempt.body = await readBody(request, config.body);
+    return decodeBody(attempt.body, format, headerOf(request.headers, "content-type"));
+  }
+
+  /**
+   * A request that may only be the verification handshake: it carried the verification token
+   * instead of the secret, or came with another method than the reports'. Its body is read as
+   * JSON under a small bound; whatever else goes wrong with it, its answer is the 401 (or 405)
+   * it would have had: nothing of the body is told, and nothing is kept.
+   */
+  async function verificationOnly(attempt: Attempt): Promise<ReceiverResponse> {
+    const { request, access } = attempt;
+    const refusal =
+      request.method !== allowed
+        ? methodNotAllowed(request.method, allowed)
+        : unauthorized("missing", "an Authorization: Bearer <secret> header");
+    let answered: ReceiverResponse | undefined;
+    try {
+      // The handshake is JSON: any other body is not read, let alone parsed.
+      if (bodyFormat(request) !== "json") throw refusal;
+      attempt.reading = true;
+      const limits = { ...config.body, maxBytes: Math.min(config.body.maxBytes, HANDSHAKE_BYTES) };
+      attempt.body = await readBody(request, limits);
+      const payload = await decodeBody(attempt.body, "json", undefined);
+      answered = await answerHandshake(
+        request,
+        payload,
+        access ?? "token",
+        credential,
+        config.respond,
+      );
+    } catch (error) {
+      // A body too large or too slow keeps its own reply: it closes the connection.
+      const closes = error instanceof ReportkitError && error.headers.connection === "close";
+      if (closes || (error instanceof ReportkitError && error.verification)) throw error;
+      throw refusal;
+    }
+    if (answered === undefined) throw refusal;
+    return answer(attempt, answered);
   }
 
   /** The verification, answered: counted as one, never as a report. */
-  function answered({ response }: Answered): ReceiverResponse {
+  function answer(attempt: Attempt, response: ReceiverResponse): ReceiverResponse {
+    attempt.verification = true;
     telemetry?.verification?.("answered");
     return response;
   }
 
-  /** A refusal's reply, once what is left of an unread body was dropped (see drain-body.ts). */
-  function refused(state: RequestState, error: ReportkitError): MaybePromise<ReceiverResponse> {
-    const response = reply(error, state);
-    if (state.bodyReadBegun) return response;
-    return afterDrain(state.body, state.header("content-length"), response, bodyTimeoutMs);
-  }
-
-  function handle(request: ReceiverRequest): Promise<ReceiverResponse> {
-    try {
-      return Promise.resolve(respond(request));
-    } catch (error) {
-      return Promise.reject(error);
+  /** The report in the payload (a composed template's own keys mapped back first). */
+  function parsed(attempt: Attempt, payload: unknown): Report {
+    let result: ReturnType<typeof parseWith>;
+    if (template === undefined) {
+      result = parseWith(payload, config.readWallClock);
+    } else {
+      const { fields, raw } = readComposed(template, attempt.request.url, payload);
+      result = parseWith(fields, config.readWallClock, template.type);
+      if (result.ok) keepPromises(template, result.report, raw);
     }
+    if (!result.ok) {
+      // Refused as it is, but known for what it is: the journal says which kind it was.
+      attempt.kind = result.kind;
+      throw result.error;
+    }
+    attempt.kind = result.report.type;
+    return result.report;
   }
 
-  async function fetch(request: Request, env?: EnvRecord): Promise<Response> {
-    const response = await handle({
-      method: request.method,
-      url: request.url,
-      headers: request.headers,
-      body: request,
-      env,
-    });
-    return new Response(response.body, { status: response.status, headers: response.headers });
-  }
-
-  /**
-   * The request's state, the body classified once here (or the failure an adapter reported).
-   * Never throws, whatever an adapter passes: a reply needs a state even for a bad request.
-   */
-  function stateOf(request: ReceiverRequest, failed: ClassifiedBody | undefined): RequestState {
-    const { method, url, headers, body, env } = (request ?? {}) as Partial<ReceiverRequest>;
-    return new RequestState(
-      typeof method === "string" ? method.toUpperCase() : "",
-      typeof url === "string" ? url : "",
-      typeof headers === "object" && headers !== null ? headers : {},
-      credential.header,
-      failed ?? classifyBody(body),
-      typeof env === "object" && env !== null ? env : undefined,
+  /** The report's key by the `dedupe.key` option (or the default). @throws TypeError */
+  function identify(report: Report): string | undefined {
+    const key = config.dedupeKey(report);
+    if (key === undefined || (typeof key === "string" && key !== "")) return key;
+    throw new TypeError(
+      `reportkit: \`dedupe.key\` must return a non-empty string, or undefined to not deduplicate the report; it returned ${JSON.stringify(key)}.`,
     );
   }
 
-  function refuse(
-    code: RefusalCode,
-    request: Omit<ReceiverRequest, "body">,
-  ): Promise<ReceiverResponse> {
-    // The refusal stands where core would have read the body, after method, auth and type.
-    const state = stateOf(request, failedBody(refusal(code, limit, bodyTimeoutMs)));
-    try {
-      return Promise.resolve(respondTo(state));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  function contextOf(attempt: Attempt): HandlerContext {
+    attempt.ctx ??= new HandlerContext(
+      attempt.request,
+      attempt.receivedAt,
+      credential.header,
+      attempt.dedupeKey,
+    );
+    return attempt.ctx;
   }
 
-  const receiver: Receiver<T, S> = {
-    handle,
-    respond,
+  /** `onError` (an observer: its failure changes nothing) and the log are told. */
+  function tell(error: ReportkitError, attempt: Attempt): void {
+    if (onError !== undefined) {
+      try {
+        Promise.resolve(onError(error, contextOf(attempt))).catch(() => {});
+      } catch {}
+    }
+    log.error(error, attempt.dedupeKey);
+  }
+
+  /**
+   * The error's reply, once telemetry, onError and the log were told, and once the failure
+   * journal kept the report if its code's row says so. A body left unread is dropped by the
+   * server up to 64 KiB; a larger one, or one of unknown length, closes the connection instead.
+   */
+  async function refuse(error: ReportkitError, attempt: Attempt): Promise<ReceiverResponse> {
+    const rule = ruleOf(error.code);
+    if (attempt.span !== undefined) {
+      // An attempt still running elsewhere is no error of this one.
+      attempt.span.end(rule.outcome, rule.outcome === "in_progress" ? undefined : error.code);
+    } else if (error.verification || attempt.verification) {
+      telemetry?.verification?.("refused");
+    } else {
+      telemetry?.refused(error.code, attempt.kind);
+    }
+    tell(error, attempt);
+    if (config.journal !== undefined) {
+      await keepFailure(
+        config.journal,
+        error,
+        { ...attempt, authenticated: attempt.access === "secret" },
+        config.redaction,
+        (failure) => log.error(failure, attempt.dedupeKey),
+      );
+    }
+    const response = errorResponse(error);
+    const { body, headers } = attempt.request;
+    if (
+      attempt.reading ||
+      body === null ||
+      typeof body === "string" ||
+      body instanceof Uint8Array
+    ) {
+      return response;
+    }
+    const declared = Number(headerOf(headers, "content-length") ?? Number.NaN);
+    return declared <= DRAIN_BYTES ? response : closingConnection(response);
+  }
+
+  async function fetch(request: Request, env?: EnvRecord): Promise<Response> {
+    const reply = await handle({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body: webBody(request),
+      ...(env === undefined ? {} : { env }),
+    });
+    const body = NULL_BODY.has(reply.status) ? null : reply.body;
+    return new Response(body, { status: reply.status, headers: reply.headers });
+  }
+
+  function attach(name: HandlerOption, handler: unknown): void {
+    if (typeof handler !== "function") {
+      throw new TypeError(
+        `reportkit: \`${name}(handler)\` takes a function, got ${typeof handler}.`,
+      );
+    }
+    if (name === "onError") {
+      if (onError !== undefined) throw once(name);
+      onError = handler as Config["onError"];
+      return;
+    }
+    const kind = (Object.keys(HANDLER_OPTIONS) as Report["type"][]).find(
+      (k) => HANDLER_OPTIONS[k] === name,
+    ) as Report["type"];
+    if (config.queue !== undefined) {
+      throw new TypeError(
+        `reportkit: this receiver is in queue mode: it answers 202 and a worker runs the handlers. Pass \`${name}\` to the queue's worker instead (\`createWorker\`).`,
+      );
+    }
+    if (template !== undefined && kind !== template.type) {
+      const sent = HANDLER_OPTIONS[template.type];
+      throw new TypeError(
+        `reportkit: the composed template sends ${template.type} reports, so \`${name}\` would never run; attach \`${sent}\`.`,
+      );
+    }
+    if (handlers[kind] !== undefined) throw once(name);
+    handlers[kind] = handler as AnyHandler;
+  }
+
+  const receiver = {
+    handle: (request: ReceiverRequest) => lifecycle.track(handle(request)),
     fetch,
     health: lifecycle.health,
     close: lifecycle.close,
-    readStream: (stream, headers, done) =>
-      readNodeStream(stream, headers, limit, done, bodyTimeoutMs),
-    refuse,
-    onDelivery(handler) {
-      handlers.attach("onDelivery", handler);
-      return this;
+    say: log.once,
+    onDelivery(handler: unknown) {
+      attach("onDelivery", handler);
+      return receiver;
     },
-    onCall(handler) {
-      handlers.attach("onCall", handler);
-      return this;
+    onCall(handler: unknown) {
+      attach("onCall", handler);
+      return receiver;
     },
-    onError(handler) {
-      handlers.attach("onError", handler);
-      return this;
+    onUnsubscribe(handler: unknown) {
+      attach("onUnsubscribe", handler);
+      return receiver;
+    },
+    onEvent(handler: unknown) {
+      attach("onEvent", handler);
+      return receiver;
+    },
+    onError(handler: unknown) {
+      attach("onError", handler);
+      return receiver;
     },
   };
-  return receiver;
+  return receiver as unknown as Receiver<T, S> & { say(line: string): void };
+}
+
+/**
+ * The request as the steps read it, whatever an adapter passed: the method upper case, a URL, a
+ * header record, a body or null. The same object when it already is (the usual case).
+ */
+function wellFormed(request: ReceiverRequest): ReceiverRequest {
+  const given = (request ?? {}) as Partial<ReceiverRequest>;
+  const { method, url, headers } = given;
+  const upper = typeof method === "string" ? method.toUpperCase() : "";
+  const headersOk = typeof headers === "object" && headers !== null;
+  if (upper === method && typeof url === "string" && headersOk && given.body !== undefined) {
+    return request;
+  }
+  return {
+    method: upper,
+    url: typeof url === "string" ? url : "",
+    headers: headersOk ? (headers as ReceiverRequest["headers"]) : {},
+    body: given.body ?? null,
+    ...(given.env === undefined ? {} : { env: given.env }),
+  };
+}
+
+/** The status a report's span carries (a bounded label: an opt-out's text is none). */
+function statusOf(report: Report): string | null {
+  return report.type === "unsubscribe" ? null : report.status;
+}
+
+function once(name: string): TypeError {
+  return new TypeError(
+    `reportkit: this receiver already has an \`${name}\` handler (from its options or attached before); it takes one per kind: do both things in one function.`,
+  );
 }

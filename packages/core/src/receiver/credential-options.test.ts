@@ -41,7 +41,7 @@ describe("the credential", () => {
     expect([good.status, bad.status]).toEqual([200, 401]);
   });
 
-  it("500 token_check_failed when the verifier throws, so the provider retries", async () => {
+  it("500 secret_check_failed when the verifier throws, so the provider retries", async () => {
     const { receiver } = setup({
       secret: () => {
         throw new Error("vault unreachable");
@@ -49,20 +49,20 @@ describe("the credential", () => {
     });
     const res = await receiver.handle(post(SAMPLE_DLR_TEXT));
     expect(res.status).toBe(500);
-    expect(errorOf(res.body).code).toBe("token_check_failed");
+    expect(errorOf(res.body).code).toBe("secret_check_failed");
   });
 
   it("reads the token from a custom header, whole value", async () => {
-    const { receiver } = setup({ header: "X-Api-Key" });
+    const { receiver } = setup({ secret: { value: TOKEN, header: "X-Api-Key" } });
     expect((await receiver.handle(post(SAMPLE_DLR_TEXT, { "x-api-key": TOKEN }))).status).toBe(200);
     expect(
       (await receiver.handle(post(SAMPLE_DLR_TEXT, { "x-api-key": `Bearer ${TOKEN}` }))).status,
     ).toBe(401);
   });
 
-  it("accepts anything with auth: false", async () => {
+  it("accepts anything with secret: false", async () => {
     const deliveries: DeliveryReport[] = [];
-    const receiver = createReceiver({ auth: false, onDelivery: (r) => void deliveries.push(r) });
+    const receiver = createReceiver({ secret: false, onDelivery: (r) => void deliveries.push(r) });
     const res = await receiver.handle({
       method: "POST",
       url: "/",

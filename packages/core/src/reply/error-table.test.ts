@@ -38,6 +38,7 @@ describe("the error table", () => {
         "invalid_form",
         "invalid_json",
         "invalid_report",
+        "parked",
         "unrecognized_report",
       ].sort(),
     );

@@ -5,7 +5,7 @@
 // one factory in errors.ts, a row in the README's reply table and a conformance case.
 
 /** How a report whose reply carries the code ends on its span (see `ReportOutcome`). */
-export type FailureOutcome = "failed" | "timeout" | "in_progress" | "unavailable";
+export type FailureOutcome = "failed" | "timeout" | "in_progress" | "unavailable" | "parked";
 
 export interface ErrorRule {
   /** The HTTP status: 200 and 202 are the provider's only successes, so every code retries. */
@@ -67,7 +67,7 @@ export const ERROR_RULES = {
     level: "error",
     outcome: "failed",
   },
-  token_check_failed: { status: 500, log: "per-minute", level: "error", outcome: "failed" },
+  secret_check_failed: { status: 500, log: "per-minute", level: "error", outcome: "failed" },
   internal_error: {
     status: 500,
     journal: "failed",
@@ -77,6 +77,9 @@ export const ERROR_RULES = {
   },
   no_handler: { status: 503, ...notNow, retryAfterSeconds: 5, log: "once", level: "warn" },
   handler_timeout: { status: 503, ...notNow, journal: "failed", log: "each", outcome: "timeout" },
+  // A handler's RetryLater: not a failure, but kept, since the provider stops retrying after 90
+  // minutes; a later success resolves the entry. Retry-After says the handler's `afterMs`.
+  parked: { status: 503, ...notNow, journal: "failed", level: "warn", outcome: "parked" },
   dedupe_unavailable: { status: 503, ...notNow },
   queue_unavailable: { status: 503, ...notNow },
   shutting_down: { status: 503, ...notNow, level: "warn" },
@@ -99,6 +102,8 @@ export interface ReplyDetail {
   readonly invalidToken?: boolean;
   /** The method the receiver takes, for `Allow`. */
   readonly allow?: string;
+  /** `Retry-After` other than the row's, in seconds (a parked report's). */
+  readonly retryAfterSeconds?: number;
 }
 
 const JSON_TYPE = "application/json";
@@ -109,9 +114,10 @@ function headersOf(
   rule: ErrorRule,
   invalidToken: boolean,
   allow: string,
+  retryAfterSeconds = rule.retryAfterSeconds,
 ): Readonly<Record<string, string>> {
   const record: Record<string, string> = { "content-type": JSON_TYPE };
-  if (rule.retryAfterSeconds !== undefined) record["retry-after"] = String(rule.retryAfterSeconds);
+  if (retryAfterSeconds !== undefined) record["retry-after"] = String(retryAfterSeconds);
   if (rule.closesConnection === true) record.connection = "close";
   if (rule.authenticate === true) record["www-authenticate"] = invalidToken ? REALM_INVALID : REALM;
   if (rule.allow === true) record.allow = allow;
@@ -136,6 +142,9 @@ export function replyHeaders(
 ): Readonly<Record<string, string>> {
   if (detail !== undefined) {
     if (code === "unauthorized" && detail.invalidToken === true) return INVALID_TOKEN;
+    if (detail.retryAfterSeconds !== undefined) {
+      return headersOf(ruleOf(code), false, "", detail.retryAfterSeconds);
+    }
     if (code === "method_not_allowed" && detail.allow !== undefined && detail.allow !== "POST") {
       let headers = BY_METHOD.get(detail.allow);
       if (headers === undefined) {

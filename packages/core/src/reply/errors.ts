@@ -1,8 +1,9 @@
 // ReportkitError and the one function per reason that builds it: every error the receiver
 // answers or logs is made here, so its code, status and headers come from the table
 // (error-table.ts) and its message is written once.
+
+import { hideStack, restoreStack } from "../base/stackless.js";
 import { type ErrorCode, type ReplyDetail, replyHeaders, ruleOf } from "./error-table.js";
-import { hideStack, restoreStack } from "./stackless.js";
 
 export { ERROR_STATUS, type ErrorCode } from "./error-table.js";
 
@@ -13,6 +14,8 @@ interface ErrorOptions extends ReplyDetail {
   cause?: unknown;
   /** The wire field that was wrong, for `invalid_report`. */
   field?: string;
+  /** The refusal of a verification handshake (counted as one, never as a report). */
+  verification?: boolean;
 }
 
 /**
@@ -26,6 +29,8 @@ export class ReportkitError extends Error {
   readonly status: number;
   /** The wire field that was wrong, for `invalid_report`. */
   readonly field: string | undefined;
+  /** Whether it refuses a verification handshake rather than a report. */
+  readonly verification: boolean;
   /** The reply's headers, as the code's row in the error table says. */
   readonly headers: Readonly<Record<string, string>>;
 
@@ -41,6 +46,7 @@ export class ReportkitError extends Error {
     this.code = code;
     this.status = status;
     this.field = options?.field;
+    this.verification = options?.verification === true;
     this.headers = replyHeaders(code, options);
   }
 }
@@ -71,7 +77,10 @@ export function unauthorized(problem: CredentialProblem, where: string): Reportk
 
 /** The verification challenge's own 401: the same code and headers, its own words. */
 export function challengeUnauthorized(message: string, problem: CredentialProblem): ReportkitError {
-  return new ReportkitError("unauthorized", message, { invalidToken: problem === "invalid" });
+  return new ReportkitError("unauthorized", message, {
+    invalidToken: problem === "invalid",
+    verification: true,
+  });
 }
 
 export function methodNotAllowed(method: string, allowed: string): ReportkitError {
@@ -89,10 +98,10 @@ export function unsupportedMediaType(contentType: string): ReportkitError {
   );
 }
 
-export function tokenCheckFailed(cause: unknown): ReportkitError {
+export function secretCheckFailed(cause: unknown): ReportkitError {
   if (cause instanceof ReportkitError) return cause;
   return new ReportkitError(
-    "token_check_failed",
+    "secret_check_failed",
     "The secret verifier failed; the provider will retry this report.",
     { cause },
   );
@@ -101,7 +110,7 @@ export function tokenCheckFailed(cause: unknown): ReportkitError {
 /** No secret to check requests against, where the secret is read per request. */
 export function secretMissing(envName: string, whereToSet: string): ReportkitError {
   return new ReportkitError(
-    "token_check_failed",
+    "secret_check_failed",
     `This receiver has no secret to check the request against: ${envName} is neither in its options nor ${whereToSet}, or pass \`secret\`. The provider will retry this report.`,
   );
 }
@@ -172,7 +181,7 @@ export function invalidReport(field: string, message: string): ReportError {
 export function noHandler(): ReportkitError {
   return new ReportkitError(
     "no_handler",
-    "No report handler is attached yet (the app may still be starting); the provider will retry this report. Attach one with onDelivery(fn) / onCall(fn).",
+    "No report handler is attached yet (the app may still be starting); the provider will retry this report. Attach one with onDelivery(fn), onCall(fn), onUnsubscribe(fn) or onEvent(fn).",
   );
 }
 
@@ -188,6 +197,17 @@ export function handlerFailed(cause: unknown): ReportkitError {
     "handler_failed",
     "The report handler failed; the provider will retry this report.",
     { cause },
+  );
+}
+
+/** A handler's RetryLater: `reason` is the handler's own, kept for onError and the log only. */
+export function parked(cause: { message: string; afterMs?: number | undefined }): ReportkitError {
+  const retryAfterSeconds =
+    cause.afterMs === undefined ? undefined : Math.max(1, Math.ceil(cause.afterMs / 1000));
+  return new ReportkitError(
+    "parked",
+    "The report handler asked for this report to be retried later; the provider will retry it.",
+    { cause, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) },
   );
 }
 

@@ -1,7 +1,7 @@
 // Every reply the receiver sends: the three successes, fixed and frozen, and an error's reply,
 // whose status and headers are its row of the error table (they travel on the error).
-import type { ReceiverResponse, RefusalCode } from "../receiver/types.js";
-import { bodyTimedOut, invalidJson, type ReportkitError, readFailed, tooLarge } from "./errors.js";
+import type { ReceiverResponse } from "../base/types.js";
+import type { ReportkitError } from "./errors.js";
 
 const JSON_HEADERS = Object.freeze({ "content-type": "application/json" });
 export const OK = fixedReply(200, '{"ok":true}');
@@ -17,7 +17,7 @@ function fixedReply(status: number, body: string): ReceiverResponse {
 
 export function errorResponse(error: ReportkitError): ReceiverResponse {
   const body = JSON.stringify({ ok: false, error: { code: error.code, message: error.message } });
-  return { status: error.status, headers: error.headers, body, error };
+  return { status: error.status, headers: error.headers, body };
 }
 
 /**
@@ -27,12 +27,4 @@ export function errorResponse(error: ReportkitError): ReceiverResponse {
 export function closingConnection(response: ReceiverResponse): ReceiverResponse {
   if (response.headers.connection === "close") return response;
   return { ...response, headers: { ...response.headers, connection: "close" } };
-}
-
-/** The error for a refusal the adapter's framework reported (see `Receiver.refuse`). */
-export function refusal(code: RefusalCode, limit: number, timeoutMs: number): ReportkitError {
-  if (code === "payload_too_large") return tooLarge(limit);
-  if (code === "request_timeout") return bodyTimedOut(timeoutMs);
-  if (code === "invalid_json") return invalidJson();
-  return readFailed(undefined);
 }

@@ -19,8 +19,15 @@ describe("parseReport: call reports", () => {
       status: "ANSWER",
       final: true,
       outcome: "answered",
+      transient: false,
       source: "OBD",
       recordingUrl: "https://recordings.example.com/5f2b1a9c.mp3",
+      // Click2Call's own fields, which an outbound-dial report does not carry.
+      billing: null,
+      status1: null,
+      status2: null,
+      hangupBy: null,
+      reportedAt: null,
       warnings: [],
       raw: SAMPLE_CALL,
     });
@@ -42,7 +49,12 @@ describe("parseReport: call reports", () => {
     });
   });
 
-  it("needs only a status and a mid or a webhook_id", () => {
+  it("needs only a status and a mid, a webhook_id or the call's numbers (a Click2Call has no mid)", () => {
+    expect(ok({ status: "ANSWER", to: 919876543210 })).toMatchObject({
+      type: "call",
+      mid: null,
+      to: "919876543210",
+    });
     expect(ok({ mid: "m-1", status: "NOANSWER" })).toMatchObject({
       type: "call",
       status: "NOANSWER",
@@ -58,9 +70,9 @@ describe("parseReport: call reports", () => {
 
   it.each([
     [
-      { status: "ANSWER", to: 919876543210 },
+      { status: "ANSWER", duration: "23" },
       "mid",
-      /no usable "mid" \(missing\) nor "webhook_id" \(missing\)/,
+      /no usable "mid" \(missing\) nor "webhook_id" \(missing\), and none of "bridge", "from" and "to"/,
     ],
     [{ status: "ANSWER", mid: "", webhook_id: null }, "mid", /\(empty\)/],
     [{ status: "ANSWER", mid: { id: 1 } }, "mid", /an object/],

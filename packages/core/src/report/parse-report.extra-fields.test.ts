@@ -62,7 +62,7 @@ describe("parseReport: the verification page's extra DLR fields", () => {
   it("types every one of them from the page's own sample, through the receiver", async () => {
     const received: unknown[] = [];
     const receiver = createReceiver({
-      token: "t",
+      secret: "t",
       onDelivery(report) {
         received.push(report);
       },

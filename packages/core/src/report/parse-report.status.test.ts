@@ -35,6 +35,7 @@ describe("report.final and report.outcome", () => {
     for (const status of CALL_STATUSES) {
       const report = parsed({ ...SAMPLE_CALL, status });
       expect(report, status).toMatchObject({ status, final: true, warnings: [] });
+      if (report.type !== "call") throw new Error("a call report was expected");
       expect(report.outcome).toBe(status === "ANSWER" ? "answered" : "unanswered");
       expect(report.outcome).toBe(classifyCallStatus(status).outcome);
     }
@@ -82,7 +83,7 @@ describe("report.final and report.outcome", () => {
   it("reach the handler of a standard push, an unknown status answered 200 like any other", async () => {
     const seen: DeliveryReport[] = [];
     const receiver = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: false,
       logger: false,
       onDelivery: (report) => {
@@ -109,7 +110,7 @@ describe("report.final and report.outcome", () => {
   it("are on composed delivery and call reports too", async () => {
     const deliveries: DeliveryReport[] = [];
     const dlr = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: false,
       composed: { type: "delivery", method: "GET", url: "/dlr?ref={{id}}&state={{status}}" },
       onDelivery: (report) => {
@@ -135,7 +136,7 @@ describe("report.final and report.outcome", () => {
 
     const calls: CallReport[] = [];
     const call = createReceiver({
-      token: TOKEN,
+      secret: TOKEN,
       dedupe: false,
       composed: {
         type: "call",

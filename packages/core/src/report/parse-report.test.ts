@@ -15,6 +15,8 @@ describe("parseReport: delivery reports", () => {
       status: "DELIVRD",
       final: true,
       outcome: "delivered",
+      reason: null,
+      transient: false,
       credits: "2.0000",
       units: 1,
       deliveredAt: new Date("2021-04-09T10:57:51Z"),
@@ -54,14 +56,17 @@ describe("parseReport: delivery reports", () => {
     expect(ok({ ...SAMPLE_DLR, credits: 0.0125 })).toMatchObject({ credits: "0.0125" });
   });
 
-  it("needs only id and status; everything else, mobile included, is null", () => {
-    expect(ok({ id: "x:1", status: "UNDELIV" })).toEqual({
+  it("needs id, status and one field of its own (id and status alone are also an opt-out's); everything else is null", () => {
+    expect(failure({ id: "x:1", status: "UNDELIV" }).code).toBe("unrecognized_report");
+    expect(ok({ id: "x:1", mobile: null, status: "UNDELIV" })).toEqual({
       type: "delivery",
       id: "x:1",
       mobile: null,
       status: "UNDELIV",
       final: true,
       outcome: "undelivered",
+      reason: "network",
+      transient: false,
       credits: null,
       units: null,
       deliveredAt: null,
@@ -78,7 +83,7 @@ describe("parseReport: delivery reports", () => {
       regionCode: null,
       providerCode: null,
       warnings: [],
-      raw: { id: "x:1", status: "UNDELIV" },
+      raw: { id: "x:1", mobile: null, status: "UNDELIV" },
     });
     expect(ok({ id: "x:1", mobile: "91987", status: "UNDELIV" })).toMatchObject({
       mobile: "91987",

@@ -1,8 +1,17 @@
+// A pushed body to a report: which kind it is, by its shape (every body the provider documents is
+// exactly one kind), then each field read by wire's field table (report-fields.ts), one reader
+// per field. It is refused only when it cannot be identified; any other value that cannot be read
+// becomes null with a warning, `raw` keeping it as sent.
 import {
+  CALL_FIELD_TABLE,
   classifyCallStatus,
   classifyDeliveryStatus,
+  DELIVERY_FIELD_TABLE,
+  type FieldRow,
   PROVIDER_TIME_ZONE,
+  type ReportKind,
   type StatusClass,
+  UNSUBSCRIBE_FIELD_TABLE,
 } from "@reportkit/wire";
 import { isRecord } from "@reportkit/wire/internal";
 import { invalidReport, type ReportError, unrecognizedReport } from "../reply/errors.js";
@@ -16,17 +25,18 @@ import {
   readIdentity,
   readPhone,
   readText,
+  readTimestamp,
   readUnixTime,
   Unreadable,
   unixInstant,
-} from "./coerce.js";
-import { carriesZone, type WallClockReader, wallClockReader } from "./parse-wall-clock.js";
-import type { CallReport, DeliveryReport, Report, ReportWarning } from "./schemas.js";
+} from "./read-value.js";
+import type { Report, ReportWarning } from "./schemas.js";
+import { carriesZone, type WallClockReader, wallClockReader } from "./wall-clock.js";
 
 export type ParseResult =
   | { ok: true; report: Report }
   /** `kind`: what the payload was recognised as, when it was (an unusable id, say). */
-  | { ok: false; error: ReportError; kind?: Kind };
+  | { ok: false; error: ReportError; kind?: ReportKind };
 
 export interface ParseOptions {
   /**
@@ -36,60 +46,12 @@ export interface ParseOptions {
   timeZone?: string;
 }
 
-type Kind = "delivery" | "call";
 type Payload = Record<string, unknown>;
-
-// Keys only one kind of report carries. `id` and `status` are shared.
-const KEY_KIND: Record<string, Kind | undefined> = Object.assign(Object.create(null), {
-  mobile: "delivery",
-  credits: "delivery",
-  units: "delivery",
-  deliv_at: "delivery",
-  sent_at: "delivery",
-  submit_at: "delivery",
-  deliv_time: "delivery",
-  sent_time: "delivery",
-  submit_time: "delivery",
-  cid: "delivery",
-  custom: "delivery",
-  custom1: "delivery",
-  custom2: "delivery",
-  location: "delivery",
-  region: "delivery",
-  provider: "delivery",
-  location_code: "delivery",
-  region_code: "delivery",
-  provider_code: "delivery",
-  webhook_id: "call",
-  mid: "call",
-  bridge: "call",
-  from: "call",
-  to: "call",
-  start_at: "call",
-  end_at: "call",
-  duration: "call",
-  flow_id: "call",
-  source: "call",
-  recording_url: "call",
-});
-
-/** Tells a delivery report from a call report by the keys it carries. */
-function kindOf(payload: Payload): Kind | undefined {
-  if (payload.mobile !== undefined) return "delivery";
-  let delivery = false;
-  for (const key in payload) {
-    const kind = KEY_KIND[key];
-    if (kind === "call") return "call";
-    if (kind === "delivery") delivery = true;
-  }
-  return delivery || Object.hasOwn(payload, "id") ? "delivery" : undefined;
-}
+type Fielded = "delivery" | "call" | "unsubscribe";
 
 /**
- * Reads and normalizes one pushed report. Never throws. It is refused only when it cannot be
- * identified: a delivery report needs a usable `id` and `status`, a call report a `status`
- * and a `mid` or `webhook_id`. Any other value that cannot be read becomes null and is listed
- * in `report.warnings`; `report.raw` keeps it as sent.
+ * Reads and normalizes one pushed body: an SMS delivery report, a call report, an opt-out or
+ * another event. Never throws.
  *
  * @example
  * const result = parseReport(JSON.parse(body));
@@ -101,132 +63,232 @@ export function parseReport(payload: unknown, options?: ParseOptions): ParseResu
 }
 
 /**
- * parseReport with the zone already resolved (the receiver resolves it once). `composed`:
- * the payload a composed template produced, of that kind, holding only the template's fields.
+ * parseReport with the zone already resolved (the receiver resolves it once). `composed`: the
+ * payload a composed template produced, of that kind, holding only the template's fields.
  */
 export function parseWith(
   payload: unknown,
   readWallClock: WallClockReader,
-  composed?: Kind,
+  composed?: "delivery" | "call",
 ): ParseResult {
-  if (composed !== undefined) {
-    return composed === "delivery"
-      ? toDelivery(payload as Payload, readWallClock)
-      : toCall(payload as Payload, readWallClock);
-  }
+  if (composed !== undefined) return fielded(composed, payload as Payload, readWallClock);
   if (!isRecord(payload)) {
     return unrecognized(
-      `The body is ${describe(payload)}, not a report. Send a JSON object with the fields of an SMS delivery report or a call report.`,
+      `The body is ${describe(payload)}, not a report. Send a JSON object: an SMS delivery report, a call report, an opt-out or an {"event", "payload"} envelope.`,
     );
   }
-  const kind = kindOf(payload);
-  if (kind === undefined) {
+  const shape = shapeOf(payload);
+  if (shape === undefined) {
     return unrecognized(
-      "The body is an object with none of the fields of an SMS delivery report (id, mobile, status) or a call report (mid, from, to, status, ...).",
+      `The body is an object with none of the fields that tell its kind: an SMS delivery report has "mobile" (or "credits", "deliv_time", …) beside "id" and "status"; a call report "from", "to", "bridge" or "mid"; an opt-out "receiver"; an event "event" and "payload".`,
     );
   }
-  return kind === "delivery" ? toDelivery(payload, readWallClock) : toCall(payload, readWallClock);
+  if (shape.kind === "event") return event(shape.event, shape.payload, payload);
+  return fielded(shape.kind, shape.payload, readWallClock);
 }
 
-const DELIVERY = "SMS delivery report";
-const CALL = "call report";
+// ---- Which kind of body ------------------------------------------------------------------
 
-function toDelivery(p: Payload, readWallClock: WallClockReader): ParseResult {
-  const id = readIdentity(p.id);
-  if (typeof id !== "string") return unidentified("id", id, p.id, DELIVERY);
-  const status = readIdentity(p.status);
-  if (typeof status !== "string") return unidentified("status", status, p.status, DELIVERY);
+/** Wire fields only one kind carries: `id` and `status` are everybody's. */
+const DELIVERY_ONLY = onlyIn(DELIVERY_FIELD_TABLE);
+const CALL_ONLY = onlyIn(CALL_FIELD_TABLE);
+
+function onlyIn(table: Readonly<Record<string, FieldRow>>): ReadonlySet<string> {
+  return new Set(Object.keys(table).filter((key) => key !== "id" && key !== "status"));
+}
+
+/** The provider's events whose payload is a report of its own kind (v2/event/index.md). */
+const EVENT_KINDS: Readonly<Record<string, Fielded>> = {
+  "sms:message:status": "delivery",
+  "voice:message:out": "call",
+};
+
+type Shape =
+  | { kind: Fielded; payload: Payload }
+  | { kind: "event"; event: string; payload: Payload };
+
+/**
+ * The kind a body's shape says, in an order that makes every documented body one kind: an
+ * `{event, payload}` envelope; an opt-out (`receiver`); the two bare bodies that are not reports,
+ * a smart-link visit (`link_id`) and a contact update (`identity`); then a delivery report
+ * (`mobile`), a call report (a field only calls carry), a delivery report (any other of its own
+ * fields). `id` and `status` alone say nothing: opt-outs and contact updates carry them too.
+ */
+function shapeOf(p: Payload): Shape | undefined {
+  if (typeof p.event === "string" && p.event !== "" && isRecord(p.payload)) {
+    const { event, payload } = p;
+    const kind = event.endsWith(":unsubscription") ? "unsubscribe" : EVENT_KINDS[event];
+    return kind === undefined ? { kind: "event", event, payload } : { kind, payload };
+  }
+  if (p.receiver !== undefined) return { kind: "unsubscribe", payload: p };
+  if (p.link_id !== undefined) return { kind: "event", event: "link:visit", payload: p };
+  if (p.identity !== undefined) {
+    return { kind: "event", event: "contacts:subscriber:subscription", payload: p };
+  }
+  if (p.mobile !== undefined) return { kind: "delivery", payload: p };
+  let delivery = false;
+  for (const key in p) {
+    if (CALL_ONLY.has(key)) return { kind: "call", payload: p };
+    if (DELIVERY_ONLY.has(key)) delivery = true;
+  }
+  return delivery ? { kind: "delivery", payload: p } : undefined;
+}
+
+// ---- Each field by its table -------------------------------------------------------------
+
+/** A report field and how to read it: a time reads a unix field and its wall-clock twin. */
+type Spec =
+  | {
+      readonly field: string;
+      readonly read: "time";
+      readonly unix?: string;
+      readonly wall?: string;
+    }
+  | {
+      readonly field: string;
+      readonly read: Exclude<FieldRow["read"], "unixTime" | "wallClock">;
+      readonly wire: string;
+      readonly required: boolean;
+    };
+
+function specsOf(table: Readonly<Record<string, FieldRow>>): readonly Spec[] {
+  const specs: Spec[] = [];
+  const times = new Map<string, { field: string; read: "time"; unix?: string; wall?: string }>();
+  for (const [wire, row] of Object.entries(table)) {
+    if (row.read === "unixTime" || row.read === "wallClock") {
+      let time = times.get(row.field);
+      if (time === undefined) {
+        time = { field: row.field, read: "time" };
+        times.set(row.field, time);
+        specs.push(time);
+      }
+      if (row.read === "unixTime") time.unix = wire;
+      else time.wall = wire;
+    } else {
+      specs.push({ field: row.field, read: row.read, wire, required: "required" in row });
+    }
+  }
+  return specs;
+}
+
+const SPECS: Readonly<Record<Fielded, readonly Spec[]>> = {
+  delivery: specsOf(DELIVERY_FIELD_TABLE),
+  call: specsOf(CALL_FIELD_TABLE),
+  unsubscribe: specsOf(UNSUBSCRIBE_FIELD_TABLE),
+};
+
+const NAMES: Readonly<Record<Fielded, string>> = {
+  delivery: "SMS delivery report",
+  call: "call report",
+  unsubscribe: "opt-out",
+};
+
+// A Click2Call to an IVR flow: `"to": "flow:220"` is no number.
+const FLOW = /^\s*flow:\s*(\d+)\s*$/i;
+
+function fielded(kind: Fielded, p: Payload, readWallClock: WallClockReader): ParseResult {
   // A fresh array per report: handlers may add their own. Entries only when a value fails.
   const warnings: ReportWarning[] = [];
-  const { final, outcome } = classified(classifyDeliveryStatus(status), status, DELIVERY, warnings);
-  const report: DeliveryReport = {
-    type: "delivery",
-    id,
-    mobile: warn(readPhone(p.mobile), "mobile", warnings),
-    status,
-    final,
-    outcome,
-    credits: warn(readDecimal(p.credits), "credits", warnings),
-    units: warn(readCount(p.units), "units", warnings),
-    deliveredAt: time(p.deliv_at, "deliv_at", p.deliv_time, "deliv_time", readWallClock, warnings),
-    sentAt: time(p.sent_at, "sent_at", p.sent_time, "sent_time", readWallClock, warnings),
-    submittedAt: time(
-      p.submit_at,
-      "submit_at",
-      p.submit_time,
-      "submit_time",
-      readWallClock,
-      warnings,
-    ),
-    cid: warn(readText(p.cid), "cid", warnings),
-    custom: warn(readText(p.custom), "custom", warnings),
-    custom1: warn(readText(p.custom1), "custom1", warnings),
-    custom2: warn(readText(p.custom2), "custom2", warnings),
-    location: warn(readText(p.location), "location", warnings),
-    region: warn(readText(p.region), "region", warnings),
-    provider: warn(readText(p.provider), "provider", warnings),
-    locationCode: warn(readText(p.location_code), "location_code", warnings),
-    regionCode: warn(readText(p.region_code), "region_code", warnings),
-    providerCode: warn(readText(p.provider_code), "provider_code", warnings),
-    warnings,
-    raw: boundedRaw(p, warnings),
-  };
-  return { ok: true, report };
+  const report: Record<string, unknown> = { type: kind };
+  let status: StatusClass<string> | undefined;
+  let flow: number | undefined;
+  for (const spec of SPECS[kind]) {
+    if (spec.read === "time") {
+      report[spec.field] = time(p, spec.unix, spec.wall, readWallClock, warnings);
+      continue;
+    }
+    const value = p[spec.wire];
+    if (spec.read === "identity" || spec.read === "status") {
+      const read = readIdentity(value);
+      if (typeof read !== "string" && spec.required) {
+        return unidentified(kind, spec.wire, read, value);
+      }
+      report[spec.field] = warn(read, spec.wire, warnings);
+      if (spec.read === "status" && typeof read === "string") {
+        status = classified(kind, read, warnings);
+      }
+    } else if (
+      kind === "call" &&
+      spec.wire === "to" &&
+      typeof value === "string" &&
+      FLOW.test(value)
+    ) {
+      report.to = null;
+      flow = Number(FLOW.exec(value)?.[1]);
+    } else {
+      const reader = READERS[spec.read as keyof typeof READERS];
+      report[spec.field] = warn(reader(value, readWallClock), spec.wire, warnings);
+    }
+  }
+  // The flow a Click2Call went to, where no flow_id says otherwise.
+  if (flow !== undefined && report.flowId === null) report.flowId = flow;
+  if (kind === "call" && report.mid === null && report.webhookId === null) {
+    if (report.bridge === null && report.from === null && report.to === null) {
+      return unidentifiedCall(p);
+    }
+  }
+  if (status !== undefined) {
+    report.final = status.final;
+    report.outcome = status.outcome;
+    if (kind === "delivery") report.reason = status.reason;
+    report.transient = status.transient;
+  }
+  report.warnings = warnings;
+  report.raw = boundedRaw(p, warnings);
+  return { ok: true, report: report as Report };
 }
 
-function toCall(p: Payload, readWallClock: WallClockReader): ParseResult {
-  const status = readIdentity(p.status);
-  if (typeof status !== "string") return unidentified("status", status, p.status, CALL);
-  const warnings: ReportWarning[] = [];
-  const { final, outcome } = classified(classifyCallStatus(status), status, CALL, warnings);
-  const mid = readIdentity(p.mid);
-  const webhookId = readIdentity(p.webhook_id);
-  // A composed template always carries one of them (the grammar's IDENTITY_VARIABLES).
-  if (typeof mid !== "string" && typeof webhookId !== "string") return unidentifiedCall(p);
-  const report: CallReport = {
-    type: "call",
-    webhookId: warn(webhookId, "webhook_id", warnings),
-    mid: warn(mid, "mid", warnings),
-    bridge: warn(readPhone(p.bridge), "bridge", warnings),
-    from: warn(readPhone(p.from), "from", warnings),
-    to: warn(readPhone(p.to), "to", warnings),
-    startedAt: time(undefined, "", p.start_at, "start_at", readWallClock, warnings),
-    endedAt: time(undefined, "", p.end_at, "end_at", readWallClock, warnings),
-    duration: warn(readCount(p.duration), "duration", warnings),
-    flowId: warn(readCount(p.flow_id), "flow_id", warnings),
-    status,
-    final,
-    outcome,
-    source: warn(readText(p.source), "source", warnings),
-    recordingUrl: warn(readText(p.recording_url), "recording_url", warnings),
-    warnings,
-    raw: boundedRaw(p, warnings),
-  };
-  return { ok: true, report };
-}
+/** The readers of the other readings, by name. */
+const READERS = {
+  phone: readPhone,
+  text: readText,
+  count: readCount,
+  decimal: readDecimal,
+  /** ISO 8601 with its zone, or a wall-clock time in the zone. */
+  timestamp(value: unknown, readWallClock: WallClockReader): Read<Date> {
+    const read = readTimestamp(value);
+    if (!(read instanceof Unreadable) || typeof value !== "string") return read;
+    return readWallClock(value) ?? read;
+  },
+} satisfies Record<string, (value: unknown, readWallClock: WallClockReader) => Read<unknown>>;
 
-/** A status's class; a warning when the status table does not know it (it is taken all the same). */
-function classified<Outcome extends string>(
-  found: StatusClass<Outcome>,
-  status: string,
-  what: string,
-  warnings: ReportWarning[],
-): StatusClass<Outcome> {
+/** The status's class; a warning when the status table does not know it (it is taken all the same). */
+function classified(kind: Fielded, status: string, warnings: ReportWarning[]): StatusClass<string> {
+  const found = kind === "call" ? classifyCallStatus(status) : classifyDeliveryStatus(status);
   if (!found.known) {
     warnings.push({
       field: "status",
-      message: `${quote(status)} is not a status of the ${what} that reportkit knows; taken as sent, as not final with outcome "unknown"`,
+      message: `${quote(status)} is not a status of the ${NAMES[kind]} that reportkit knows; taken as sent, as not final with outcome "unknown"`,
     });
   }
   return found;
 }
 
+// ---- Events: the envelope typed, the payload as sent -------------------------------------
+
+function event(name: string, payload: Payload, body: Payload): ParseResult {
+  const warnings: ReportWarning[] = [];
+  const kept = boundedRaw(payload, warnings);
+  const raw = payload === body ? kept : boundedRaw({ ...body, payload: kept }, warnings);
+  return {
+    ok: true,
+    report: {
+      type: "event",
+      event: name,
+      id: warn(readIdentity(kept.id), "id", warnings),
+      status: warn(readIdentity(kept.status), "status", warnings),
+      payload: kept,
+      warnings,
+      raw,
+    },
+  };
+}
+
+// ---- Values ------------------------------------------------------------------------------
+
 /** The value, or null with a warning naming the field when it could not be read. */
 function warn<T>(read: Read<T>, field: string, warnings: ReportWarning[]): T | null {
-  // Text, numbers and null, the usual values, without a prototype walk.
-  if (typeof read !== "object" || read === null || !(read instanceof Unreadable)) {
-    return read as T | null;
-  }
+  if (!(read instanceof Unreadable)) return read;
   warnings.push({ field, message: `${read.message}; set to null, the value is kept in raw` });
   return null;
 }
@@ -236,19 +298,23 @@ function warn<T>(read: Read<T>, field: string, warnings: ReportWarning[]): T | n
  * wall-clock string is the fallback, and when both are there they are held against each other.
  */
 function time(
-  unixValue: unknown,
-  unixField: string,
-  wallValue: unknown,
-  wallClockField: string,
+  p: Payload,
+  unixField: string | undefined,
+  wallField: string | undefined,
   readWallClock: WallClockReader,
   warnings: ReportWarning[],
 ): Date | null {
-  const exact = unixValue === undefined ? null : warn(readUnixTime(unixValue), unixField, warnings);
+  const unixValue = unixField === undefined ? undefined : p[unixField];
+  const wallValue = wallField === undefined ? undefined : p[wallField];
+  const exact =
+    unixValue === undefined ? null : warn(readUnixTime(unixValue), unixField as string, warnings);
   if (wallValue === undefined) return exact;
-  const wall = warn(readWallClockValue(wallValue, readWallClock), wallClockField, warnings);
+  const wall = warn(readWallClockValue(wallValue, readWallClock), wallField as string, warnings);
   if (exact === null) return wall;
   if (wall !== null && Math.floor(wall.getTime() / 1000) !== Math.floor(exact.getTime() / 1000)) {
-    warnings.push(pairWarning(unixField, exact, wallClockField, wallValue, wall, readWallClock));
+    warnings.push(
+      pairWarning(unixField as string, exact, wallField as string, wallValue, wall, readWallClock),
+    );
   }
   return exact;
 }
@@ -326,12 +392,14 @@ function utcOffset(ms: number): string {
   return `${ms < 0 ? "-" : "+"}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
 }
 
+// ---- Refusals ----------------------------------------------------------------------------
+
 /** A 400 for an identity field that is missing, empty or unreadable. */
 function unidentified(
+  kind: Fielded,
   field: string,
-  read: null | Unreadable,
+  read: Read<string>,
   value: unknown,
-  what: string,
 ): ParseResult {
   const detail =
     read instanceof Unreadable
@@ -339,11 +407,14 @@ function unidentified(
       : value === undefined
         ? "it is required but missing"
         : "it is empty";
-  return invalidField(
-    what === DELIVERY ? "delivery" : "call",
-    field,
-    `Field "${field}" of the ${what} is unusable: ${detail}. It identifies the report, so the report cannot be taken without it.`,
-  );
+  return {
+    ok: false,
+    kind,
+    error: invalidReport(
+      field,
+      `Field "${field}" of the ${NAMES[kind]} is unusable: ${detail}. It identifies the report, so the report cannot be taken without it.`,
+    ),
+  };
 }
 
 function unidentifiedCall(p: Payload): ParseResult {
@@ -352,15 +423,14 @@ function unidentifiedCall(p: Payload): ParseResult {
     const read = readIdentity(p[key]);
     return p[key] === undefined ? "missing" : read instanceof Unreadable ? read.message : "empty";
   };
-  return invalidField(
-    "call",
-    field,
-    `The call report has no usable "mid" (${detail("mid")}) nor "webhook_id" (${detail("webhook_id")}): one of them identifies the call, so the report cannot be taken without it.`,
-  );
-}
-
-function invalidField(kind: Kind, field: string, message: string): ParseResult {
-  return { ok: false, error: invalidReport(field, message), kind };
+  return {
+    ok: false,
+    kind: "call",
+    error: invalidReport(
+      field,
+      `The call report has no usable "mid" (${detail("mid")}) nor "webhook_id" (${detail("webhook_id")}), and none of "bridge", "from" and "to": nothing identifies the call, so the report cannot be taken.`,
+    ),
+  };
 }
 
 function unrecognized(message: string): ParseResult {

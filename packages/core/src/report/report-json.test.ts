@@ -60,7 +60,9 @@ describe("reportFromJson", () => {
 
   it("refuses what is not a report's JSON form, saying where", () => {
     expect(() => reportFromJson(null)).toThrow(/needs the JSON object of a report/);
-    expect(() => reportFromJson({ type: "fax" })).toThrow(/`type` must be "delivery" or "call"/);
+    expect(() => reportFromJson({ type: "fax" })).toThrow(
+      /`type` must be "delivery", "call", "unsubscribe" or "event"/,
+    );
     const json = JSON.parse(JSON.stringify(parsed(SAMPLE_DLR)));
     expect(() => reportFromJson({ ...json, deliveredAt: "not a date" })).toThrow(
       /delivery report at `deliveredAt`/,

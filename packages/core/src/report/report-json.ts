@@ -1,7 +1,7 @@
 import { classifyCallStatus, classifyDeliveryStatus } from "@reportkit/wire";
 import { isRecord } from "@reportkit/wire/internal";
 import { z } from "zod";
-import { CallReportSchema, DeliveryReportSchema, type Report } from "./schemas.js";
+import { REPORT_SCHEMAS, type Report } from "./schemas.js";
 
 // One definition of which fields are dates: the report schemas. A field whose schema is a
 // nullable date travels as an ISO string in JSON (Date#toJSON) and is revived here, so a field
@@ -20,18 +20,15 @@ function nullableFieldsOf(schema: z.ZodObject): readonly string[] {
     .map(([name]) => name);
 }
 
-const FORMS = {
-  delivery: {
-    schema: DeliveryReportSchema,
-    dateFields: dateFieldsOf(DeliveryReportSchema),
-    nullableFields: nullableFieldsOf(DeliveryReportSchema),
-  },
-  call: {
-    schema: CallReportSchema,
-    dateFields: dateFieldsOf(CallReportSchema),
-    nullableFields: nullableFieldsOf(CallReportSchema),
-  },
-} as const;
+const FORMS = Object.fromEntries(
+  Object.entries(REPORT_SCHEMAS).map(([kind, schema]) => [
+    kind,
+    { schema, dateFields: dateFieldsOf(schema), nullableFields: nullableFieldsOf(schema) },
+  ]),
+) as unknown as Record<
+  Report["type"],
+  { schema: z.ZodType<Report>; dateFields: readonly string[]; nullableFields: readonly string[] }
+>;
 
 /**
  * Turns the JSON form of a report (what `JSON.stringify(report)` produced, parsed again) back
@@ -49,28 +46,28 @@ export function reportFromJson(json: unknown): Report {
     throw new TypeError("reportkit: reportFromJson needs the JSON object of a report.");
   }
   const type = json.type;
-  if (type !== "delivery" && type !== "call") {
+  if (typeof type !== "string" || !Object.hasOwn(FORMS, type)) {
     throw new TypeError(
-      `reportkit: reportFromJson: \`type\` must be "delivery" or "call", got ${JSON.stringify(type)}.`,
+      `reportkit: reportFromJson: \`type\` must be "delivery", "call", "unsubscribe" or "event", got ${JSON.stringify(type)}.`,
     );
   }
-  const { schema, dateFields, nullableFields } = FORMS[type];
+  const { schema, dateFields, nullableFields } = FORMS[type as Report["type"]];
   const revived: Record<string, unknown> = { ...json };
   for (const name of nullableFields) if (!Object.hasOwn(revived, name)) revived[name] = null;
   for (const name of dateFields) {
     const value = revived[name];
     if (typeof value === "string" || typeof value === "number") revived[name] = new Date(value);
   }
-  // A report serialised before reports carried `final` and `outcome` (a job queued by an older
-  // receiver): both follow from its status.
-  if (revived.final === undefined && revived.outcome === undefined) {
-    if (typeof revived.status === "string") {
-      const found = (type === "delivery" ? classifyDeliveryStatus : classifyCallStatus)(
-        revived.status,
-      );
-      revived.final = found.final;
-      revived.outcome = found.outcome;
-    }
+  // A report serialised before reports carried `final`, `outcome`, `reason` and `transient` (a
+  // job queued by an older receiver): they follow from its status.
+  if ((type === "delivery" || type === "call") && typeof revived.status === "string") {
+    const found = (type === "delivery" ? classifyDeliveryStatus : classifyCallStatus)(
+      revived.status,
+    );
+    revived.final ??= found.final;
+    revived.outcome ??= found.outcome;
+    revived.transient ??= found.transient;
+    if (type === "delivery") revived.reason ??= found.reason;
   }
   const result = schema.safeParse(revived);
   if (!result.success) {

@@ -153,7 +153,7 @@ describe("ERROR_STATUS", () => {
   const codes = Object.keys(ERROR_STATUS) as ErrorCode[];
 
   it("gives each code the status its ReportkitError carries", () => {
-    expect(codes).toHaveLength(19);
+    expect(codes).toHaveLength(20);
     for (const code of codes) {
       const error = new ReportkitError(code, "m");
       expect([code, error.status, error.code]).toEqual([code, ERROR_STATUS[code], code]);
@@ -179,10 +179,11 @@ describe("ERROR_STATUS", () => {
       409: ["in_progress"],
       413: ["payload_too_large"],
       415: ["unsupported_media_type"],
-      500: ["handler_failed", "token_check_failed", "internal_error"],
+      500: ["handler_failed", "secret_check_failed", "internal_error"],
       503: [
         "no_handler",
         "handler_timeout",
+        "parked",
         "dedupe_unavailable",
         "queue_unavailable",
         "shutting_down",

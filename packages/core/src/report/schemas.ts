@@ -1,14 +1,22 @@
+// The zod schemas users import, built from @reportkit/wire's field tables (report-fields.ts): the
+// wire payloads as senders push them, and the reports as handlers receive them. The types of
+// every report come from here (z.infer); the receiver parses with the same tables
+// (parse-report.ts), one reader per field, so one unreadable value costs that value (null and a
+// warning), not the report.
 import {
+  CALL_FIELD_TABLE,
   CALL_OUTCOMES,
   type CallStatus,
+  DELIVERY_FIELD_TABLE,
   DELIVERY_OUTCOMES,
+  DELIVERY_REASONS,
   type DeliveryStatus,
+  type FieldReading,
+  type FieldRow,
+  UNSUBSCRIBE_FIELD_TABLE,
 } from "@reportkit/wire";
 import { z } from "zod";
-import { optionalNumberOrString, optionalStringOrNumber, stringOrNumber } from "./fields.js";
 
-// The status vocabulary is @reportkit/wire's (statuses.ts): the known statuses, and what each
-// says (`final`, `outcome`) on every report.
 export {
   CALL_STATUSES,
   type CallStatus,
@@ -16,55 +24,52 @@ export {
   type DeliveryStatus,
 } from "@reportkit/wire";
 
+type Table = Readonly<Record<string, FieldRow>>;
+
+// ---- The wire payloads ------------------------------------------------------------------
+
+/** A value senders send as a string or a number (PHP mixes them; composed webhooks send text). */
+const stringOrNumber = z.union([z.string(), z.number()]);
+const numberOrString = z.union([z.number(), z.string()]);
+
+const WIRE = {
+  identity: stringOrNumber,
+  status: stringOrNumber,
+  phone: numberOrString,
+  text: stringOrNumber,
+  count: numberOrString,
+  decimal: stringOrNumber,
+  unixTime: stringOrNumber,
+  wallClock: z.string(),
+  timestamp: z.string(),
+} as const satisfies Record<FieldReading, z.ZodType>;
+
+type Sent = { required: true } | { always: true };
+type WireShape<T extends Table> = {
+  [K in keyof T]: T[K] extends Sent
+    ? (typeof WIRE)[T[K]["read"]]
+    : z.ZodOptional<z.ZodNullable<(typeof WIRE)[T[K]["read"]]>>;
+};
+
+function wireShape<T extends Table>(table: T): WireShape<T> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, row] of Object.entries(table)) {
+    const wire = WIRE[row.read];
+    shape[name] = "required" in row || "always" in row ? wire : wire.nullish();
+  }
+  return shape as WireShape<T>;
+}
+
+/** The SMS delivery report as the provider pushes it; unknown keys allowed. */
+export const DeliveryPayloadSchema = z.looseObject(wireShape(DELIVERY_FIELD_TABLE));
+/** The call report (outbound-dial or Click2Call) as the provider pushes it; unknown keys allowed. */
+export const CallPayloadSchema = z.looseObject(wireShape(CALL_FIELD_TABLE));
+/** The opt-out as the provider pushes it; unknown keys allowed. */
+export const UnsubscribePayloadSchema = z.looseObject(wireShape(UNSUBSCRIBE_FIELD_TABLE));
+
+// ---- The reports ------------------------------------------------------------------------
+
 const isNonEmptyString = (v: unknown): v is string => typeof v === "string" && v !== "";
-
-const optionalWallClock = z.string().nullish();
-
-const deliveryShape = {
-  id: stringOrNumber,
-  mobile: stringOrNumber,
-  status: stringOrNumber,
-  credits: optionalStringOrNumber,
-  units: optionalNumberOrString,
-  deliv_at: optionalStringOrNumber,
-  sent_at: optionalStringOrNumber,
-  submit_at: optionalStringOrNumber,
-  deliv_time: optionalWallClock,
-  sent_time: optionalWallClock,
-  submit_time: optionalWallClock,
-  cid: optionalStringOrNumber,
-  custom: optionalStringOrNumber,
-  custom1: optionalStringOrNumber,
-  custom2: optionalStringOrNumber,
-  location: optionalStringOrNumber,
-  region: optionalStringOrNumber,
-  provider: optionalStringOrNumber,
-  location_code: optionalStringOrNumber,
-  region_code: optionalStringOrNumber,
-  provider_code: optionalStringOrNumber,
-};
-
-const callShape = {
-  webhook_id: optionalStringOrNumber,
-  mid: optionalStringOrNumber,
-  bridge: optionalNumberOrString,
-  from: optionalNumberOrString,
-  to: optionalNumberOrString,
-  start_at: optionalWallClock,
-  end_at: optionalWallClock,
-  duration: optionalStringOrNumber,
-  flow_id: optionalNumberOrString,
-  status: stringOrNumber,
-  source: optionalStringOrNumber,
-  recording_url: optionalStringOrNumber,
-};
-
-/** The SMS delivery report as the provider pushes it (section 2.4); unknown keys allowed. */
-export const DeliveryPayloadSchema = z.looseObject(deliveryShape);
-/** The call report as the provider pushes it (section 2.5); unknown keys allowed. */
-export const CallPayloadSchema = z.looseObject(callShape);
-
-const raw = z.record(z.string(), z.unknown());
 
 /**
  * A value the receiver could not read: the report field is null, the value is still in `raw`
@@ -73,77 +78,118 @@ const raw = z.record(z.string(), z.unknown());
  */
 export const ReportWarningSchema = z.object({ field: z.string(), message: z.string() });
 export type ReportWarning = z.infer<typeof ReportWarningSchema>;
-const warnings = z.array(ReportWarningSchema);
 
 // What the receiver guarantees, not only the JS type: plain decimals with at least the
-// provider's 4 places (never "1e+21"), whole numbers, valid dates (z.date() refuses an
-// Invalid Date), and identity text that is never empty.
+// provider's 4 places (never "1e+21"), whole numbers, valid dates (z.date() refuses an Invalid
+// Date), and identity text that is never empty.
 const identity = z.string().min(1);
-const credits = z
-  .string()
-  .regex(/^-?\d+\.\d{4,}$/)
-  .nullable();
-const count = z.int().min(0).nullable();
 const instant = z.date().nullable();
+const READ = {
+  identity: identity.nullable(),
+  status: identity,
+  phone: z.string().nullable(),
+  text: z.string().nullable(),
+  count: z.int().min(0).nullable(),
+  decimal: z
+    .string()
+    .regex(/^-?\d+\.\d{4,}$/)
+    .nullable(),
+  unixTime: instant,
+  wallClock: instant,
+  timestamp: instant,
+} as const satisfies Record<FieldReading, z.ZodType>;
+
+type ReportShape<T extends Table, Status extends z.ZodType> = {
+  [K in keyof T as T[K]["field"]]: T[K]["read"] extends "status"
+    ? Status
+    : T[K] extends { required: true }
+      ? typeof identity
+      : (typeof READ)[T[K]["read"]];
+};
+
+function reportShape<T extends Table, Status extends z.ZodType>(
+  table: T,
+  status: Status,
+): ReportShape<T, Status> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const row of Object.values(table)) {
+    shape[row.field] =
+      row.read === "status" ? status : "required" in row ? identity : READ[row.read];
+  }
+  return shape as ReportShape<T, Status>;
+}
+
+/** What every report carries besides its fields. */
+const common = {
+  /** Values that could not be read (their field is null); `[]` when every value was read. */
+  warnings: z.array(ReportWarningSchema),
+  /** The body as sent (a composed request's values by the customer's own keys). */
+  raw: z.record(z.string(), z.unknown()),
+};
 
 /** A normalized SMS delivery report, as `onDelivery` receives it. */
 export const DeliveryReportSchema = z.object({
   type: z.literal("delivery"),
-  id: identity,
-  /** Null when the report has none (or an unreadable one: see `warnings`). */
-  mobile: z.string().nullable(),
-  status: z.custom<DeliveryStatus>(isNonEmptyString),
+  ...reportShape(DELIVERY_FIELD_TABLE, z.custom<DeliveryStatus>(isNonEmptyString)),
   /** True when nothing should follow this status (DELIVRD, UNDELIV, …; not ENROUTE). */
   final: z.boolean(),
   /** What the status says about the message; `unknown` also for a status not in the table. */
   outcome: z.enum(DELIVERY_OUTCOMES),
-  credits,
-  units: count,
-  deliveredAt: instant,
-  sentAt: instant,
-  submittedAt: instant,
-  cid: z.string().nullable(),
-  custom: z.string().nullable(),
-  /** The client's two further values (`custom1`, `custom2` on the wire). */
-  custom1: z.string().nullable(),
-  custom2: z.string().nullable(),
-  /** Where the number is registered: country ("India"), circle ("Bangalore"), operator ("Jio"). */
-  location: z.string().nullable(),
-  region: z.string().nullable(),
-  provider: z.string().nullable(),
-  /** Their codes ("in", "KA", "RJ"; `location_code`, `region_code`, `provider_code` on the wire). */
-  locationCode: z.string().nullable(),
-  regionCode: z.string().nullable(),
-  providerCode: z.string().nullable(),
-  /** Values that could not be read (their field is null); `[]` when every value was read. */
-  warnings,
-  raw,
+  /** Why it was not delivered (a class of the status table); null when delivered or pending. */
+  reason: z.enum(DELIVERY_REASONS).nullable(),
+  /** Whether sending the same message again later may succeed (a switched-off handset: yes). */
+  transient: z.boolean(),
+  ...common,
 });
 
-/** A normalized call report, as `onCall` receives it. */
+/** A normalized call report (outbound-dial or Click2Call), as `onCall` receives it. */
 export const CallReportSchema = z.object({
   type: z.literal("call"),
-  webhookId: z.string().nullable(),
-  mid: z.string().nullable(),
-  bridge: z.string().nullable(),
-  from: z.string().nullable(),
-  to: z.string().nullable(),
-  startedAt: instant,
-  endedAt: instant,
-  duration: count,
-  flowId: count,
-  status: z.custom<CallStatus>(isNonEmptyString),
+  ...reportShape(CALL_FIELD_TABLE, z.custom<CallStatus>(isNonEmptyString)),
   /** True for every known status: a call report is pushed once the call has ended. */
   final: z.boolean(),
   /** Whether the callee answered; `unknown` for a status not in the table. */
   outcome: z.enum(CALL_OUTCOMES),
-  source: z.string().nullable(),
-  recordingUrl: z.string().nullable(),
-  /** Values that could not be read (their field is null); `[]` when every value was read. */
-  warnings,
-  raw,
+  /** Whether calling again later may get through (busy, no answer, congestion). */
+  transient: z.boolean(),
+  ...common,
+});
+
+/** An opt-out, as `onUnsubscribe` receives it: the number may no longer be messaged. */
+export const UnsubscribeReportSchema = z.object({
+  type: z.literal("unsubscribe"),
+  ...reportShape(UNSUBSCRIBE_FIELD_TABLE, identity),
+  ...common,
+});
+
+/**
+ * Another event pushed to the webhook (a WhatsApp, RCS or Viber status, an inbound message, a
+ * contact update, a smart-link visit), as `onEvent` receives it: its name and its payload as
+ * sent. reportkit types only the envelope.
+ */
+export const EventReportSchema = z.object({
+  type: z.literal("event"),
+  /** "whatsapp:message:status", "vmn:message:in", "contacts:subscriber:subscription", "link:visit". */
+  event: z.string().min(1),
+  /** The payload's `id`, as text; null when it has none. */
+  id: z.string().min(1).nullable(),
+  /** The payload's `status`, as text; null when it has none. */
+  status: z.string().min(1).nullable(),
+  payload: z.record(z.string(), z.unknown()),
+  ...common,
 });
 
 export type DeliveryReport = z.infer<typeof DeliveryReportSchema>;
 export type CallReport = z.infer<typeof CallReportSchema>;
-export type Report = DeliveryReport | CallReport;
+export type UnsubscribeReport = z.infer<typeof UnsubscribeReportSchema>;
+export type EventReport = z.infer<typeof EventReportSchema>;
+/** Any body the receiver takes: an SMS delivery report, a call report, an opt-out or an event. */
+export type Report = DeliveryReport | CallReport | UnsubscribeReport | EventReport;
+
+/** Each kind's report schema. */
+export const REPORT_SCHEMAS = {
+  delivery: DeliveryReportSchema,
+  call: CallReportSchema,
+  unsubscribe: UnsubscribeReportSchema,
+  event: EventReportSchema,
+} as const;

@@ -1,3 +1,5 @@
+import type { ReportKind } from "@reportkit/wire";
+
 /**
  * What a claim on a report's key found:
  * - "claimed": the caller now holds the key (for the store's lease) and runs the handler;
@@ -75,7 +77,7 @@ export type JournalBodies = "full" | "redacted";
 export interface JournalRecord {
   /** The report's dedupe key, or "sha256:<hex>" of the body when it has none (a refusal). */
   key: string;
-  kind: "delivery" | "call" | null;
+  kind: ReportKind | null;
   status: "failed" | "refused";
   /** The request as it came, to replay it: never the Authorization header or any token. */
   request: JournalRequest;
@@ -98,7 +100,7 @@ export interface JournalRequest {
 /** A kept entry, as a journal lists it. */
 export interface JournalEntry {
   key: string;
-  kind: "delivery" | "call" | null;
+  kind: ReportKind | null;
   status: "failed" | "refused" | "resolved";
   request: JournalRequest;
   firstSeen: Date;

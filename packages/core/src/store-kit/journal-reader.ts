@@ -1,8 +1,9 @@
 // The failure journal's read API, declared once for every store that keeps one (the store
 // packages' journals implement it; `reportkit journal` and `reportkit replay` use it), and the
 // one reading of a `list` filter they share.
+
+import { type OptionReader, readOptions, shown } from "../base/attorney.js";
 import type { FailureJournal, JournalBodies, JournalEntry, JournalRecord } from "./dedupe-store.js";
-import { type OptionReader, readOptions, shown } from "./option-checks.js";
 
 export type JournalStatus = JournalEntry["status"];
 

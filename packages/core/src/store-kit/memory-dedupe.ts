@@ -1,32 +1,37 @@
+import { readOptions } from "../base/attorney.js";
 import {
   type ClaimResult,
   DEFAULT_DEDUPE_TTL_MS,
   DEFAULT_LEASE_MS,
   type DedupeStore,
 } from "./dedupe-store.js";
-import { KeyTable } from "./key-table.js";
-import { readOptions } from "./option-checks.js";
 
 export interface MemoryDedupeOptions {
   /** How long a processed report is remembered, in ms. Default 2 h: the provider's 90-minute retry window plus a margin. */
   ttlMs?: number;
-  /** The most keys kept (reports processed or being processed); past it the least recently written go first. Default 100,000 (4.5 MB once full). */
+  /** The most keys kept (reports processed or being processed); past it the least recently written go first. Default 100,000 (about 12 MB once full). */
   maxKeys?: number;
   /** How long a claim holds a report whose handler is still running, in ms. Default 60 s. */
   leaseMs?: number;
 }
 
+/** A claim in progress: who holds it, and until when. */
+interface Held {
+  readonly owner: string;
+  readonly until: number;
+}
+
 /**
  * The default dedupe store: this process's memory, bounded (the least recently written keys go
- * first) and synchronous, so it adds no await to a request. It protects one instance; several
- * instances behind one URL share nothing through it: use `redisDedupe` from @reportkit/redis.
+ * first). It protects one instance; several instances behind one URL share nothing through it:
+ * use `redisDedupe` from @reportkit/redis or `postgresInbox` from @reportkit/postgres.
  *
- * Keys are kept as a 96-bit hash (see KeyTable): the default 100,000 take 4.5 MB once that
- * many reports came in within `ttlMs`. A key is written when it is claimed;
- * completing its claim marks it done in place, for `ttlMs` from the claim.
+ * A Map in the order keys were written: a processed key holds when it expires, a claimed one
+ * its owner and lease. At the default 100,000 keys of the provider's ids it takes about 12 MB
+ * (docs/performance.md).
  *
  * @example
- * createReceiver({ token, onDelivery, dedupe: memoryDedupe({ ttlMs: 3 * 60 * 60_000 }) });
+ * createReceiver({ dedupe: memoryDedupe({ ttlMs: 3 * 60 * 60_000 }), onDelivery });
  */
 export function memoryDedupe(options: MemoryDedupeOptions = {}): DedupeStore {
   const read = readOptions("memoryDedupe", options, {
@@ -36,38 +41,38 @@ export function memoryDedupe(options: MemoryDedupeOptions = {}): DedupeStore {
   const ttlMs = read.positiveMs("ttlMs", DEFAULT_DEDUPE_TTL_MS);
   const maxKeys = read.wholeNumber("maxKeys", 100_000);
   const leaseMs = read.positiveMs("leaseMs", DEFAULT_LEASE_MS);
-  const epoch = Date.now();
-  const keys = new KeyTable(maxKeys);
+  const keys = new Map<string, number | Held>();
+
+  /** Writes `key` as the newest, the oldest dropped past `maxKeys`. */
+  function write(key: string, value: number | Held): void {
+    keys.delete(key);
+    if (keys.size >= maxKeys) keys.delete(keys.keys().next().value as string);
+    keys.set(key, value);
+  }
 
   return {
     leaseMs,
     claim(key: string, owner: string): ClaimResult {
-      const at = Date.now() - epoch;
-      const entry = keys.find(key);
-      if (entry === -1) {
-        keys.add(key, at + leaseMs, owner); // the usual case: a report not seen before
-        return "claimed";
+      const now = Date.now();
+      const found = keys.get(key);
+      if (found !== undefined) {
+        if (typeof found === "number") {
+          if (found > now) return "done";
+        } else if (found.until > now) {
+          return "busy";
+        }
       }
-      if (keys.expiresAt(entry) > at) return keys.owner(entry) === undefined ? "done" : "busy";
-      // Expired (a lease run out, or a done key past its TTL): claimed anew, as the newest.
-      keys.remove(entry);
-      keys.add(key, at + leaseMs, owner);
+      // New, or run out (a lease, or a done key past its TTL): claimed, as the newest.
+      write(key, { owner, until: now + leaseMs });
       return "claimed";
     },
     complete(key: string, _owner: string): void {
       // Done whoever holds the claim now: the report was processed.
-      const entry = keys.find(key);
-      if (entry !== -1 && keys.owner(entry) !== undefined) {
-        // Counted from the claim, whose time the lease holds: no second clock read.
-        keys.update(entry, keys.expiresAt(entry) - leaseMs + ttlMs);
-        return;
-      }
-      if (entry !== -1) keys.remove(entry);
-      keys.add(key, Date.now() - epoch + ttlMs);
+      write(key, Date.now() + ttlMs);
     },
     release(key: string, owner: string): void {
-      const entry = keys.find(key);
-      if (entry !== -1 && keys.owner(entry) === owner) keys.remove(entry);
+      const found = keys.get(key);
+      if (typeof found === "object" && found.owner === owner) keys.delete(key);
     },
   };
 }

@@ -1,5 +1,6 @@
 // Instrumentation without a dependency: the receiver (and @reportkit/bullmq's worker) call this
 // small interface; @reportkit/otel implements it on OpenTelemetry, and anything else can.
+import type { ReportKind } from "@reportkit/wire";
 import type { ErrorCode } from "../reply/errors.js";
 
 /** How one identified report ended, as counted and put on its span. */
@@ -10,6 +11,7 @@ export type ReportOutcome =
   | "timeout"
   | "in_progress"
   | "unavailable"
+  | "parked"
   | "queued";
 
 /** W3C trace context (`traceparent`, `tracestate`) carried from the enqueue to the worker. */
@@ -25,9 +27,9 @@ export interface Telemetry {
    * A report was identified: its span starts now, a child of the active context (the
    * framework's HTTP span). `link` is the trace context stored with a queued job, for a worker.
    */
-  startReport(kind: "delivery" | "call", status: string, link?: TraceCarrier): ReportSpan;
+  startReport(kind: ReportKind, status: string | null, link?: TraceCarrier): ReportSpan;
   /** A request refused before it became a report to process (401, 400, 413, …): counted. */
-  refused(code: ErrorCode, kind: "delivery" | "call" | undefined): void;
+  refused(code: ErrorCode, kind: ReportKind | undefined): void;
   /**
    * The webhook's verification request was answered (200 with its challenge) or refused (a
    * wrong key, no secret): counted as a verification, never as a report or a refusal.

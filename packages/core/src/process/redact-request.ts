@@ -1,0 +1,136 @@
+// What a failure journal is handed of a request. Always without credentials: a value under a
+// credential's name (`?token=`, a key, a signature, in the query, a form or a JSON body) and the
+// receiver's own secret wherever it appears. With `bodies: "redacted"`, also without phone
+// numbers: the fields that carry one (the wire's, or a composed template's own keys for them),
+// and every digit run as long as a phone number's (however written) anywhere else, keys
+// included. The rest of the request stays as it came, so an entry still says what failed.
+import {
+  isSecretKey,
+  maskDigits,
+  REDACTED,
+  redactQuery,
+  withoutCredentials,
+} from "@reportkit/wire/internal";
+import { parseLenientJson } from "../base/parse-json.js";
+import type { JournalRequest } from "../store-kit/dedupe-store.js";
+
+export { maskDigits, REDACTED } from "@reportkit/wire/internal";
+
+/** How a request is redacted: its numbers too, or its credentials only. */
+export interface Redaction {
+  readonly numbers: boolean;
+  readonly phoneKeys: ReadonlySet<string>;
+  /** The receiver's own secrets, where they are strings: never kept, wherever they appear. */
+  readonly secrets: readonly string[];
+}
+
+/** `request` as a journal may keep it (see the file's comment). */
+export async function redactRequest(
+  request: JournalRequest,
+  redaction: Redaction,
+): Promise<JournalRequest> {
+  const { numbers, phoneKeys, secrets } = redaction;
+  if (!numbers) {
+    // As it came, for `reportkit replay` to send again: only credentials taken out.
+    const body =
+      request.bodyEncoding === "utf8" ? withoutSecrets(request.body, secrets) : request.body;
+    return { ...request, url: withoutSecrets(withoutCredentials(request.url), secrets), body };
+  }
+  const text = (value: string) => withoutSecrets(maskDigits(value), secrets);
+  const mark = request.url.indexOf("?");
+  const url =
+    mark === -1
+      ? text(request.url)
+      : `${text(request.url.slice(0, mark))}?${withoutSecrets(redactQuery(request.url.slice(mark + 1), phoneKeys), secrets)}`;
+  const body = request.bodyEncoding === "base64" ? utf8Of(request.body) : request.body;
+  // Bytes that are no UTF-8 (a charset of their own): not read here, so not kept.
+  if (body === undefined) return { ...request, url, body: "", bodyEncoding: "utf8" };
+  const type = (request.contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  const start = body.trimStart()[0];
+  const json = start === "{" || start === "[" ? parsed(body) : undefined;
+  if (json !== undefined) {
+    const redacted = JSON.stringify(redactValue(json.value, phoneKeys, text));
+    return { ...request, url, body: redacted, bodyEncoding: "utf8" };
+  }
+  if (type === "application/x-www-form-urlencoded") {
+    const redacted = withoutSecrets(redactQuery(body, phoneKeys), secrets);
+    return { ...request, url, body: redacted, bodyEncoding: "utf8" };
+  }
+  // A multipart body's fields, redacted as a urlencoded form (the boundary and the part
+  // headers say nothing); any other body, its digit runs masked.
+  const fields = type === "multipart/form-data" ? await multipartFields(body, request) : undefined;
+  return fields === undefined
+    ? { ...request, url, body: text(body), bodyEncoding: "utf8" }
+    : {
+        ...request,
+        url,
+        contentType: "application/x-www-form-urlencoded",
+        body: withoutSecrets(redactQuery(fields.toString(), phoneKeys), secrets),
+        bodyEncoding: "utf8",
+      };
+}
+
+/** Objects walked: a phone key's or a credential's value replaced, other strings and keys masked. */
+function redactValue(
+  value: unknown,
+  phoneKeys: ReadonlySet<string>,
+  text: (value: string) => string,
+  depth = 0,
+): unknown {
+  if (typeof value === "string") return text(value);
+  if (typeof value === "number") return text(String(value)) === String(value) ? value : REDACTED;
+  if (typeof value !== "object" || value === null) return value;
+  // Deeper than a report ever is: nothing of it is kept.
+  if (depth > 32) return REDACTED;
+  if (Array.isArray(value))
+    return value.map((item) => redactValue(item, phoneKeys, text, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const hidden = (phoneKeys.has(key) || isSecretKey(key)) && item !== null && item !== "";
+    // Defined, not assigned: a `__proto__` key stays a key.
+    Object.defineProperty(out, text(key), {
+      value: hidden ? REDACTED : redactValue(item, phoneKeys, text, depth + 1),
+      enumerable: true,
+      writable: true,
+    });
+  }
+  return out;
+}
+
+function withoutSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out;
+}
+
+function parsed(text: string): { value: unknown } | undefined {
+  try {
+    return { value: parseLenientJson(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+async function multipartFields(body: string, request: JournalRequest) {
+  try {
+    const headers = { "content-type": request.contentType ?? "" };
+    const form = await new Response(body, { headers }).formData();
+    const fields = new URLSearchParams();
+    for (const [name, value] of form) if (typeof value === "string") fields.append(name, value);
+    return fields;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Base64 bytes as UTF-8 text, or undefined when they are not UTF-8. */
+function utf8Of(base64: string): string | undefined {
+  try {
+    const binary = atob(base64);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,192 @@
+// A valid report to its outcome: handed to the queue (queue mode), or claimed in the dedupe store,
+// run by its kind's handler within the deadline, and marked done (or its claim released). The
+// provider counts only 200/202 as delivered, so this resolves to a 2xx only once the handler (or
+// the queue) succeeded, and otherwise throws the ReportkitError to answer with.
+import type { ReceiverResponse } from "../base/types.js";
+import { answeredWithin, within } from "../base/within.js";
+import {
+  asReportkitError,
+  completeFailed,
+  dedupeUnavailable,
+  handlerFailed,
+  handlerTimeout,
+  inProgress,
+  noHandler,
+  notRecorded,
+  parked,
+  queueUnavailable,
+  type ReportkitError,
+} from "../reply/errors.js";
+import { DUPLICATE, OK, QUEUED } from "../reply/replies.js";
+import type { Report } from "../report/schemas.js";
+import type { DedupeStore } from "../store-kit/dedupe-store.js";
+import type { ReportQueue } from "../store-kit/report-queue.js";
+import type { ReportSpan } from "../store-kit/telemetry.js";
+import { addScope, type HandlerContext } from "./handler-context.js";
+import { isRetryLater } from "./retry-later.js";
+
+/** A handler as the receiver calls it: the report of its kind, and the request's context. */
+export type AnyHandler = (report: never, ctx: HandlerContext) => unknown;
+
+/** The report handlers a receiver has so far, by kind: from its options, or attached later. */
+export type KindHandlers = Partial<Record<Report["type"], AnyHandler>>;
+
+/** What running a report needs of the receiver's configuration. */
+export interface RunSettings {
+  readonly dedupe: DedupeStore | undefined;
+  readonly queue: ReportQueue | undefined;
+  /** Undefined: the handler is waited for however long it takes. */
+  readonly deadlineMs: number | undefined;
+  readonly handlers: KindHandlers;
+  /** Told once per kind that a report of it was acknowledged without a handler. */
+  readonly unhandled: (kind: Report["type"]) => void;
+}
+
+/** How a report ended: the reply, and what to tell `onError` and the log besides (if anything). */
+export interface RunOutcome {
+  readonly response: ReceiverResponse;
+  /** The report was answered 2xx, but the store could not record it (a retry may run it again). */
+  readonly notice?: ReportkitError;
+}
+
+/** A claim on a report's key, held by one attempt. */
+interface Claim {
+  readonly key: string;
+  readonly owner: string;
+}
+
+// Owner ids for dedupe claims, unique across processes (the store may be shared): one random id
+// per process, drawn at its first claim (Workers allow no random values while a module loads).
+let instance: string | undefined;
+let claims = 0;
+
+/**
+ * The outcome of one report: queued, a duplicate, processed; or the error to answer with.
+ * @throws ReportkitError `no_handler`, `in_progress`, `dedupe_unavailable`, `handler_failed`,
+ * `handler_timeout`, `parked`, `queue_unavailable`, `internal_error`
+ */
+export async function runReport(
+  report: Report,
+  key: string | undefined,
+  ctx: HandlerContext,
+  span: ReportSpan | undefined,
+  settings: RunSettings,
+): Promise<RunOutcome> {
+  const { dedupe, queue, handlers } = settings;
+  if (queue !== undefined) return { response: await enqueue(queue, report, key, span, settings) };
+  const handler = handlers[report.type];
+  if (handler === undefined) {
+    // Before any handler is attached the app is still starting: the provider retries later.
+    // Once one is, a kind nobody handles is acknowledged, as the app chose.
+    if (Object.values(handlers).every((h) => h === undefined)) throw noHandler();
+    settings.unhandled(report.type);
+    return { response: OK };
+  }
+  // A store whose claim opens a transaction gives the handler its transaction: a report without
+  // a key is claimed under a key of its own, used once.
+  const scoped = dedupe?.scope !== undefined;
+  if (dedupe === undefined || (key === undefined && !scoped)) {
+    await run(handler, report, ctx, span, settings, undefined);
+    return { response: OK };
+  }
+  instance ??= globalThis.crypto.randomUUID();
+  claims += 1;
+  const owner = `${instance}:${claims}`;
+  const claim: Claim = { key: key ?? `once:${owner}`, owner };
+  let claimed: Awaited<ReturnType<DedupeStore["claim"]>>;
+  try {
+    claimed = await dedupe.claim(claim.key, owner);
+  } catch (cause) {
+    throw dedupeUnavailable(cause);
+  }
+  if (claimed === "done") return { response: DUPLICATE };
+  if (claimed !== "claimed") throw inProgress();
+  if (scoped) {
+    try {
+      addScope(ctx, dedupe.scope?.(owner), dedupe.name === undefined ? "" : `"${dedupe.name}"`);
+    } catch (cause) {
+      // The store's fault, not the handler's: released, and answered as reportkit's own.
+      release(dedupe, claim);
+      throw asReportkitError(cause);
+    }
+  }
+  return run(handler, report, ctx, span, settings, claim);
+}
+
+/**
+ * Runs the handler within the deadline; with a claim, marks the key done on success and frees it
+ * on failure. Past the deadline: 503 `handler_timeout`, while the handler keeps running, and its
+ * late outcome still marks the key done or frees it for the provider's retry to find; it is
+ * never answered, journaled or told again.
+ */
+async function run(
+  handler: AnyHandler,
+  report: Report,
+  ctx: HandlerContext,
+  span: ReportSpan | undefined,
+  settings: RunSettings,
+  claim: Claim | undefined,
+): Promise<RunOutcome> {
+  const { dedupe, deadlineMs } = settings;
+  const started = performance.now();
+  let attempt: Promise<unknown>;
+  try {
+    const call = () => (handler as (report: Report, ctx: HandlerContext) => unknown)(report, ctx);
+    attempt = Promise.resolve(span === undefined ? call() : span.run(call));
+  } catch (cause) {
+    attempt = Promise.reject(cause);
+  }
+  const settled = attempt.then(
+    async (): Promise<RunOutcome> => {
+      span?.handlerDuration((performance.now() - started) / 1000);
+      if (claim === undefined || dedupe === undefined) return { response: OK };
+      try {
+        await dedupe.complete(claim.key, claim.owner);
+        return { response: OK };
+      } catch (cause) {
+        // 200 whatever the store says, or a retry would run the handler again; unless the
+        // store's `complete` is the commit of the handler's own writes.
+        if (dedupe.scope !== undefined) throw notRecorded(cause);
+        return { response: OK, notice: completeFailed(cause) };
+      }
+    },
+    (cause: unknown): never => {
+      span?.handlerDuration((performance.now() - started) / 1000);
+      if (claim !== undefined && dedupe !== undefined) release(dedupe, claim);
+      throw isRetryLater(cause) ? parked(cause) : handlerFailed(cause);
+    },
+  );
+  if (deadlineMs === undefined) return settled;
+  return within(settled, deadlineMs, () => {
+    throw handlerTimeout();
+  });
+}
+
+/**
+ * Frees a claim so the provider's retry runs the handler again; if the store cannot be told,
+ * the lease runs out by itself.
+ */
+function release(dedupe: DedupeStore, claim: Claim): void {
+  try {
+    Promise.resolve(dedupe.release(claim.key, claim.owner)).catch(() => {});
+  } catch {}
+}
+
+/** Queue mode: 202 once the queue holds the report, 503 if it cannot take it in time. */
+async function enqueue(
+  queue: ReportQueue,
+  report: Report,
+  key: string | undefined,
+  span: ReportSpan | undefined,
+  settings: RunSettings,
+): Promise<ReceiverResponse> {
+  try {
+    const trace = span?.carrier();
+    const added = queue.enqueue(report, key, trace === undefined ? undefined : { trace });
+    const { deadlineMs } = settings;
+    await (deadlineMs === undefined ? added : answeredWithin(added, deadlineMs));
+  } catch (cause) {
+    throw queueUnavailable(cause);
+  }
+  return QUEUED;
+}

@@ -1,0 +1,23 @@
+// The environment variables adapters read a receiver's credentials from, when its options give
+// none: the webhook's secret (the bearer of every push) and its verification token.
+import type { EnvRecord } from "../base/types.js";
+
+/** The webhook's secret: the bearer of every push. */
+export const SECRET_ENV = "REPORTKIT_SECRET";
+/** The webhook's token (the provider's "validation key"), for its verification handshake. */
+export const VERIFICATION_TOKEN_ENV = "REPORTKIT_VERIFICATION_TOKEN";
+
+/** What an environment holds of the credentials. */
+export interface EnvCredentials {
+  secret: string | undefined;
+  verificationToken: string | undefined;
+}
+
+/** The credentials of an environment (`process.env`, a Worker's bindings). */
+export function credentialsOf(env: EnvRecord | undefined): EnvCredentials {
+  const read = (name: string) => {
+    const value = env?.[name];
+    return typeof value === "string" && value !== "" ? value : undefined;
+  };
+  return { secret: read(SECRET_ENV), verificationToken: read(VERIFICATION_TOKEN_ENV) };
+}

@@ -1,0 +1,89 @@
+// A receiver's life around its requests: what is in flight, whether it still takes reports,
+// whether its stores answer (`health`), and a graceful end (`close`).
+import type { CloseOptions, HealthReport } from "../base/types.js";
+import { answeredWithin, within } from "../base/within.js";
+import type { Config } from "./check-options.js";
+
+/** How long one health check may take before it counts as failed. */
+const HEALTH_TIMEOUT_MS = 2000;
+/** Just under the 10 s a container usually gets between SIGTERM and SIGKILL. */
+const DEFAULT_CLOSE_TIMEOUT_MS = 9000;
+
+interface Probe {
+  name: string;
+  label: string;
+  ping: (() => Promise<void>) | undefined;
+}
+
+export interface Lifecycle {
+  /** True once `close` was called: new reports get 503 `shutting_down`. */
+  readonly closing: boolean;
+  /** Keeps a reply in the set `close` waits for until it settles; returns it unchanged. */
+  track<T>(reply: Promise<T>): Promise<T>;
+  health(): Promise<HealthReport>;
+  close(options?: CloseOptions): Promise<void>;
+}
+
+export function lifecycleOf(config: Pick<Config, "dedupe" | "journal" | "queue">): Lifecycle {
+  const { dedupe, journal, queue } = config;
+  const inFlight = new Set<Promise<unknown>>();
+  let closed: Promise<void> | undefined;
+  const probes: Probe[] = [];
+  const probe = <O extends { ping?(): Promise<void> }>(name: string, label: string, owner: O) =>
+    probes.push({
+      name,
+      label,
+      ping: owner.ping === undefined ? undefined : () => owner.ping?.() as Promise<void>,
+    });
+  if (dedupe !== undefined) probe("dedupe", dedupe.name ?? "dedupe store", dedupe);
+  if (journal !== undefined) probe("journal", "failure journal", journal);
+  if (queue !== undefined)
+    probe("queue", queue.name === undefined ? "queue" : `queue "${queue.name}"`, queue);
+
+  async function check({ ping, label }: Probe): Promise<{ ok: boolean; message?: string }> {
+    if (ping === undefined) return { ok: true };
+    try {
+      await answeredWithin(Promise.resolve().then(ping), HEALTH_TIMEOUT_MS);
+      return { ok: true };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { ok: false, message: `${label}: ${reason || "unreachable"}` };
+    }
+  }
+
+  const lifecycle: Lifecycle = {
+    closing: false,
+    track(reply) {
+      inFlight.add(reply);
+      const settled = () => inFlight.delete(reply);
+      reply.then(settled, settled);
+      return reply;
+    },
+    async health() {
+      const results = await Promise.all(probes.map(check));
+      const checks: HealthReport["checks"] = {};
+      probes.forEach((p, i) => {
+        checks[p.name] = results[i] as { ok: boolean; message?: string };
+      });
+      if (lifecycle.closing) checks.receiver = { ok: false, message: "shutting down" };
+      return { ok: Object.values(checks).every((c) => c.ok), checks };
+    },
+    close(options) {
+      const timeoutMs = options?.timeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+      if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
+        // The caller's mistake, said at the call: the promise close() returns never rejects.
+        throw new TypeError(
+          `reportkit: close({ timeoutMs }) takes a number of milliseconds, 0 or more (default ${DEFAULT_CLOSE_TIMEOUT_MS}), got ${String(options?.timeoutMs)}.`,
+        );
+      }
+      (lifecycle as { closing: boolean }).closing = true;
+      closed ??= (async () => {
+        await within(Promise.allSettled([...inFlight]), timeoutMs, () => []);
+        // Each closes only what it created itself; a failure to close is no reason to throw.
+        await Promise.allSettled([dedupe?.close?.(), queue?.close?.()]);
+      })();
+      return closed;
+    },
+  };
+  return lifecycle;
+}

@@ -1,0 +1,226 @@
+// What a receiver does, as its options say it, in groups: the types only, and the receiver's
+// own. They are checked once, at construction, by check-options.ts. Where a receiver is mounted
+// (a path, a framework's own settings) is its adapter's business, never an option here.
+import type { ComposedTemplate } from "@reportkit/wire";
+import type {
+  CloseOptions,
+  EnvRecord,
+  HealthReport,
+  ReceiverRequest,
+  ReceiverResponse,
+} from "../base/types.js";
+import type { ComposedCallReport, ComposedDeliveryReport } from "../composed/composed-types.js";
+import type { ReportContext } from "../process/handler-context.js";
+import type { ReceiverLogger } from "../process/receiver-log.js";
+import type { ReportkitError } from "../reply/errors.js";
+import type {
+  CallReport,
+  DeliveryReport,
+  EventReport,
+  Report,
+  UnsubscribeReport,
+} from "../report/schemas.js";
+import type { SecretOption } from "../request/authenticate.js";
+import type { ChallengeResponder } from "../request/handshake.js";
+import type { DedupeStore, FailureJournal } from "../store-kit/dedupe-store.js";
+import type { ReportQueue } from "../store-kit/report-queue.js";
+import type { Telemetry } from "../store-kit/telemetry.js";
+
+/**
+ * A report handler: the provider gets 200 once it returns or resolves. `ctx` is the request's
+ * context, plus what the dedupe store gives a claimed report (`ctx.tx` with a Postgres inbox).
+ */
+export type Handler<R, S extends object = object> = (report: R, ctx: ContextWith<S>) => unknown;
+
+/** `ctx`: the request's context, and what the dedupe store adds to it (nothing by default). */
+export type ContextWith<S extends object> = object extends S ? ReportContext : ReportContext & S;
+
+/** The report `onDelivery` receives: typed by the template when there is one. */
+export type DeliveryReportFor<T> = T extends ComposedTemplate
+  ? ComposedDeliveryReport<T>
+  : DeliveryReport;
+/** The report `onCall` receives: typed by the template when there is one. */
+export type CallReportFor<T> = T extends ComposedTemplate ? ComposedCallReport<T> : CallReport;
+/** Any report the receiver hands a handler (or the `dedupe.key` function). */
+export type ReportFor<T> = T extends ComposedTemplate
+  ? DeliveryReportFor<T> | CallReportFor<T>
+  : Report;
+
+/** The observer of refusals and failures: it cannot change the reply. */
+export type ErrorHandler = (error: ReportkitError, ctx: ReportContext) => unknown;
+
+/** The secret sent in a header of its own (composed webhooks may send e.g. `x-api-key`). */
+export interface SecretInHeader {
+  /** The secret: one string, several (during a rotation), or a function that decides. */
+  value: SecretOption;
+  /** The header whose whole value is the secret, instead of `Authorization: Bearer <secret>`. */
+  header: string;
+}
+
+/** The webhook's verification handshake (`POST <url>?token=<token>` with a challenge). */
+export interface VerificationOptions {
+  /**
+   * The webhook's token, which the provider calls its validation key: a verification request
+   * is answered when it carries this key, with or without the secret. Without it, when it
+   * carries the secret. Adapters read REPORTKIT_VERIFICATION_TOKEN when it is not given.
+   */
+  token?: string;
+  /**
+   * A responder of your own instead of the provider's handshake: it sees every authenticated
+   * request's decoded body, and answers (`{ status, body, headers }`) or returns undefined for
+   * a report.
+   */
+  respond?: ChallengeResponder;
+}
+
+/** The bounds of a request's body. */
+export interface BodyOptions {
+  /** Largest body accepted, in bytes. Default 65536. */
+  maxBytes?: number;
+  /**
+   * How long the body may take to arrive once the request is in, in ms: past it the request
+   * gets 408 `request_timeout` and its connection is closed, so a client sending a byte a second
+   * cannot hold a connection (Node's own limit, `requestTimeout`, is 300 s). Default 5000: a
+   * report is a few hundred bytes and arrives with its headers.
+   */
+  timeoutMs?: number;
+}
+
+/** Deduplication: where processed reports are remembered, and what a report's identity is. */
+export interface DedupeOptions<S extends object = object> {
+  /**
+   * Default: `memoryDedupe()`, this process's memory; for several instances `redisDedupe()` from
+   * @reportkit/redis, or `postgresInbox()` from @reportkit/postgres; `false` turns it off.
+   */
+  store?: DedupeStore<S> | false;
+  /**
+   * A report's identity (and the queue's job id). Default `defaultDedupeKey`: delivery id +
+   * status, a call's mid + callee + status + start, an opt-out's id, an event's name + id +
+   * status. Return undefined to not deduplicate the report.
+   */
+  key?(report: Report): string | undefined;
+}
+
+/**
+ * A receiver's options. Options that contradict each other are refused at construction with what
+ * to change (`queue` with handlers or a dedupe store, say); an option name the receiver does not
+ * know is refused too, with the nearest it does.
+ */
+export interface ReceiverOptions<
+  T extends ComposedTemplate | undefined = undefined,
+  S extends object = object,
+> {
+  /**
+   * The webhook's secret, which the provider sends as the bearer of every push (`Authorization:
+   * Bearer <secret>`): one string, several (during a rotation), or a function that decides;
+   * `{ value, header }` when a composed webhook sends it in a header of its own. Adapters read
+   * REPORTKIT_SECRET when it is not given. `false` accepts requests without any credential (not
+   * recommended).
+   */
+  secret?: SecretOption | SecretInHeader | false;
+  /** The webhook's verification handshake: its token, or a responder of your own; `false` for none. */
+  verification?: VerificationOptions | false;
+  /** The body's size and time limits. */
+  body?: BodyOptions;
+  /**
+   * Remembers processed reports so a provider retry is acknowledged (200 `duplicate`) without
+   * running the handler again: a store (`redisDedupe()`, `postgresInbox()`), or `{ store, key }`,
+   * or `false` for none. In queue mode only `{ key }`: the queue deduplicates by it.
+   */
+  dedupe?: DedupeStore<S> | false | DedupeOptions<S>;
+  /**
+   * Queue mode: each report is handed to this queue (`bullmqQueue` from @reportkit/bullmq,
+   * `pgBossQueue` from @reportkit/pg-boss) and answered 202 once stored; a worker runs the
+   * handlers. No handler and no dedupe store may be given to the receiver then.
+   */
+  queue?: ReportQueue;
+  /**
+   * Where reports that could not be processed are kept (a handler that failed, timed out or
+   * parked its report, a report refused as invalid after authentication), for `reportkit
+   * replay`. Default: the dedupe store's own journal, where it has one; `false` keeps nothing.
+   */
+  journal?: FailureJournal | false;
+  /** Traces and metrics (`otelTelemetry()` from @reportkit/otel, or any `Telemetry`). */
+  telemetry?: Telemetry;
+  /**
+   * Where the receiver logs handler failures (each), refusals and warnings (at most once a
+   * minute per cause). Default `console`; `false` for silence. `onError` does not replace it.
+   */
+  logger?: ReceiverLogger | false;
+  /**
+   * How long the provider waits for an answer, less a margin: a handler still running then gets
+   * 503 `handler_timeout` (it keeps running; a retry finds its outcome). Default 8000 ms
+   * (senders give up after about 10 s); `false` waits for the handler however long it takes.
+   */
+  deadlineMs?: number | false;
+  /**
+   * The composed webhook's template, pasted from the provider's panel: the receiver then reads
+   * the customer's own keys from the query, path and body, with the template's method.
+   */
+  composed?: T;
+  /**
+   * IANA zone for wall-clock times that carry none ("2021-04-09 16:27:51"). Default
+   * `PROVIDER_TIME_ZONE` ("Asia/Kolkata"). Unix fields, where a report has them, always win.
+   */
+  timeZone?: string;
+  /** Called with each SMS delivery report; the provider gets 200 once it returns/resolves. */
+  onDelivery?: T extends { type: "call" } ? never : Handler<DeliveryReportFor<T>, S>;
+  /** Called with each call report (outbound-dial and Click2Call). */
+  onCall?: T extends { type: "delivery" } ? never : Handler<CallReportFor<T>, S>;
+  /** Called with each opt-out: the number may no longer be messaged (by that sender, or at all). */
+  onUnsubscribe?: Handler<UnsubscribeReport, S>;
+  /** Called with each other event pushed to the webhook (WhatsApp, RCS, Viber, VMN, contacts, links). */
+  onEvent?: Handler<EventReport, S>;
+  /** Observes every refused request and failed handler. Cannot change the reply. */
+  onError?: ErrorHandler;
+}
+
+/** The handler options, by the kind of report each takes. */
+export const HANDLER_OPTIONS = {
+  delivery: "onDelivery",
+  call: "onCall",
+  unsubscribe: "onUnsubscribe",
+  event: "onEvent",
+} as const satisfies Record<Report["type"], keyof ReceiverOptions>;
+
+export type HandlerOption = (typeof HANDLER_OPTIONS)[Report["type"]] | "onError";
+
+/** The receiver: what adapters call, and what apps attach their handlers to. */
+export interface Receiver<
+  T extends ComposedTemplate | undefined = undefined,
+  S extends object = object,
+> {
+  /** Framework-neutral: adapters hand it one request and send its reply as it is. Never rejects. */
+  handle(request: ReceiverRequest): Promise<ReceiverResponse>;
+  /**
+   * Web standard: for Workers, Deno, Bun and any fetch-style server. `env`: the request's
+   * environment (a Worker's bindings), for a receiver whose secret comes from it.
+   */
+  fetch(request: Request, env?: EnvRecord): Promise<Response>;
+  /**
+   * Attaches the SMS delivery report handler (one per receiver: a second one throws). Until a
+   * handler of any kind is attached, reports get 503 `no_handler`, so none is lost while the
+   * app starts; once one is, a kind nobody handles is acknowledged (and said once).
+   */
+  onDelivery(handler: Handler<DeliveryReportFor<T>, S>): this;
+  /** Attaches the call report handler (one per receiver). */
+  onCall(handler: Handler<CallReportFor<T>, S>): this;
+  /** Attaches the opt-out handler (one per receiver). */
+  onUnsubscribe(handler: Handler<UnsubscribeReport, S>): this;
+  /** Attaches the handler of other events (one per receiver). */
+  onEvent(handler: Handler<EventReport, S>): this;
+  /** Attaches the observer of refusals and failures (one per receiver); the log goes on. */
+  onError(handler: ErrorHandler): this;
+  /**
+   * Asks the dedupe store, the failure journal and the queue this receiver uses for one round
+   * trip each (at most 2 s), for a load balancer's health check. Never rejects.
+   */
+  health(): Promise<HealthReport>;
+  /**
+   * Graceful shutdown: from now on reports get 503 `shutting_down` (the provider retries them
+   * later, elsewhere), the reports in flight are waited for up to `timeoutMs`, then the dedupe
+   * store and the queue are closed (each closes only what it created itself). Never rejects.
+   * @throws TypeError at once for a `timeoutMs` that is not a number of milliseconds
+   */
+  close(options?: CloseOptions): Promise<void>;
+}

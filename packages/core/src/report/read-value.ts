@@ -1,0 +1,261 @@
+// Reads wire values of any JSON type into their normalized form, one reader per FieldReading of
+// wire's field tables. Each returns the value, null for "absent" (missing, null or an empty
+// string: composed webhooks send "" for a value the provider does not have), or an Unreadable
+// saying what was expected. Nothing is thrown: a report is refused only for its identity, so the
+// caller decides what an unreadable value costs (a 400, or null + warning).
+
+/** Why a wire value could not be read; made only when one cannot. */
+export class Unreadable {
+  readonly message: string;
+  constructor(message: string) {
+    this.message = message;
+  }
+}
+
+export type Read<T> = T | null | Unreadable;
+
+const DIGITS = /^\d+$/;
+const UNIX = /^\d+(?:\.\d+)?$/;
+// "2", "2.", "2.0", "+2.00": a whole number however it was written.
+const WHOLE = /^\+?(\d+)(?:\.0*)?$/;
+// The provider's own form of credits, handed on untouched: "2.0000", "0.2500".
+const PROVIDER_DECIMAL = /^(?:0|[1-9]\d*)\.\d{4,}$/;
+// Any decimal a sender may write: "2", ".25", "-0.5", "+2.5", "2.", "1.5e-3".
+const ANY_DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d{1,4}))?$/i;
+// A decimal written with an exponent past this is no amount of credits.
+const MAX_EXPONENT = 400;
+// The places the provider gives credits ("2.0000"); more are kept, fewer are padded.
+const CREDIT_PLACES = 4;
+// Past this, a number is milliseconds: as seconds it would be after the year 5000.
+const MILLISECONDS_FROM = 1e11;
+// The range of a valid Date: past it, `new Date(t)` is an Invalid Date.
+const MAX_TIME = 8.64e15;
+
+function blank(value: unknown): value is "" | null | undefined {
+  return value === undefined || value === null || value === "";
+}
+
+/** The value as an error message may quote it: short, and never a whole body. */
+export function quote(value: unknown): string {
+  if (typeof value === "string") {
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  }
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return describe(value);
+}
+
+/** The JSON type of a value, as a message names it. */
+export function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/**
+ * A JSON number as text. Whole numbers past 2^53 were already rounded by JSON.parse: digits
+ * other than the sender's are not handed on.
+ */
+function numberText(value: number): string | Unreadable {
+  if (Number.isSafeInteger(value) || (Number.isFinite(value) && !Number.isInteger(value))) {
+    return String(value);
+  }
+  return new Unreadable(
+    Number.isFinite(value)
+      ? `${value} is too large to be exact as a JSON number (send it as a string)`
+      : `expected text or a number, got ${value}`,
+  );
+}
+
+/** Text as sent; a number becomes its decimal string. */
+export function readText(value: unknown): Read<string> {
+  if (typeof value === "string") return value === "" ? null : value;
+  if (blank(value)) return null;
+  if (typeof value === "number") return numberText(value);
+  return new Unreadable(`expected text or a number, got ${describe(value)}`);
+}
+
+/** The longest identity kept: the provider's ids are about 40 characters. */
+export const MAX_IDENTITY_LENGTH = 255;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Text that identifies a report (id, status, mid, webhook_id): trimmed, never empty, and what
+ * every store can keep as a key: well-formed Unicode (a lone surrogate would be stored as U+FFFD,
+ * making two ids one), no control characters (Postgres refuses a NUL; a newline forges log and
+ * terminal lines), at most 255 characters (an index's row has a size limit).
+ */
+export function readIdentity(value: unknown): Read<string> {
+  const text = readText(value);
+  if (typeof text !== "string") return text;
+  const trimmed = text.trim();
+  if (trimmed === "") return null;
+  if (trimmed.length > MAX_IDENTITY_LENGTH) {
+    return new Unreadable(
+      `it is ${trimmed.length} characters long, more than ${MAX_IDENTITY_LENGTH}`,
+    );
+  }
+  if (CONTROL.test(trimmed)) return new Unreadable("it holds a control character");
+  if (!isWellFormed(trimmed)) return new Unreadable("it holds a lone UTF-16 surrogate");
+  return trimmed;
+}
+
+/** String#isWellFormed (Node 20 has it), by hand where a runtime does not. */
+function isWellFormed(text: string): boolean {
+  const native = (text as { isWellFormed?: () => boolean }).isWellFormed;
+  if (native !== undefined) return native.call(text);
+  return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
+}
+
+// What people write inside phone numbers: "+91 98765-43210", "(0) 98765 43210".
+const PHONE_PUNCTUATION = /[\s\-().+]/g;
+
+/**
+ * A phone number as a digit string: a JSON number becomes its digits (exact to 15), a string
+ * loses its "+", spaces, dashes, dots and parentheses. A string that is no number at all (a
+ * caller ID such as "anonymous") is kept as sent, since it is still what the provider said.
+ */
+export function readPhone(value: unknown): Read<string> {
+  if (typeof value === "string") {
+    if (DIGITS.test(value)) return value;
+    const s = value.trim();
+    if (s === "") return null;
+    const digits = s.replace(PHONE_PUNCTUATION, "");
+    return DIGITS.test(digits) ? digits : s;
+  }
+  if (blank(value)) return null;
+  if (typeof value === "number") {
+    if (Number.isSafeInteger(value) && value >= 0) return String(value);
+    return new Unreadable(
+      Number.isInteger(value) && value > 0
+        ? `${value} is too large to be exact as a JSON number (send it as a string)`
+        : `expected a phone number, got ${value}`,
+    );
+  }
+  return new Unreadable(`expected a phone number, got ${describe(value)}`);
+}
+
+/** A whole number, sent as a number or as digits ("2", and "2.0" too). */
+export function readCount(value: unknown): Read<number> {
+  if (typeof value === "number") {
+    if (Number.isSafeInteger(value) && value >= 0) return value;
+    return new Unreadable(`expected a whole number, got ${value}`);
+  }
+  if (typeof value === "string") {
+    if (DIGITS.test(value)) {
+      const n = Number(value);
+      if (Number.isSafeInteger(n)) return n;
+    } else {
+      const s = value.trim();
+      if (s === "") return null;
+      const whole = WHOLE.exec(s);
+      if (whole !== null) {
+        const n = Number(whole[1]);
+        if (Number.isSafeInteger(n)) return n;
+      }
+    }
+    return new Unreadable(`expected a whole number, got ${quote(value)}`);
+  }
+  if (blank(value)) return null;
+  return new Unreadable(`expected a whole number, got ${describe(value)}`);
+}
+
+/**
+ * An exact decimal kept as a plain string, with at least the provider's 4 places: "2.0000"
+ * as sent, ".25" as "0.2500", the JSON number 2 as "2.0000", 1e-7 as "0.0000001", never in
+ * exponent notation.
+ */
+export function readDecimal(value: unknown): Read<string> {
+  if (typeof value === "string") {
+    if (PROVIDER_DECIMAL.test(value)) return value;
+    const s = value.trim();
+    if (s === "") return null;
+    return plainDecimal(s) ?? new Unreadable(`expected a decimal number, got ${quote(value)}`);
+  }
+  if (typeof value === "number") {
+    // String() gives the shortest digits that are this number: what the sender wrote.
+    const text = Number.isFinite(value) ? plainDecimal(String(value)) : undefined;
+    return text ?? new Unreadable(`expected a decimal number, got ${value}`);
+  }
+  if (blank(value)) return null;
+  return new Unreadable(`expected a decimal number, got ${describe(value)}`);
+}
+
+/** A decimal in any notation, as plain digits with at least 4 places; undefined if none. */
+function plainDecimal(text: string): string | undefined {
+  const m = ANY_DECIMAL.exec(text);
+  if (m === null) return undefined;
+  const [, sign, whole = "", fraction = "", exponent] = m;
+  if (whole === "" && fraction === "") return undefined;
+  let digits = whole + fraction;
+  let point = whole.length;
+  if (exponent !== undefined) {
+    const shift = Number(exponent);
+    if (Math.abs(shift) > MAX_EXPONENT) return undefined;
+    point += shift;
+    if (point < 0) {
+      digits = "0".repeat(-point) + digits;
+      point = 0;
+    } else if (point > digits.length) {
+      digits += "0".repeat(point - digits.length);
+    }
+  }
+  const integer = digits.slice(0, point).replace(/^0+/, "") || "0";
+  const places = digits.slice(point);
+  const padded =
+    places.length >= CREDIT_PLACES ? places : places + "0".repeat(CREDIT_PLACES - places.length);
+  const zero = /^0*$/.test(integer + places);
+  return `${sign === "-" && !zero ? "-" : ""}${integer}.${padded}`;
+}
+
+/** An instant from milliseconds, or why it is none: a Date is never an Invalid Date. */
+function instant(ms: number, value: unknown): Date | Unreadable {
+  if (ms > MAX_TIME) {
+    return new Unreadable(
+      `${quote(value)} is past any date a unix timestamp in seconds or milliseconds can give`,
+    );
+  }
+  return new Date(ms);
+}
+
+/** Seconds, or milliseconds recognised by their size, to an instant. */
+export function unixInstant(seconds: number, value: unknown): Date | Unreadable {
+  return instant(Math.round(seconds >= MILLISECONDS_FROM ? seconds : seconds * 1000), value);
+}
+
+/** An ISO 8601 time with its zone ("2023-07-08T12:52:54.000000Z"); anything else is unreadable. */
+export function readTimestamp(value: unknown): Read<Date> {
+  if (blank(value)) return null;
+  if (typeof value === "string" && ISO_WITH_ZONE.test(value.trim())) {
+    // Date.parse takes milliseconds at most: "…54.000000Z" is read as "…54.000Z".
+    const t = Date.parse(value.trim().replace(/(\.\d{3})\d+/, "$1"));
+    if (!Number.isNaN(t)) return new Date(t);
+  }
+  return new Unreadable(
+    `expected a date and time with its zone like "2023-07-08T12:52:54.000000Z", got ${quote(value)}`,
+  );
+}
+const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * A unix timestamp in seconds (milliseconds, as some platforms send, are recognised by their
+ * size); 0 means "no time" (as PHP platforms send for unset times).
+ */
+export function readUnixTime(value: unknown): Read<Date> {
+  let seconds: number;
+  if (typeof value === "number") {
+    seconds = value;
+  } else if (typeof value === "string") {
+    const s = value.trim();
+    if (s === "") return null;
+    seconds = UNIX.test(s) ? Number(s) : Number.NaN;
+  } else if (blank(value)) {
+    return null;
+  } else {
+    return new Unreadable(`expected a unix timestamp in seconds, got ${describe(value)}`);
+  }
+  if (!Number.isFinite(seconds) || seconds < 0) {
+    return new Unreadable(`expected a unix timestamp in seconds, got ${quote(value)}`);
+  }
+  return seconds === 0 ? null : unixInstant(seconds, value);
+}

@@ -1,0 +1,192 @@
+// The first step of every request: the method, then who sent it, before a byte of its body is
+// read. The provider proves itself with the webhook's secret (`Authorization: Bearer <secret>`,
+// or the whole value of a header of the user's choosing); the verification handshake alone may
+// come with the webhook's token instead, as its `?token=` query parameter. Anything else is
+// refused here, its body unread.
+import { type EnvRecord, headerOf, type ReceiverRequest } from "../base/types.js";
+import {
+  challengeUnauthorized,
+  methodNotAllowed,
+  type ReportkitError,
+  secretCheckFailed,
+  unauthorized,
+} from "../reply/errors.js";
+
+/**
+ * What the receiver accepts as proof that the provider sent the request: the webhook's secret,
+ * several during a rotation, or a function that decides.
+ */
+export type SecretOption =
+  | string
+  | readonly string[]
+  | ((secret: string) => boolean | Promise<boolean>);
+
+/**
+ * "missing": no credential; "not_bearer": an Authorization header that is not a Bearer
+ * credential (`Authorization: secret`, `Basic …`); "invalid": a credential that matched no secret.
+ */
+export type SecretResult = "ok" | "missing" | "not_bearer" | "invalid";
+
+/** The check of a presented credential, which may read the secret from the request's environment. */
+export type SecretCheck = (
+  value: string | undefined,
+  env: EnvRecord | undefined,
+) => SecretResult | Promise<SecretResult>;
+
+/** How a receiver authenticates a request. */
+export interface Credential {
+  /** The header the credential arrives in, lowercase. */
+  readonly header: string;
+  /** Whether it is an `Authorization: Bearer` value; otherwise the header's whole value is. */
+  readonly bearer: boolean;
+  /** The check; undefined with `secret: false`. */
+  readonly check: SecretCheck | undefined;
+  /**
+   * The constant-time check of the webhook's verification token, or undefined when the receiver
+   * has none (in its options, or in the request's environment).
+   */
+  readonly verifier: (env: EnvRecord | undefined) => ((key: string) => boolean) | undefined;
+}
+
+/**
+ * Who a request is: `secret` (it carries the webhook's secret, or authentication is off), or
+ * `token` (no secret, but the webhook's verification token as its `?token=`: only the
+ * verification handshake may go on, its body read under a small bound).
+ */
+export type Access = "secret" | "token";
+
+/**
+ * The request's access, checked before its body is read.
+ * @throws ReportkitError 405 for a method the receiver does not take; 401 without a credential
+ * it accepts; 500 `secret_check_failed` when a verifier function fails
+ */
+export async function authenticate(
+  request: ReceiverRequest,
+  credential: Credential,
+  allowed: string,
+  handshake: boolean,
+): Promise<Access> {
+  // The verification is a POST whatever method a composed template's reports come with.
+  if (request.method !== allowed && !(handshake && request.method === "POST")) {
+    throw methodNotAllowed(request.method, allowed);
+  }
+  const { check, header } = credential;
+  if (check === undefined) return "secret";
+  let result: SecretResult;
+  try {
+    result = await check(headerOf(request.headers, header), request.env);
+  } catch (cause) {
+    throw secretCheckFailed(cause);
+  }
+  if (result === "ok") return "secret";
+  const token = handshake ? tokenParameter(request.url) : undefined;
+  const verify = token === undefined ? undefined : credential.verifier(request.env);
+  if (token === undefined || verify === undefined) throw unauthorized(result, where(credential));
+  if (verify(token)) return "token";
+  throw wrongValidationKey();
+}
+
+/** The 401 of a verification whose validation key is not the receiver's token. */
+export function wrongValidationKey(): ReportkitError {
+  return challengeUnauthorized(
+    "The verification request's validation key (its `token` query parameter or `validation_key`) is not this receiver's verificationToken.",
+    "invalid",
+  );
+}
+
+/** How the credential is sent, for the 401's message. */
+function where(credential: Credential): string {
+  return credential.bearer
+    ? "an Authorization: Bearer <secret> header"
+    : `the ${credential.header} header`;
+}
+
+/** The `token` query parameter of a URL (the provider's verification request carries it). */
+export function tokenParameter(url: string): string | undefined {
+  const q = url.indexOf("?");
+  if (q === -1) return undefined;
+  const hash = url.indexOf("#", q);
+  const token = new URLSearchParams(url.slice(q + 1, hash === -1 ? undefined : hash)).get("token");
+  return token === null || token === "" ? undefined : token;
+}
+
+// ---- The compare -------------------------------------------------------------------------
+
+const BEARER = /^Bearer[ \t]+([^ \t]+)[ \t]*$/i;
+/** An empty Authorization header, or the Bearer scheme with no token: credentials missing. */
+const BEARER_OR_NOTHING = /^[ \t]*(Bearer[ \t]*,?[ \t]*)?$/i;
+
+/**
+ * A constant-time comparison with `expected`: its time depends on the presented text's length
+ * alone (which its sender knows), never on the expected one's length or on where the two differ.
+ * Every presented character is compared with one of the expected, cycling through them.
+ */
+export function comparerOf(expected: string): (actual: string) => boolean {
+  const codes = new Uint16Array(expected.length);
+  for (let i = 0; i < expected.length; i++) codes[i] = expected.charCodeAt(i);
+  const length = codes.length;
+  return (actual) => {
+    let diff = actual.length ^ length;
+    for (let i = 0; i < actual.length; i++) {
+      diff |= actual.charCodeAt(i) ^ (codes[i % length] as number);
+    }
+    return diff === 0 && length > 0;
+  };
+}
+
+/**
+ * The check of a secret option, built once. With `header` unset the credential is an
+ * `Authorization: Bearer <secret>` value (scheme in any case), where a single trailing comma is
+ * ignored: the provider's own documented curl sample sends one. With a custom header name the
+ * whole header value is the credential.
+ *
+ * @example
+ * const check = secretCheck(["new-secret", "old-secret"]);
+ * await check("Bearer old-secret", undefined); // "ok"
+ */
+export function secretCheck(secret: SecretOption, header?: string): SecretCheck {
+  const extract = header === undefined ? bearerValue : wholeValue;
+  // Without a credential: was there none, or an Authorization header of another form?
+  const absent = (value: string | undefined): SecretResult =>
+    header === undefined && value !== undefined && !BEARER_OR_NOTHING.test(value)
+      ? "not_bearer"
+      : "missing";
+  if (typeof secret === "function") {
+    return async (value) => {
+      const presented = extract(value);
+      if (presented === undefined) return absent(value);
+      return (await secret(presented)) === true ? "ok" : "invalid";
+    };
+  }
+  const equals = (typeof secret === "string" ? [secret] : [...secret]).map(comparerOf);
+  return (value) => {
+    const presented = extract(value);
+    if (presented === undefined) return absent(value);
+    let match = false;
+    // Every secret is compared, so timing does not tell which one (or whether any) matched.
+    for (const equal of equals) match = equal(presented) || match;
+    return match ? "ok" : "invalid";
+  };
+}
+
+function stripComma(value: string): string {
+  return value.endsWith(",") ? value.slice(0, -1) : value;
+}
+
+function bearerValue(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  // The usual "Bearer <secret>" read without a regex; anything else takes the general path.
+  if (value.startsWith("Bearer ")) {
+    const token = stripComma(value.slice(7));
+    if (token !== "" && token.indexOf(" ") === -1 && token.indexOf("\t") === -1) return token;
+  }
+  const m = BEARER.exec(stripComma(value));
+  return m === null ? undefined : m[1];
+}
+
+/** A custom header's value, whole: HTTP's own whitespace trim, nothing else. */
+function wholeValue(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  return v === "" ? undefined : v;
+}

@@ -1,0 +1,120 @@
+// What a Content-Type tells the receiver (whether a report can arrive in it, and in which
+// format), and a body read whole turned into its payload: JSON (leniently), a form's fields
+// (urlencoded, or multipart through the platform's own FormData parser), as strings.
+
+import { describeJsonError, parseLenientJson } from "../base/parse-json.js";
+import { headerOf, type ReceiverRequest } from "../base/types.js";
+import { invalidForm, invalidJson, unsupportedMediaType } from "../reply/errors.js";
+
+/** The formats a report body can arrive in. */
+export type BodyFormat = "json" | "urlencoded" | "multipart";
+
+// A missing Content-Type is read as JSON, and so is text/plain: PHP senders that forget the
+// header, or set the wrong one, still send the JSON report.
+const FORMATS = new Map<string, BodyFormat>([
+  ["", "json"],
+  ["application/json", "json"],
+  ["text/json", "json"],
+  ["text/plain", "json"],
+  ["application/x-www-form-urlencoded", "urlencoded"],
+  ["multipart/form-data", "multipart"],
+]);
+
+/**
+ * The media types a report can arrive in, lowercase (`+json` types are read as JSON too): for an
+ * adapter that registers a body parser per type.
+ */
+export const REPORT_MEDIA_TYPES: readonly string[] = [...FORMATS.keys()].filter((t) => t !== "");
+
+/** The media type of a Content-Type value, lowercased, parameters dropped. */
+export function mediaType(contentType: string | undefined): string {
+  if (contentType === undefined) return "";
+  const semicolon = contentType.indexOf(";");
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/** Whether a report can arrive in this media type, and as what. */
+export function formatOf(type: string): BodyFormat | undefined {
+  return FORMATS.get(type) ?? (type.endsWith("+json") ? "json" : undefined);
+}
+
+/**
+ * The request's body format, checked before the body is read; `fallback` without a Content-Type
+ * (a composed form template's, say).
+ * @throws ReportkitError `unsupported_media_type`
+ */
+export function bodyFormat(request: ReceiverRequest, fallback: BodyFormat = "json"): BodyFormat {
+  const type = mediaType(headerOf(request.headers, "content-type"));
+  const format = type === "" ? fallback : formatOf(type);
+  if (format === undefined) throw unsupportedMediaType(type);
+  return format;
+}
+
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
+const utf8 = new TextDecoder();
+
+/**
+ * A body turned into its payload: a JSON value, or a form's fields as strings.
+ * @throws ReportkitError `invalid_json` or `invalid_form`
+ */
+export async function decodeBody(
+  body: string | Uint8Array,
+  format: BodyFormat,
+  contentType: string | undefined,
+): Promise<unknown> {
+  if (format === "multipart") return readMultipart(body, contentType ?? "");
+  // A text body may still start with the UTF-8 byte order mark (Windows senders write one):
+  // TextDecoder drops it from bytes, a framework that decoded the text first may not.
+  const text =
+    typeof body === "string"
+      ? body.charCodeAt(0) === 0xfeff
+        ? body.slice(1)
+        : body
+      : decodeText(body, contentType);
+  if (format === "urlencoded" && !looksLikeJson(text)) {
+    return Object.fromEntries(new URLSearchParams(text));
+  }
+  if (text.trim() === "") throw invalidJson("The body is empty.");
+  try {
+    return parseLenientJson(text);
+  } catch {
+    throw invalidJson(`The body is not valid JSON: ${describeJsonError(text)}.`);
+  }
+}
+
+/**
+ * A multipart/form-data body's text fields, by the platform's own parser (`Response#formData`):
+ * file parts and nameless parts are left out; of repeated names the last value is kept.
+ */
+async function readMultipart(body: string | Uint8Array, contentType: string): Promise<unknown> {
+  let form: FormData;
+  try {
+    const bytes = body as string | Uint8Array<ArrayBuffer>;
+    form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
+  } catch {
+    // The platform's own message differs by runtime (undici, workerd): the reply says the same.
+    throw invalidForm(
+      "its parts do not follow its boundary parameter (check the boundary and the parts' CRLF line breaks).",
+    );
+  }
+  const fields: [string, string][] = [];
+  for (const [name, value] of form) if (typeof value === "string") fields.push([name, value]);
+  return Object.fromEntries(fields);
+}
+
+// A PHP sender posting a JSON string without its own Content-Type header gets curl's default,
+// application/x-www-form-urlencoded; the body is still the JSON report.
+function looksLikeJson(text: string): boolean {
+  const first = text.trimStart().charCodeAt(0);
+  return first === 0x7b || first === 0x5b;
+}
+
+function decodeText(bytes: Uint8Array, contentType: string | undefined): string {
+  const charset = contentType === undefined ? undefined : CHARSET.exec(contentType)?.[1];
+  if (charset === undefined || /^utf-?8$/i.test(charset)) return utf8.decode(bytes);
+  try {
+    return new TextDecoder(charset).decode(bytes);
+  } catch {
+    return utf8.decode(bytes);
+  }
+}

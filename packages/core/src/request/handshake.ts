@@ -1,0 +1,124 @@
+// The webhook's verification handshake, as the provider's page shows it (field-notes.md): when a
+// webhook is created with a token, the provider POSTs `<uri>?token=<validation key>` with
+// `Authorization: Bearer <secret>` and the JSON body
+// `{"validation_key": "<validation key>", "challenge": "<random text>"}` (the page's sample ends
+// with a trailing comma), and verifies the webhook only on a 200 whose JSON holds the challenge.
+// It is recognised once the body is decoded, before it is parsed as a report: it is never a
+// report, runs no handler and marks nothing processed.
+import { isRecord } from "@reportkit/wire/internal";
+import type { ReceiverHeaders, ReceiverRequest, ReceiverResponse } from "../base/types.js";
+import {
+  type Access,
+  type Credential,
+  tokenParameter,
+  wrongValidationKey,
+} from "./authenticate.js";
+
+/** What a challenge responder of your own sees of a request. */
+export interface ChallengeRequest {
+  /** Upper case. */
+  readonly method: string;
+  /** Path and query ("/webhooks?token=…"), or an absolute URL. */
+  readonly url: string;
+  readonly headers: ReceiverHeaders;
+  /** The body as decoded: a JSON value (lenient: trailing commas), or a form's fields. */
+  readonly body: unknown;
+  /**
+   * Whether the request carried one of the receiver's secrets; false when it carried only the
+   * verification token as its `?token=` (a responder never sees a request that carried neither).
+   */
+  readonly authenticated: boolean;
+}
+
+/** A challenge's answer; `body` defaults to "", `headers` to none. */
+export interface ChallengeReply {
+  status: number;
+  body?: string;
+  headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A responder of your own: the answer to a request that is a verification, or undefined for any
+ * other request (it then goes on as a report).
+ */
+export type ChallengeResponder = (
+  request: ChallengeRequest,
+) => ChallengeReply | undefined | Promise<ChallengeReply | undefined>;
+
+const JSON_REPLY = Object.freeze({
+  "content-type": "application/json",
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
+});
+
+/**
+ * The verification's answer, or undefined when the body is no verification (a report, then).
+ * @throws ReportkitError 401 for a validation key that is not the receiver's token; TypeError
+ * for a responder's reply that is no reply
+ */
+export async function answerHandshake(
+  request: ReceiverRequest,
+  body: unknown,
+  access: Access,
+  credential: Credential,
+  respond: ChallengeResponder | undefined,
+): Promise<ReceiverResponse | undefined> {
+  if (respond !== undefined) {
+    const reply = await respond({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body,
+      authenticated: access === "secret",
+    });
+    return reply === undefined ? undefined : normalize(reply);
+  }
+  const handshake = handshakeOf(body, request.url);
+  if (handshake === undefined) return undefined;
+  const verify = credential.verifier(request.env);
+  // Without a verification token, the request's secret is what vouches for it.
+  if (verify === undefined) return echo(handshake.challenge);
+  // Either key will do: the provider's own sample carries two that differ ("9012XX" in the
+  // query, "9012XXXX" in the body). Both are compared, in constant time.
+  let known = false;
+  for (const key of handshake.keys) known = verify(key) || known;
+  if (known) return echo(handshake.challenge);
+  throw wrongValidationKey();
+}
+
+/**
+ * The handshake a decoded body and URL carry: a string `challenge` with a string
+ * `validation_key`, or with a `token` query parameter.
+ */
+export function handshakeOf(
+  body: unknown,
+  url: string,
+): { challenge: string; keys: string[] } | undefined {
+  if (!isRecord(body)) return undefined;
+  const { challenge, validation_key: validationKey } = body;
+  if (typeof challenge !== "string") return undefined;
+  const queryToken = tokenParameter(url);
+  if (typeof validationKey !== "string" && queryToken === undefined) return undefined;
+  const keys: string[] = [];
+  if (queryToken !== undefined) keys.push(queryToken);
+  if (typeof validationKey === "string") keys.push(validationKey);
+  return { challenge, keys };
+}
+
+function echo(challenge: string): ReceiverResponse {
+  return { status: 200, headers: JSON_REPLY, body: JSON.stringify({ challenge }) };
+}
+
+function normalize(reply: ChallengeReply): ReceiverResponse {
+  const { status, body, headers } = (reply ?? {}) as Partial<ChallengeReply>;
+  if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599) {
+    throw new TypeError(
+      `reportkit: the \`verification.respond\` function returned status ${String(status)}; return { status: 200–599, body?, headers? } or undefined.`,
+    );
+  }
+  return {
+    status: status as number,
+    headers: headers ?? {},
+    body: typeof body === "string" ? body : "",
+  };
+}

@@ -1,0 +1,88 @@
+// A request's body, read whole once the request is authenticated: under the receiver's size
+// limit (the declared length first, then the bytes as they arrive, so an oversized body is
+// refused after `maxBytes` bytes, never buffered whole) and its time limit.
+import { concatBytes } from "@reportkit/wire/internal";
+import { type BodyStream, headerOf, type ReceiverRequest } from "../base/types.js";
+import { within } from "../base/within.js";
+import { bodyTimedOut, ReportkitError, readFailed, tooLarge } from "../reply/errors.js";
+
+/** How much of a body, and how long for it. */
+export interface BodyLimits {
+  readonly maxBytes: number;
+  readonly timeoutMs: number;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The body as text (what an adapter's framework read already) or bytes (what core read).
+ * @throws ReportkitError `payload_too_large` (declared or received past `maxBytes`),
+ * `request_timeout` (not whole within `timeoutMs`), `body_read_failed` (the stream failed, or
+ * fewer or more bytes came than declared)
+ */
+export async function readBody(
+  request: ReceiverRequest,
+  limits: BodyLimits,
+): Promise<string | Uint8Array> {
+  const { body } = request;
+  const { maxBytes } = limits;
+  if (body === null || body === undefined) return "";
+  if (typeof body === "string") {
+    if (body.length > maxBytes / 3 && encoder.encode(body).byteLength > maxBytes) {
+      throw tooLarge(maxBytes);
+    }
+    return body;
+  }
+  if (body instanceof Uint8Array) {
+    if (body.byteLength > maxBytes) throw tooLarge(maxBytes);
+    return body;
+  }
+  const declared = Number(headerOf(request.headers, "content-length") ?? Number.NaN);
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const bytes = await within(readStream(body, maxBytes), limits.timeoutMs, () => {
+    throw bodyTimedOut(limits.timeoutMs);
+  });
+  if (!Number.isNaN(declared) && bytes.byteLength !== declared) {
+    throw readFailed(new Error(`${bytes.byteLength} bytes arrived of the ${declared} declared`));
+  }
+  return bytes;
+}
+
+/** A stream read to its end, or refused once past `maxBytes`. */
+async function readStream(body: BodyStream, maxBytes: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  try {
+    // A web stream by its own reader (not every runtime makes it iterable); anything else, a
+    // Node request among them, by its iterator, driven by hand: a for-await `break` would
+    // destroy a Node request, and with it the socket the 413 reply has to go out on.
+    let next: () => Promise<IteratorResult<Uint8Array | string>>;
+    if (isWebStream(body)) {
+      const web = body.getReader();
+      reader = web;
+      next = () => web.read() as Promise<IteratorResult<Uint8Array>>;
+    } else {
+      const iterator = body[Symbol.asyncIterator]();
+      next = () => iterator.next();
+    }
+    for (;;) {
+      const { done, value } = await next();
+      if (done) return concatBytes(chunks, received);
+      const chunk = typeof value === "string" ? encoder.encode(value) : value;
+      received += chunk.byteLength;
+      if (received > maxBytes) {
+        reader?.cancel().catch(() => {});
+        throw tooLarge(maxBytes);
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    // A web body already read, a connection reset: the body cannot be read to its end.
+    throw error instanceof ReportkitError ? error : readFailed(error);
+  }
+}
+
+function isWebStream(body: BodyStream): body is ReadableStream<Uint8Array> {
+  return typeof (body as ReadableStream<Uint8Array>).getReader === "function";
+}
