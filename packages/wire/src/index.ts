@@ -1,3 +1,5 @@
+export { CALL_STATUS_TABLE } from "./call-status-table.js";
+export { DELIVERY_STATUS_TABLE, DLT_REJECTION } from "./delivery-status-table.js";
 export { parseTemplate } from "./parse-template.js";
 export {
   CALL_FIELDS,
@@ -14,20 +16,22 @@ export {
   type ReportType,
 } from "./payloads.js";
 export type { PulledCall, PulledMessage } from "./pulled-records.js";
+export type { StatusCode, StatusRow } from "./status-row.js";
 export {
   CALL_OUTCOMES,
-  CALL_STATUS_TABLE,
   CALL_STATUSES,
   type CallOutcome,
   type CallStatus,
+  type CallStatusClass,
   classifyCallStatus,
   classifyDeliveryStatus,
   DELIVERY_OUTCOMES,
-  DELIVERY_STATUS_TABLE,
+  DELIVERY_REASONS,
   DELIVERY_STATUSES,
   type DeliveryOutcome,
+  type DeliveryReason,
   type DeliveryStatus,
-  DLT_REJECTION,
+  type DeliveryStatusClass,
   type StatusClass,
   statusKey,
   UNRECOGNIZED_STATUS,
