@@ -145,6 +145,48 @@ describe("calls, from the call-status API", () => {
     });
   });
 
+  it("sends the IVR's statuses too: RECEIVED and MISSED, and COMPLETED once it has ended", async () => {
+    const call = (status: string, end: string): PulledCall => ({
+      id: crypto.randomUUID(),
+      channel: "outgoing",
+      from: "918068281235",
+      to: "919876543210",
+      created_at: `${DAY} 09:00:00`,
+      foreign_id: "",
+      status,
+      start_at: `${DAY} 09:00:05`,
+      end_at: end,
+      dtmf: "",
+    });
+    rig.calls = [
+      call("COMPLETED", `${DAY} 09:01:05`),
+      call("RECEIVED", `${DAY} 09:00:20`),
+      call("MISSED", `${DAY} 09:00:50`),
+      call("COMPLETED", ""),
+    ];
+    const before = rig.callReports.length;
+    const run = await rig.reconcile([
+      "--calls",
+      "--to",
+      `${rig.origin}/webhooks`,
+      "--secret",
+      SECRET,
+      "--date",
+      DAY,
+      "--json",
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(summaryOf(run)).toMatchObject({ pulled: 4, pending: 1, final: 3, processed: 3 });
+    const got = rig.callReports
+      .slice(before)
+      .map((r) => [r.status, r.final, r.outcome, r.warnings]);
+    expect(got.sort()).toEqual([
+      ["COMPLETED", true, "answered", []],
+      ["MISSED", true, "unanswered", []],
+      ["RECEIVED", true, "unanswered", []],
+    ]);
+  });
+
   it("refuses --group with --calls before asking anything", async () => {
     const count = rig.api.requests.length;
     const run = await rig.reconcile(["--calls", "--group", "g", "--dry-run"]);
