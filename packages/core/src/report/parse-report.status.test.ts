@@ -35,7 +35,9 @@ describe("report.final and report.outcome", () => {
     for (const status of CALL_STATUSES) {
       const report = parsed({ ...SAMPLE_CALL, status });
       expect(report, status).toMatchObject({ status, final: true, warnings: [] });
-      expect(report.outcome).toBe(status === "ANSWER" ? "answered" : "unanswered");
+      expect(report.outcome).toBe(
+        status === "ANSWER" || status === "COMPLETED" ? "answered" : "unanswered",
+      );
       expect(report.outcome).toBe(classifyCallStatus(status).outcome);
     }
   });
