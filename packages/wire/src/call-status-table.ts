@@ -47,7 +47,8 @@ export const CALL_STATUS_TABLE = {
     outcome: "unanswered",
     reason: null,
     transient: true,
-    meaning: "The number could not be reached (congestion; usually the number is not recognised).",
+    meaning:
+      "The call did not get through: congestion, or (usually, the provider says) a number not recognised.",
     codes: [],
   },
   CHANUNAVAIL: {
