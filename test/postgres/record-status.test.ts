@@ -241,14 +241,19 @@ describe.runIf(requirePostgresServer("record-status.test.ts"))("recordStatus", (
     // unknown: a late intermediate status must not replace them now, nor pass for their outcome.
     const stale = [...DELIVERY_STATUSES.filter((s) => classifyDeliveryStatus(s).final), "dlt-x"];
     const quiet = { logger: false as const };
+    /** A new message whose status an older reportkit recorded: not final, outcome unknown. */
+    const recordedBefore = async (tx: pg.PoolClient, status: string) => {
+      const id = randomUUID();
+      await tx.query(
+        `INSERT INTO reportkit_message_status (message_id, status, outcome, final, reported_at, updated_at, first_seen)
+         VALUES ($1, $2, 'unknown', false, $3, $3, $3)`,
+        [id, status, at(1)],
+      );
+      return id;
+    };
     await inTransaction(async (tx) => {
       for (const status of [...stale, " handset-busy "]) {
-        const id = randomUUID();
-        await tx.query(
-          `INSERT INTO reportkit_message_status (message_id, status, outcome, final, reported_at, updated_at, first_seen)
-           VALUES ($1, $2, 'unknown', false, $3, $3, $3)`,
-          [id, status, at(1)],
-        );
+        const id = await recordedBefore(tx, status);
         const late = await recordStatus(tx, report(id, "AWAITING-DLR", 30), quiet);
         const { final, outcome } = classifyDeliveryStatus(status);
         expect(late, status).toEqual({
@@ -260,12 +265,7 @@ describe.runIf(requirePostgresServer("record-status.test.ts"))("recordStatus", (
           conflict: false,
         });
       }
-      const id = randomUUID();
-      await tx.query(
-        `INSERT INTO reportkit_message_status (message_id, status, outcome, final, reported_at, updated_at, first_seen)
-         VALUES ($1, 'HANDSET-BUSY', 'unknown', false, $2, $2, $2)`,
-        [id, at(1)],
-      );
+      const id = await recordedBefore(tx, "HANDSET-BUSY");
       // Two finals that know the outcome: a conflict, the first stays.
       expect(await recordStatus(tx, report(id, "DELIVRD", 40), quiet)).toMatchObject({
         applied: false,
@@ -275,12 +275,7 @@ describe.runIf(requirePostgresServer("record-status.test.ts"))("recordStatus", (
         conflict: true,
       });
       // A status the table does not know keeps its row's own reading.
-      const other = randomUUID();
-      await tx.query(
-        `INSERT INTO reportkit_message_status (message_id, status, outcome, final, reported_at, updated_at, first_seen)
-         VALUES ($1, 'NEW-ONE', 'unknown', false, $2, $2, $2)`,
-        [other, at(1)],
-      );
+      const other = await recordedBefore(tx, "NEW-ONE");
       expect(await recordStatus(tx, report(other, "ENROUTE", 40), quiet)).toMatchObject({
         applied: true,
         previous: "NEW-ONE",

@@ -36,7 +36,9 @@ function rowsAfter(intro: string): PageRow[] {
   const rows: PageRow[] = [];
   for (const line of lines.slice(header + 2)) {
     if (!line.startsWith("|")) break;
-    const cell = Object.fromEntries(cells(line).map((text, i) => [columns[i], text]));
+    const cell: Partial<Record<string, string>> = Object.fromEntries(
+      cells(line).map((text, i) => [columns[i] ?? "", text] as const),
+    );
     const reason = cell.reason?.replaceAll("`", "");
     rows.push({
       status: String(cell.status).replaceAll("`", ""),

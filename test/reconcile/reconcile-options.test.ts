@@ -73,15 +73,7 @@ describe("SMS: what the receiver gets", () => {
     const others = [...ids(1, "ABSENT-SUB"), ...ids(1, "INV-TEMPLATE"), ...ids(1, "THROTTLED")];
     const waiting = ids(1, "AWAITING-DLR");
     rig.messages = [...busy, ...others, ...waiting];
-    const run = await rig.reconcile([
-      "--to",
-      `${rig.origin}/webhooks`,
-      "--secret",
-      SECRET,
-      "--date",
-      DAY,
-      "--json",
-    ]);
+    const run = await rig.reconcileDay();
     expect(run.code, run.stderr).toBe(0);
     expect(summaryOf(run)).toMatchObject({ pulled: 5, pending: 1, final: 4, processed: 4 });
     const got = rig.deliveries.map(({ report }) => [report.id, report.status, report.final]);

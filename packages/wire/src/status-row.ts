@@ -14,7 +14,9 @@ export interface StatusRow<
   Outcome extends string = string,
   Reason extends string | null = string | null,
 > {
+  /** True when nothing should follow it: the last word on the message or the call. */
   readonly final: boolean;
+  /** What it says about the message (delivered, undelivered, pending, unknown) or the call. */
   readonly outcome: Outcome;
   /** Why a message failed, as a class; null for a status that is no failure, and for calls. */
   readonly reason: Reason;

@@ -4,7 +4,7 @@
 // reconcile read finality from here.
 import { CALL_STATUS_TABLE } from "./call-status-table.js";
 import { DELIVERY_STATUS_TABLE, DLT_REJECTION } from "./delivery-status-table.js";
-import type { StatusCode, StatusRow } from "./status-row.js";
+import type { StatusRow } from "./status-row.js";
 
 /**
  * A status neither table knows: still taken (never refused), as not final with outcome
@@ -89,23 +89,12 @@ export type CallStatus = (typeof CALL_STATUSES)[number] | (string & {});
 export interface StatusClass<
   Outcome extends string,
   Reason extends string | null = DeliveryReason | null,
-> {
+> extends StatusRow<Outcome, Reason> {
   /**
    * False for a status the table does not know (then `final: false`, outcome `unknown`, reason
    * `unknown` for a delivery and null for a call, not transient).
    */
   readonly known: boolean;
-  /** True when nothing should follow it: the last word on the message or the call. */
-  readonly final: boolean;
-  readonly outcome: Outcome;
-  /** Why the message failed, as a class; null when it did not fail (delivered, pending), and for calls. */
-  readonly reason: Reason;
-  /** Whether sending the same message (making the same call) again later may succeed. */
-  readonly transient: boolean;
-  /** One line saying what the status means. */
-  readonly meaning: string;
-  /** The provider's codes for the status with its description of each (`v2/sms/smpp.md`); may be empty. */
-  readonly codes: readonly StatusCode[];
 }
 
 /** A delivery status looked up: what `classifyDeliveryStatus` gives. */
