@@ -83,7 +83,8 @@ const RECORDED_UNKNOWN = `COALESCE(${RECORDED_ROW} ->> 'outcome', CASE WHEN ${RE
 // $1 message id, $2 status, $3 outcome, $4 final (both as the table reads $2), $5 the report's
 // own time, $6 arrival (null: the transaction's start), $7 whether precedence is "latest", $8
 // the status table. The WHERE is `supersedes`: rule 2, then 3 (final beats non-final), 4, 5 (a
-// known outcome beats unknown), 6.
+// known outcome beats unknown: when the two differ, the recorded one is unknown exactly when the
+// report's is not), 6.
 const DECIDE = `INSERT INTO ${MESSAGE_STATUS_TABLE} AS recorded
   (message_id, status, outcome, final, reported_at, updated_at, first_seen)
 VALUES ($1, $2, $3, $4, $5::timestamptz, COALESCE($6::timestamptz, now()), COALESCE($6::timestamptz, now()))
@@ -94,7 +95,7 @@ ON CONFLICT (message_id) DO UPDATE SET
 WHERE upper(btrim(EXCLUDED.status)) <> ${RECORDED_KEY} AND CASE
   WHEN EXCLUDED.final <> ${RECORDED_FINAL} THEN EXCLUDED.final
   WHEN NOT EXCLUDED.final THEN ${LATER}
-  WHEN (EXCLUDED.outcome = 'unknown') <> (${RECORDED_UNKNOWN}) THEN ${RECORDED_UNKNOWN}
+  WHEN (EXCLUDED.outcome = 'unknown') <> (${RECORDED_UNKNOWN}) THEN EXCLUDED.outcome <> 'unknown'
   ELSE $7::boolean AND ${LATER}
 END
 RETURNING previous_status`;
