@@ -49,6 +49,31 @@ const TIMINGS: readonly [number | null, number, number | null, number][] = [
   [5, 3, null, 2], // next without a time, arrived earlier (a clock apart)
 ];
 
+// Every status of the table (and a DLT-* one, two unknown ones) against each of a few that stand
+// for every class the rule tells apart, both ways round: the rule reads a status only through
+// its key (rule 2) and the table's finality and outcome of it, so each status meets a final that
+// knows the outcome (two of them undelivered, for rule 6), one that does not, a pending one and
+// an unknown one, as the recorded status and as the next. Every pair of 60 statuses would be 4x
+// the queries for nothing more.
+const STATUSES = [...DELIVERY_STATUSES, "DLT-HEADER", "SOMETHING-NEW", "OTHER-NEW"];
+const STAND_INS = new Set([
+  "DELIVRD",
+  "UNDELIV",
+  "HANDSET-BUSY",
+  "DLT-HEADER",
+  "TIMEOUT-DLR",
+  "UNKNOWN",
+  "AWAITING-DLR",
+  "ENROUTE",
+  "SOMETHING-NEW",
+  "OTHER-NEW",
+]);
+const PAIRS = STATUSES.flatMap((current) =>
+  STATUSES.filter((next) => STAND_INS.has(current) || STAND_INS.has(next)).map(
+    (next) => [current, next] as const,
+  ),
+);
+
 describe.runIf(requirePostgresServer("record-status.test.ts"))("recordStatus", () => {
   let server: PostgresServer;
   let pool: pg.Pool;
@@ -80,8 +105,7 @@ describe.runIf(requirePostgresServer("record-status.test.ts"))("recordStatus", (
     await server?.close();
   });
 
-  it("agrees with supersedes and isStatusConflict on every pair of the table", async () => {
-    const statuses = [...DELIVERY_STATUSES, "DLT-HEADER", "SOMETHING-NEW"];
+  it("agrees with supersedes and isStatusConflict on each status of the table", async () => {
     const lines: string[] = [];
     const logger = { warn: (line: string) => lines.push(line) };
     const disagreements: string[] = [];
@@ -90,58 +114,58 @@ describe.runIf(requirePostgresServer("record-status.test.ts"))("recordStatus", (
     await inTransaction(async (tx) => {
       for (const precedence of ["first", "latest"] as StatusPrecedence[]) {
         for (const [cReported, cArrived, nReported, nArrived] of TIMINGS) {
-          for (const current of statuses) {
-            for (const next of statuses) {
-              const id = randomUUID();
-              const options = { precedence, logger };
-              await recordStatus(tx, report(id, current, cReported), {
-                ...options,
-                receivedAt: at(cArrived),
-              });
-              const result = await recordStatus(tx, report(id, next, nReported), {
-                ...options,
-                receivedAt: at(nArrived),
-              });
-              const n = point(next, nReported, nArrived);
-              const c = point(current, cReported, cArrived);
-              const applied = supersedes(n, c, precedence);
-              const conflict = isStatusConflict(n, c);
-              const expected = {
-                applied,
-                status: applied ? next : current,
-                outcome: (applied ? n : c).outcome,
-                final: (applied ? n : c).final,
-                previous: current,
-                conflict,
-              };
-              const { rows } = await tx.query(
-                "SELECT status, applied, conflict FROM reportkit_status_history WHERE message_id = $1 ORDER BY id",
-                [id],
+          for (const [current, next] of PAIRS) {
+            const id = randomUUID();
+            const options = { precedence, logger };
+            await recordStatus(tx, report(id, current, cReported), {
+              ...options,
+              receivedAt: at(cArrived),
+            });
+            const result = await recordStatus(tx, report(id, next, nReported), {
+              ...options,
+              receivedAt: at(nArrived),
+            });
+            const n = point(next, nReported, nArrived);
+            const c = point(current, cReported, cArrived);
+            const applied = supersedes(n, c, precedence);
+            const conflict = isStatusConflict(n, c);
+            const expected = {
+              applied,
+              status: applied ? next : current,
+              outcome: (applied ? n : c).outcome,
+              final: (applied ? n : c).final,
+              previous: current,
+              conflict,
+            };
+            const { rows } = await tx.query(
+              "SELECT status, applied, conflict FROM reportkit_status_history WHERE message_id = $1 ORDER BY id",
+              [id],
+            );
+            const history = [
+              { status: current, applied: true, conflict: false },
+              { status: next, applied, conflict },
+            ];
+            if (
+              JSON.stringify(result) !== JSON.stringify(expected) ||
+              JSON.stringify(rows) !== JSON.stringify(history)
+            ) {
+              disagreements.push(
+                `${next} after ${current} (${precedence}, times ${[cReported, cArrived, nReported, nArrived]}): SQL ${JSON.stringify(result)}, rule ${JSON.stringify(expected)}`,
               );
-              const history = [
-                { status: current, applied: true, conflict: false },
-                { status: next, applied, conflict },
-              ];
-              if (
-                JSON.stringify(result) !== JSON.stringify(expected) ||
-                JSON.stringify(rows) !== JSON.stringify(history)
-              ) {
-                disagreements.push(
-                  `${next} after ${current} (${precedence}, times ${[cReported, cArrived, nReported, nArrived]}): SQL ${JSON.stringify(result)}, rule ${JSON.stringify(expected)}`,
-                );
-              }
-              cases += 1;
-              if (conflict) conflicts += 1;
             }
+            cases += 1;
+            if (conflict) conflicts += 1;
           }
         }
       }
     });
     expect(disagreements).toEqual([]);
-    expect(cases).toBe(2 * TIMINGS.length * 20 * 20);
-    // Two different finals that know the outcome: 14 such statuses (DELIVRD, and 13 undelivered
-    // with DLT-*), 14 * 13 ordered pairs, under each precedence and timing: one line each.
-    expect(conflicts).toBe(2 * TIMINGS.length * 14 * 13);
+    expect(STATUSES).toHaveLength(60);
+    expect(cases).toBe(2 * TIMINGS.length * (60 * 60 - 50 * 50));
+    // Two different finals that know the outcome: 53 such statuses (DELIVRD, and 52 undelivered
+    // with DLT-*), 4 of them stand-ins: 4 * 52 ordered pairs with a stand-in recorded first, 49 * 4
+    // with one next, under each precedence and timing: one line each.
+    expect(conflicts).toBe(2 * TIMINGS.length * (4 * 52 + 49 * 4));
     expect(lines).toHaveLength(conflicts);
   }, 120_000);
 
@@ -151,7 +175,6 @@ describe.runIf(requirePostgresServer("record-status.test.ts"))("recordStatus", (
     const create = blocks.find((b) => b.startsWith("CREATE TABLE message_status"));
     const upsert = blocks.find((b) => b.startsWith("INSERT INTO message_status"));
     expect([typeof create, typeof upsert]).toEqual(["string", "string"]);
-    const statuses = [...DELIVERY_STATUSES, "DLT-HEADER", "SOMETHING-NEW"];
     const disagreements: string[] = [];
     await inTransaction(async (tx) => {
       await tx.query(create as string);
@@ -166,23 +189,99 @@ describe.runIf(requirePostgresServer("record-status.test.ts"))("recordStatus", (
         return (await tx.query(upsert as string, values)).rowCount === 1;
       };
       for (const [cReported, cArrived, nReported, nArrived] of TIMINGS) {
-        for (const current of statuses) {
-          for (const next of statuses) {
-            const id = randomUUID();
-            await record(id, current, cReported, cArrived);
-            const applied = await record(id, next, nReported, nArrived);
-            const rule = supersedes(
-              point(next, nReported, nArrived),
-              point(current, cReported, cArrived),
-            );
-            if (applied !== rule) disagreements.push(`${next} after ${current}: SQL ${applied}`);
-          }
+        for (const [current, next] of PAIRS) {
+          const id = randomUUID();
+          await record(id, current, cReported, cArrived);
+          const applied = await record(id, next, nReported, nArrived);
+          const rule = supersedes(
+            point(next, nReported, nArrived),
+            point(current, cReported, cArrived),
+          );
+          if (applied !== rule) disagreements.push(`${next} after ${current}: SQL ${applied}`);
         }
       }
       await tx.query("DROP TABLE message_status");
     });
     expect(disagreements).toEqual([]);
   }, 60_000);
+
+  it("keeps every final status of the table when a late AWAITING-DLR or ENROUTE comes", async () => {
+    const pending = ["AWAITING-DLR", "ENROUTE", "ACCEPTD"];
+    const finals = [...DELIVERY_STATUSES.filter((s) => !pending.includes(s)), "DLT-HEADER"];
+    expect(finals).toHaveLength(55);
+    const replaced: string[] = [];
+    await inTransaction(async (tx) => {
+      for (const status of finals) {
+        const id = randomUUID();
+        const quiet = { logger: false as const };
+        const first = await recordStatus(tx, report(id, status, 1), {
+          ...quiet,
+          receivedAt: at(1),
+        });
+        expect(first, status).toMatchObject({ applied: true, final: true });
+        expect(first.outcome, status).toBe(classifyDeliveryStatus(status).outcome);
+        // The provider's retry, 30 minutes later: reported later, and without a time of its own.
+        for (const [late, minute] of [
+          ["AWAITING-DLR", 30],
+          ["ENROUTE", null],
+        ] as const) {
+          const result = await recordStatus(tx, report(id, late, minute), {
+            ...quiet,
+            receivedAt: at(31),
+          });
+          if (result.applied || result.status !== status) replaced.push(`${late} over ${status}`);
+        }
+      }
+    });
+    expect(replaced).toEqual([]);
+  });
+
+  it("judges a row an older reportkit recorded as not final by the table now", async () => {
+    // Before the table knew them, HANDSET-BUSY and the like were recorded not final, outcome
+    // unknown: a late intermediate status must not replace them now, nor pass for their outcome.
+    const stale = [...DELIVERY_STATUSES.filter((s) => classifyDeliveryStatus(s).final), "dlt-x"];
+    const quiet = { logger: false as const };
+    /** A new message whose status an older reportkit recorded: not final, outcome unknown. */
+    const recordedBefore = async (tx: pg.PoolClient, status: string) => {
+      const id = randomUUID();
+      await tx.query(
+        `INSERT INTO reportkit_message_status (message_id, status, outcome, final, reported_at, updated_at, first_seen)
+         VALUES ($1, $2, 'unknown', false, $3, $3, $3)`,
+        [id, status, at(1)],
+      );
+      return id;
+    };
+    await inTransaction(async (tx) => {
+      for (const status of [...stale, " handset-busy "]) {
+        const id = await recordedBefore(tx, status);
+        const late = await recordStatus(tx, report(id, "AWAITING-DLR", 30), quiet);
+        const { final, outcome } = classifyDeliveryStatus(status);
+        expect(late, status).toEqual({
+          applied: false,
+          status,
+          outcome,
+          final,
+          previous: status,
+          conflict: false,
+        });
+      }
+      const id = await recordedBefore(tx, "HANDSET-BUSY");
+      // Two finals that know the outcome: a conflict, the first stays.
+      expect(await recordStatus(tx, report(id, "DELIVRD", 40), quiet)).toMatchObject({
+        applied: false,
+        status: "HANDSET-BUSY",
+        outcome: "undelivered",
+        final: true,
+        conflict: true,
+      });
+      // A status the table does not know keeps its row's own reading.
+      const other = await recordedBefore(tx, "NEW-ONE");
+      expect(await recordStatus(tx, report(other, "ENROUTE", 40), quiet)).toMatchObject({
+        applied: true,
+        previous: "NEW-ONE",
+      });
+    });
+  });
 
   it("returns what it did and the status before; the same status again changes nothing", async () => {
     const id = randomUUID();

@@ -70,20 +70,22 @@ describe("when the provider's API fails", () => {
   });
 });
 
+/** A call of the day as the call-status API lists it, started 08:27:26, ended at `end` ("": not yet). */
+const call = (id: string, status: string, end: string): PulledCall => ({
+  id,
+  channel: "outgoing",
+  from: "918068281235",
+  to: "919876543210",
+  created_at: `${DAY} 08:27:14`,
+  foreign_id: "",
+  status,
+  start_at: `${DAY} 08:27:26`,
+  end_at: end,
+  dtmf: "",
+});
+
 describe("calls, from the call-status API", () => {
   it("sends each ended call as the call report, deduplicated against the push; others pending", async () => {
-    const call = (id: string, status: string, end: string): PulledCall => ({
-      id,
-      channel: "outgoing",
-      from: "918068281235",
-      to: "919876543210",
-      created_at: `${DAY} 08:27:14`,
-      foreign_id: "",
-      status,
-      start_at: `${DAY} 08:27:26`,
-      end_at: end,
-      dtmf: "",
-    });
     const answered = crypto.randomUUID();
     const busy = crypto.randomUUID();
     rig.calls = [
@@ -143,6 +145,25 @@ describe("calls, from the call-status API", () => {
       source: null,
       recordingUrl: null,
     });
+  });
+
+  it("sends the IVR's statuses too: RECEIVED and MISSED, and COMPLETED once it has ended", async () => {
+    const id = () => crypto.randomUUID();
+    rig.calls = [
+      call(id(), "COMPLETED", `${DAY} 08:28:26`),
+      call(id(), "RECEIVED", `${DAY} 08:27:41`),
+      call(id(), "MISSED", `${DAY} 08:28:01`),
+      call(id(), "COMPLETED", ""),
+    ];
+    const run = await rig.reconcileDay("--calls");
+    expect(run.code, run.stderr).toBe(0);
+    expect(summaryOf(run)).toMatchObject({ pulled: 4, pending: 1, final: 3, processed: 3 });
+    const got = rig.callReports.map((r) => [r.status, r.final, r.outcome, r.warnings]);
+    expect(got.sort()).toEqual([
+      ["COMPLETED", true, "answered", []],
+      ["MISSED", true, "unanswered", []],
+      ["RECEIVED", true, "unanswered", []],
+    ]);
   });
 
   it("refuses --group with --calls before asking anything", async () => {

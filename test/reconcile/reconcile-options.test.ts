@@ -68,6 +68,24 @@ describe("SMS: what the receiver gets", () => {
     });
   });
 
+  it("sends a pulled HANDSET-BUSY and every other status the provider documents; not AWAITING-DLR", async () => {
+    const busy = ids(1, "HANDSET-BUSY");
+    const others = [...ids(1, "ABSENT-SUB"), ...ids(1, "INV-TEMPLATE"), ...ids(1, "THROTTLED")];
+    const waiting = ids(1, "AWAITING-DLR");
+    rig.messages = [...busy, ...others, ...waiting];
+    const run = await rig.reconcileDay();
+    expect(run.code, run.stderr).toBe(0);
+    expect(summaryOf(run)).toMatchObject({ pulled: 5, pending: 1, final: 4, processed: 4 });
+    const got = rig.deliveries.map(({ report }) => [report.id, report.status, report.final]);
+    expect(got.sort()).toEqual([...busy, ...others].map((m) => [m.id, m.status, true]).sort());
+    expect(
+      rig.deliveries.find(({ report }) => report.status === "HANDSET-BUSY")?.report,
+    ).toMatchObject({
+      outcome: "undelivered",
+      warnings: [],
+    });
+  });
+
   it("lists the ones the receiver refused with their ids, exits 1, and the rest are processed", async () => {
     rig.messages = ids(3);
     rig.failing.add(rig.messages[1]?.id as string);

@@ -45,6 +45,8 @@ export interface Rig {
   listen(app: http.RequestListener): Promise<string>;
   /** `reportkit reconcile <args>`, in process, against the stand-in. */
   reconcile(args: string[], env?: Record<string, string>): Promise<Run>;
+  /** `reportkit reconcile <args> --to <the receiver> --secret … --date <DAY> --json`. */
+  reconcileDay(...args: string[]): Promise<Run>;
 }
 
 /** The summary: the JSON object on the last line of stdout. */
@@ -87,6 +89,10 @@ export function useRig(): Rig {
         stopSignal: () => new Promise(() => {}),
       });
       return { code, stdout, stderr };
+    },
+    reconcileDay(...args: string[]): Promise<Run> {
+      const to = `${rig.origin}/webhooks`;
+      return rig.reconcile([...args, "--to", to, "--secret", SECRET, "--date", DAY, "--json"]);
     },
   } as unknown as Rig;
 

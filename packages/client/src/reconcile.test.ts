@@ -1,7 +1,7 @@
 // reconcile's parts: the report a pulled record becomes (the provider's own example records),
 // which statuses are final, the default day, the options, and the requests it sends.
 
-import { classifyDeliveryStatus } from "@reportkit/wire";
+import { DELIVERY_STATUSES } from "@reportkit/wire";
 import { describe, expect, it } from "vitest";
 import {
   DOC_CALL_STATUS_RESPONSE_TEXT,
@@ -10,7 +10,7 @@ import {
 import { createClientWith } from "./create-client.js";
 import { providerDay } from "./provider-day.js";
 import { CallStatusRecordSchema, DlrRecordSchema } from "./pull-schemas.js";
-import { isFinalCallStatus, type ReconcileOptions, reconcile } from "./reconcile.js";
+import { type ReconcileOptions, reconcile } from "./reconcile.js";
 import { callHasEnded, callReportOf, deliveryReportOf } from "./reconciled-report.js";
 
 const SECRET = "webhook-secret-9999";
@@ -82,46 +82,33 @@ describe("the report a pulled record becomes", () => {
     });
   });
 
-  it("an answered call is over only once it has ended", () => {
+  it("a call is over once its status is final, an answered one once it has ended", () => {
     const call = (status: string, end_at: string) =>
       CallStatusRecordSchema.parse({ id: "c", status, end_at });
-    expect(callHasEnded(call("ANSWER", "2024-07-10 08:27:29"), isFinalCallStatus)).toBe(true);
-    expect(callHasEnded(call("ANSWER", ""), isFinalCallStatus)).toBe(false);
-    expect(callHasEnded(call("BUSY", ""), isFinalCallStatus)).toBe(true);
-    expect(callHasEnded(call("RINGING", ""), isFinalCallStatus)).toBe(false);
+    for (const answered of ["ANSWER", "COMPLETED", "completed"]) {
+      expect(callHasEnded(call(answered, "2024-07-10 08:27:29")), answered).toBe(true);
+      expect(callHasEnded(call(answered, "")), answered).toBe(false);
+    }
+    for (const unanswered of ["BUSY", "NOANSWER", "CANCEL", "RECEIVED", "MISSED"]) {
+      expect(callHasEnded(call(unanswered, "")), unanswered).toBe(true);
+    }
+    expect(callHasEnded(call("RINGING", ""))).toBe(false);
   });
 });
 
-describe("final statuses (the local stand-in for wire's table)", () => {
-  it.each([
-    "DELIVRD",
-    "UNDELIV",
-    "EXPIRED",
-    "REJECTD",
-    "FAILED",
-    "BARRED",
-    "BLACKLST",
-    "INVALID-SUB",
-    "MOB-OFF",
-    "NET-ERR",
-    "REJ-MULTIPART",
-    "DNDNUMB",
-    "TIMEOUT-DLR",
-    "DELETED",
-    "UNKNOWN",
-    "DLT-TEMPLATE-MISMATCH",
-    "delivrd",
-  ])("%s is final", (status) => expect(classifyDeliveryStatus(status).final).toBe(true));
-
-  it.each(["AWAITING-DLR", "ENROUTE", "ACCEPTD", "DLT-", "SUBMITTED", ""])("%s is not", (status) =>
-    expect(classifyDeliveryStatus(status).final).toBe(false),
-  );
-
-  it("calls: Asterisk's DIALSTATUS values are final, others not", () => {
-    for (const s of ["ANSWER", "BUSY", "NOANSWER", "CANCEL", "CONGESTION", "CHANUNAVAIL"]) {
-      expect(isFinalCallStatus(s)).toBe(true);
-    }
-    expect(isFinalCallStatus("RINGING")).toBe(false);
+describe("which pulled messages are sent", () => {
+  it("every one whose status is final in wire's table, HANDSET-BUSY among them; pending ones not", async () => {
+    const unknown = ["DLT-", "SUBMITTED", ""];
+    const pending = ["AWAITING-DLR", "ENROUTE", "ACCEPTD", ...unknown];
+    const statuses = [...DELIVERY_STATUSES, "DLT-TEMPLATE-MISMATCH", "delivrd", ...unknown];
+    const records = statuses.map((status, i) => ({ id: `m:${i}`, status }));
+    const { run, sent } = setup(records);
+    const summary = await run({ concurrency: 8 });
+    const sentStatuses = sent.map((request) => JSON.parse(request.body).status as string);
+    const expected = statuses.filter((status) => !pending.includes(status));
+    expect(sentStatuses.sort()).toEqual(expected.sort());
+    expect(sentStatuses).toContain("HANDSET-BUSY");
+    expect(summary).toMatchObject({ pending: pending.length, final: expected.length });
   });
 });
 

@@ -1,4 +1,4 @@
-import { classifyCallStatus, classifyDeliveryStatus, PROVIDER_TIME_ZONE } from "@reportkit/wire";
+import { classifyDeliveryStatus, PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import type { Client } from "./create-client.js";
 import { ClientError } from "./errors.js";
 import { providerDay } from "./provider-day.js";
@@ -12,11 +12,6 @@ import {
   RECONCILED_HEADER,
 } from "./reconciled-report.js";
 import { walkPages } from "./walk-pages.js";
-
-/** Whether a call status says how the call ended: wire's status table decides. */
-export function isFinalCallStatus(status: string): boolean {
-  return classifyCallStatus(status).final;
-}
 
 export interface ReconcileOptions {
   /** The provider's API, with the account's API token (`createClient`). */
@@ -216,6 +211,7 @@ async function* records(plan: Plan, onPage: () => void): AsyncGenerator<Pulled> 
       return client.dlr.list({ ...(filter as DlrQuery), page });
     });
     for await (const record of walk) {
+      // wire's status table decides: every status the provider documents is final.
       const final = classifyDeliveryStatus(record.status).final;
       yield {
         id: record.id,
@@ -230,7 +226,7 @@ async function* records(plan: Plan, onPage: () => void): AsyncGenerator<Pulled> 
     return client.calls.list({ ...(filter as CallStatusQuery), page });
   });
   for await (const record of walk) {
-    const ended = callHasEnded(record, isFinalCallStatus);
+    const ended = callHasEnded(record);
     yield {
       id: record.id,
       status: record.status,

@@ -1,3 +1,4 @@
+import { classifyCallStatus } from "@reportkit/wire";
 import type { CallStatusRecord, DlrRecord } from "./pull-schemas.js";
 
 /**
@@ -57,10 +58,13 @@ export function callReportOf(record: CallStatusRecord): PushedReport {
   return report;
 }
 
-/** A call is over when its status is final, and an answered one has ended (its end_at is set). */
-export function callHasEnded(record: CallStatusRecord, isFinal: (status: string) => boolean) {
-  if (!isFinal(record.status)) return false;
-  return record.status.trim().toUpperCase() !== "ANSWER" || record.endAt !== null;
+/**
+ * A call is over when wire's status table calls its status final, and an answered one (ANSWER,
+ * COMPLETED) has ended: its end_at is set.
+ */
+export function callHasEnded(record: CallStatusRecord): boolean {
+  const { final, outcome } = classifyCallStatus(record.status);
+  return final && (outcome !== "answered" || record.endAt !== null);
 }
 
 /** All digits, at most 15 (E.164: exact as a JS number): the number a push sends. */

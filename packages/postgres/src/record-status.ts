@@ -2,11 +2,16 @@
 // in reportkit_message_status, every status given in reportkit_status_history. The decision is
 // one INSERT … ON CONFLICT … DO UPDATE … WHERE, so two receivers recording two statuses of one
 // message at the same instant cannot both win: the second waits for the first's row and is
-// judged against it. The rule is @reportkit/wire's `supersedes`, written in SQL.
+// judged against it. The rule is @reportkit/wire's `supersedes`, written in SQL: like it, the
+// statement reads a status's finality and outcome from wire's status table (handed to it as one
+// JSON parameter, built from the table), so that a row recorded before its status joined the
+// table (HANDSET-BUSY, not final then) is judged as the table reads it now.
 import {
   classifyDeliveryStatus,
+  DELIVERY_STATUSES,
   type DeliveryOutcome,
   type DeliveryReport,
+  DLT_REJECTION,
   isStatusConflict,
   STATUS_PRECEDENCES,
   type StatusPrecedence,
@@ -55,9 +60,31 @@ const LATER = `CASE WHEN EXCLUDED.reported_at IS NOT NULL AND recorded.reported_
     THEN EXCLUDED.reported_at > recorded.reported_at
     ELSE EXCLUDED.updated_at > recorded.updated_at END`;
 
-// $1 message id, $2 status, $3 outcome, $4 final, $5 the report's own time, $6 arrival (null:
-// the transaction's start), $7 whether precedence is "latest". The WHERE is `supersedes`:
-// rule 2, then 3 (final beats non-final), 4, 5 (a known outcome beats unknown), 6.
+// The status table as the statement reads it ($8): each status the table knows (upper case, as
+// the table keys it) with its finality and outcome. Built once, from the table.
+const STATUS_TABLE_JSON = JSON.stringify(
+  Object.fromEntries(
+    DELIVERY_STATUSES.map((status) => {
+      const { final, outcome } = classifyDeliveryStatus(status);
+      return [status, { final, outcome }];
+    }),
+  ),
+);
+
+// The recorded status's finality and outcome as the table reads it: its row of $8; else a status
+// starting with DLT- (the table's prefix rule); else, for a status the table does not know, the
+// row's own columns.
+const RECORDED_KEY = "upper(btrim(recorded.status))";
+const RECORDED_ROW = `($8::jsonb -> ${RECORDED_KEY})`;
+const RECORDED_DLT = `${RECORDED_KEY} LIKE '${DLT_REJECTION.prefix}_%'`;
+const RECORDED_FINAL = `COALESCE((${RECORDED_ROW} ->> 'final')::boolean, ${RECORDED_DLT} OR recorded.final)`;
+const RECORDED_UNKNOWN = `COALESCE(${RECORDED_ROW} ->> 'outcome', CASE WHEN ${RECORDED_DLT} THEN '${DLT_REJECTION.outcome}' ELSE recorded.outcome END) = 'unknown'`;
+
+// $1 message id, $2 status, $3 outcome, $4 final (both as the table reads $2), $5 the report's
+// own time, $6 arrival (null: the transaction's start), $7 whether precedence is "latest", $8
+// the status table. The WHERE is `supersedes`: rule 2, then 3 (final beats non-final), 4, 5 (a
+// known outcome beats unknown: when the two differ, the recorded one is unknown exactly when the
+// report's is not), 6.
 const DECIDE = `INSERT INTO ${MESSAGE_STATUS_TABLE} AS recorded
   (message_id, status, outcome, final, reported_at, updated_at, first_seen)
 VALUES ($1, $2, $3, $4, $5::timestamptz, COALESCE($6::timestamptz, now()), COALESCE($6::timestamptz, now()))
@@ -65,10 +92,10 @@ ON CONFLICT (message_id) DO UPDATE SET
   status = EXCLUDED.status, outcome = EXCLUDED.outcome, final = EXCLUDED.final,
   reported_at = EXCLUDED.reported_at, updated_at = EXCLUDED.updated_at,
   previous_status = recorded.status
-WHERE upper(btrim(EXCLUDED.status)) <> upper(btrim(recorded.status)) AND CASE
-  WHEN EXCLUDED.final <> recorded.final THEN EXCLUDED.final
+WHERE upper(btrim(EXCLUDED.status)) <> ${RECORDED_KEY} AND CASE
+  WHEN EXCLUDED.final <> ${RECORDED_FINAL} THEN EXCLUDED.final
   WHEN NOT EXCLUDED.final THEN ${LATER}
-  WHEN (EXCLUDED.outcome = 'unknown') <> (recorded.outcome = 'unknown') THEN recorded.outcome = 'unknown'
+  WHEN (EXCLUDED.outcome = 'unknown') <> (${RECORDED_UNKNOWN}) THEN EXCLUDED.outcome <> 'unknown'
   ELSE $7::boolean AND ${LATER}
 END
 RETURNING previous_status`;
@@ -87,7 +114,9 @@ VALUES ($1, $2, $3, $4, $5::timestamptz, COALESCE($6::timestamptz, now()), $7, $
  * non-final one and is never replaced by one; between two non-final ones the later wins (by the
  * report's own time, `deliveredAt`, else by arrival); a final status with a known outcome
  * replaces TIMEOUT-DLR or UNKNOWN; between two different finals the first stays (see
- * `precedence`). Every status given is kept in `reportkit_status_history`, applied or not.
+ * `precedence`). Which statuses are final, and their outcome, is the status table's (docs/statuses.md),
+ * for the report and for the status recorded before it alike. Every status given is kept in
+ * `reportkit_status_history`, applied or not.
  *
  * @example
  * import { postgresInbox, recordStatus } from "@reportkit/postgres";
@@ -107,11 +136,12 @@ export async function recordStatus(
 ): Promise<RecordedStatus> {
   checkArguments(tx, report, options);
   const precedence = options.precedence ?? "first";
-  const { id, status, final, outcome } = report;
+  const { id, status } = report;
+  const { final, outcome } = judged(report);
   const values = [id, status, outcome, final, report.deliveredAt, options.receivedAt ?? null];
   let decided: pg.QueryResult<{ previous_status: string | null }>;
   try {
-    decided = await tx.query(DECIDE, [...values, precedence === "latest"]);
+    decided = await tx.query(DECIDE, [...values, precedence === "latest", STATUS_TABLE_JSON]);
   } catch (error) {
     throw explained(error);
   }
@@ -126,7 +156,8 @@ export async function recordStatus(
       previous !== null && isStatusConflict(kept, { status: previous, ...classify(previous) });
   } else {
     const found = await tx.query<typeof kept>(KEPT, [id]);
-    kept = found.rows[0] as typeof kept;
+    const row = found.rows[0] as typeof kept;
+    kept = { status: row.status, ...judged(row) };
     previous = kept.status;
     conflict = isStatusConflict({ status, outcome, final }, kept);
   }
@@ -151,6 +182,19 @@ export async function recordStatus(
 function classify(status: string): { final: boolean; outcome: DeliveryOutcome } {
   const { final, outcome } = classifyDeliveryStatus(status);
   return { final, outcome };
+}
+
+/**
+ * A status's finality and outcome as the table reads it; for a status the table does not know,
+ * the report's (or the row's) own. A report revived from a job an older receiver queued, or a
+ * row an older reportkit recorded, may say "not final" for a status the table now knows.
+ */
+function judged(point: { status: string; final: boolean; outcome: DeliveryOutcome }): {
+  final: boolean;
+  outcome: DeliveryOutcome;
+} {
+  const { known, final, outcome } = classifyDeliveryStatus(point.status);
+  return known ? { final, outcome } : { final: point.final, outcome: point.outcome };
 }
 
 /** A missing table says how to create it; anything else is Postgres's own error. */

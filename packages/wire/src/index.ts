@@ -1,3 +1,5 @@
+export { CALL_STATUS_TABLE } from "./call-status-table.js";
+export { DELIVERY_STATUS_TABLE, DLT_REJECTION } from "./delivery-status-table.js";
 export { parseTemplate } from "./parse-template.js";
 export {
   type CallPayload,
@@ -11,6 +13,7 @@ export {
   type UnsubscribePayload,
 } from "./payloads.js";
 export type { PulledCall, PulledMessage } from "./pulled-records.js";
+export type { StatusCode, StatusRow } from "./status-row.js";
 export {
   CALL_FIELD_TABLE,
   CALL_FIELDS,
@@ -30,20 +33,19 @@ export {
 } from "./report-fields.js";
 export {
   CALL_OUTCOMES,
-  CALL_STATUS_TABLE,
   CALL_STATUSES,
   type CallOutcome,
   type CallStatus,
+  type CallStatusClass,
   classifyCallStatus,
   classifyDeliveryStatus,
   DELIVERY_OUTCOMES,
   DELIVERY_REASONS,
-  DELIVERY_STATUS_TABLE,
   DELIVERY_STATUSES,
   type DeliveryOutcome,
   type DeliveryReason,
   type DeliveryStatus,
-  DLT_REJECTION,
+  type DeliveryStatusClass,
   type StatusClass,
   statusKey,
   UNRECOGNIZED_STATUS,

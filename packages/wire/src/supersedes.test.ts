@@ -104,6 +104,35 @@ describe("supersedes", () => {
   });
 });
 
+describe("a point stored before its status joined the table", () => {
+  // What an older reportkit gave for HANDSET-BUSY: not in its table, so not final, outcome unknown.
+  const stale = (status: string): StatusPoint => ({
+    status,
+    final: false,
+    outcome: "unknown",
+    reportedAt: minutes(1),
+    receivedAt: minutes(1),
+  });
+
+  it("is judged as the table reads its status now: a late intermediate never replaces it", () => {
+    for (const status of ["HANDSET-BUSY", "INV-TEMPLATE", "ABSENT-SUB", "THROTTLED"]) {
+      for (const late of ["AWAITING-DLR", "ENROUTE", "SOMETHING-NEW"]) {
+        expect(supersedes(point(late, 9), stale(status)), `${late} over ${status}`).toBe(false);
+      }
+      // A different final is a conflict now (the first stays), not a final over a non-final.
+      expect(supersedes(point("DELIVRD", 9), stale(status))).toBe(false);
+      expect(isStatusConflict(point("DELIVRD", 9), stale(status))).toBe(true);
+    }
+  });
+
+  it("keeps the point's own finality for a status the table does not know", () => {
+    expect(supersedes(point("ENROUTE", 9), stale("SOMETHING-NEW"))).toBe(true);
+    const storedFinal = { ...stale("SOMETHING-NEW"), final: true, outcome: "undelivered" };
+    expect(supersedes(point("ENROUTE", 9), storedFinal)).toBe(false);
+    expect(isStatusConflict(point("DELIVRD", 9), storedFinal)).toBe(true);
+  });
+});
+
 describe("isStatusConflict", () => {
   it("is two different finals that both know the outcome", () => {
     expect(isStatusConflict(point("UNDELIV", 2), point("DELIVRD", 1))).toBe(true);

@@ -1,15 +1,23 @@
 // Which of two statuses of one message is its status: the rule @reportkit/postgres's
 // recordStatus runs as one SQL statement, as a pure function for any other store. The two are
-// tested against each other on every pair of the status table.
-import { statusKey } from "./statuses.js";
+// tested against each other on every pair of the status table. Finality and outcome are read from
+// the status table wherever it knows the status, so that a status recorded before it joined the
+// table (HANDSET-BUSY, not final then) is judged as the table reads it now.
+import { classifyDeliveryStatus, statusKey } from "./statuses.js";
 
 /** One status of a message, as a store keeps it. */
 export interface StatusPoint {
   /** The status as sent ("DELIVRD"); compared in any case. */
   readonly status: string;
-  /** From the report (`report.final`). */
+  /**
+   * From the report (`report.final`). Used only for a status the table does not know: for one
+   * it knows, the table's finality counts (a point stored by an older reportkit may say false).
+   */
   readonly final: boolean;
-  /** From the report (`report.outcome`): only `"unknown"` matters to the rule. */
+  /**
+   * From the report (`report.outcome`): only `"unknown"` matters to the rule. Like `final`, the
+   * table's outcome counts for a status it knows.
+   */
   readonly outcome: string;
   /**
    * The report's own time: when the message reached this status (a delivery report's
@@ -34,7 +42,8 @@ export const STATUS_PRECEDENCES = [
 ] as const satisfies readonly StatusPrecedence[];
 
 /**
- * Whether `next` replaces `current` as the message's status. The rules, in order:
+ * Whether `next` replaces `current` as the message's status. A status the table knows is judged
+ * by the table's `final` and `outcome`, any other by the point's own. The rules, in order:
  * 1. the first status of a message is recorded (`current` null);
  * 2. the same status again (in any case) changes nothing;
  * 3. a final status replaces a non-final one; a non-final one never replaces a final one;
@@ -57,10 +66,12 @@ export function supersedes(
 ): boolean {
   if (current === null) return true;
   if (statusKey(next.status) === statusKey(current.status)) return false;
-  if (next.final !== current.final) return next.final;
-  if (!next.final) return isLater(next, current);
-  const nextUnknown = next.outcome === "unknown";
-  const currentUnknown = current.outcome === "unknown";
+  const n = judged(next);
+  const c = judged(current);
+  if (n.final !== c.final) return n.final;
+  if (!n.final) return isLater(next, current);
+  const nextUnknown = n.outcome === "unknown";
+  const currentUnknown = c.outcome === "unknown";
   if (nextUnknown !== currentUnknown) return currentUnknown;
   return precedence === "latest" && isLater(next, current);
 }
@@ -74,14 +85,24 @@ export function isStatusConflict(
   next: Pick<StatusPoint, "status" | "final" | "outcome">,
   current: Pick<StatusPoint, "status" | "final" | "outcome"> | null,
 ): boolean {
+  if (current === null) return false;
+  const n = judged(next);
+  const c = judged(current);
   return (
-    current !== null &&
-    next.final &&
-    current.final &&
-    next.outcome !== "unknown" &&
-    current.outcome !== "unknown" &&
+    n.final &&
+    c.final &&
+    n.outcome !== "unknown" &&
+    c.outcome !== "unknown" &&
     statusKey(next.status) !== statusKey(current.status)
   );
+}
+
+/** The point's finality and outcome as the status table reads its status; its own when unknown. */
+function judged(
+  point: Pick<StatusPoint, "status" | "final" | "outcome">,
+): Pick<StatusPoint, "final" | "outcome"> {
+  const found = classifyDeliveryStatus(point.status);
+  return found.known ? found : point;
 }
 
 /** Rule 4: by the reports' own time when both have one, else by arrival. */
