@@ -13,7 +13,6 @@ export {
   type UnsubscribePayload,
 } from "./payloads.js";
 export type { PulledCall, PulledMessage } from "./pulled-records.js";
-export type { StatusCode, StatusRow } from "./status-row.js";
 export {
   CALL_FIELD_TABLE,
   CALL_FIELDS,
@@ -31,6 +30,7 @@ export {
   UNSUBSCRIBE_FIELDS,
   type UnsubscribeField,
 } from "./report-fields.js";
+export type { StatusCode, StatusRow } from "./status-row.js";
 export {
   CALL_OUTCOMES,
   CALL_STATUSES,
