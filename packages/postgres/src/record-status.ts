@@ -11,6 +11,7 @@ import {
   STATUS_PRECEDENCES,
   type StatusPrecedence,
 } from "@reportkit/core";
+import { REPORT_TIME_LEAD_MS } from "@reportkit/wire";
 import type pg from "pg";
 import { MESSAGE_STATUS_TABLE, STATUS_HISTORY_TABLE } from "./schema.js";
 
@@ -23,7 +24,8 @@ export interface RecordStatusOptions {
    */
   precedence?: StatusPrecedence;
   /**
-   * When the report arrived, for ordering two non-final statuses without a time of their own.
+   * When the report arrived, for ordering two non-final statuses without a time of their own,
+   * and the bound of a report's own time (believed at most 5 minutes past its arrival).
    * Default: the database's clock when the transaction began (with the inbox: when the report's
    * processing began), one clock for every receiver.
    */
@@ -50,9 +52,13 @@ type Executor = Pick<pg.ClientBase, "query">;
 
 const OPTION_NAMES = new Set(["precedence", "receivedAt", "logger"]);
 
+// A report's own time as rule 4 orders by: believed at most REPORT_TIME_LEAD_MS past its arrival.
+const ordering = (row: string) =>
+  `LEAST(${row}.reported_at, ${row}.updated_at + interval '${REPORT_TIME_LEAD_MS} milliseconds')`;
+
 // Rule 4 of `supersedes`: the later by the reports' own time when both have one, else by arrival.
 const LATER = `CASE WHEN EXCLUDED.reported_at IS NOT NULL AND recorded.reported_at IS NOT NULL
-    THEN EXCLUDED.reported_at > recorded.reported_at
+    THEN ${ordering("EXCLUDED")} > ${ordering("recorded")}
     ELSE EXCLUDED.updated_at > recorded.updated_at END`;
 
 // $1 message id, $2 status, $3 outcome, $4 final, $5 the report's own time, $6 arrival (null:
@@ -85,7 +91,8 @@ VALUES ($1, $2, $3, $4, $5::timestamptz, COALESCE($6::timestamptz, now()), $7, $
  * Records a delivery report's status for its message (`report.id`), in your transaction (the
  * inbox's `ctx.tx`), so that the message's status only moves forward: a final status replaces a
  * non-final one and is never replaced by one; between two non-final ones the later wins (by the
- * report's own time, `deliveredAt`, else by arrival); a final status with a known outcome
+ * report's own time, `deliveredAt`, believed at most 5 minutes past the report's arrival, else
+ * by arrival); a final status with a known outcome
  * replaces TIMEOUT-DLR or UNKNOWN; between two different finals the first stays (see
  * `precedence`). Every status given is kept in `reportkit_status_history`, applied or not.
  *
