@@ -2,7 +2,7 @@
 // `supersedes` on every pair of the status table (both precedences, every way two reports' times
 // can stand); a status waiting on another transaction's row is judged against what that one
 // committed; conflicts are marked and logged once; it writes only in the caller's transaction.
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import {
   classifyDeliveryStatus,
@@ -15,6 +15,7 @@ import {
   supersedes,
 } from "@reportkit/core";
 import { postgresInboxSql, recordStatus } from "@reportkit/postgres";
+import { storedKey } from "@reportkit/wire/internal";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -248,6 +249,42 @@ describe.runIf(requirePostgresServer("record-status.test.ts"))("recordStatus", (
       at(6).toISOString(),
       at(8).toISOString(),
     ]);
+  });
+
+  it("keeps any id and status it is handed, no two ids in one row: NUL, lone surrogates, 3,000 characters (issue 42, finding 8)", async () => {
+    // The parser refuses such ids (issue 42); a report built or changed by hand may hold one.
+    const tail = randomUUID();
+    const long = randomBytes(2250).toString("base64") + tail;
+    const ids = [`nul\u0000${tail}`, `sur\ud800${tail}`, `sur\udbff${tail}`, long, tail];
+    const quiet = { logger: false as const };
+    await inTransaction(async (tx) => {
+      for (const id of ids) {
+        const status = id === tail ? "UND\u0000ELIV" : "DELIVRD";
+        expect(await recordStatus(tx, { ...report("x", "DELIVRD", 1), id, status }, quiet)).toEqual(
+          {
+            applied: true,
+            status,
+            outcome: "delivered",
+            final: true,
+            previous: null,
+            conflict: false,
+          },
+        );
+      }
+    });
+    const kept = await Promise.all(ids.map(storedKey));
+    const { rows } = await pool.query(
+      "SELECT message_id, status FROM reportkit_message_status WHERE message_id = ANY($1) ORDER BY message_id",
+      [kept],
+    );
+    expect(rows).toHaveLength(ids.length);
+    expect(rows.find((row) => row.message_id === tail)?.status).toBe("UND\\u0000ELIV");
+    // An id kept by its hash is the SHA-256 of its UTF-8, as SQL computes it.
+    const { rows: hashed } = await pool.query(
+      "SELECT 'key-sha256:' || encode(sha256(convert_to($1, 'UTF8')), 'hex') AS key",
+      [long],
+    );
+    expect(hashed[0].key).toBe(kept[3]);
   });
 
   it("writes only in the caller's transaction: rolled back, nothing is recorded", async () => {

@@ -12,7 +12,9 @@ import {
   type StatusPrecedence,
 } from "@reportkit/core";
 import { REPORT_TIME_LEAD_MS } from "@reportkit/wire";
+import { storedKey } from "@reportkit/wire/internal";
 import type pg from "pg";
+import { withoutNul } from "./pg-text.js";
 import { MESSAGE_STATUS_TABLE, STATUS_HISTORY_TABLE } from "./schema.js";
 
 export interface RecordStatusOptions {
@@ -115,7 +117,17 @@ export async function recordStatus(
   checkArguments(tx, report, options);
   const precedence = options.precedence ?? "first";
   const { id, status, final, outcome } = report;
-  const values = [id, status, outcome, final, report.deliveredAt, options.receivedAt ?? null];
+  // Any id and status can be kept: an id Postgres cannot hold as it is (NUL, a lone surrogate,
+  // over 1 KiB) by its hash, never merged with another's; a status with NUL written out.
+  const messageId = await storedKey(id);
+  const values = [
+    messageId,
+    withoutNul(status),
+    outcome,
+    final,
+    report.deliveredAt,
+    options.receivedAt ?? null,
+  ];
   let decided: pg.QueryResult<{ previous_status: string | null }>;
   try {
     decided = await tx.query(DECIDE, [...values, precedence === "latest"]);
@@ -132,7 +144,7 @@ export async function recordStatus(
     conflict =
       previous !== null && isStatusConflict(kept, { status: previous, ...classify(previous) });
   } else {
-    const found = await tx.query<typeof kept>(KEPT, [id]);
+    const found = await tx.query<typeof kept>(KEPT, [messageId]);
     kept = found.rows[0] as typeof kept;
     previous = kept.status;
     conflict = isStatusConflict({ status, outcome, final }, kept);
