@@ -57,4 +57,12 @@ describe("the reply in a failed push's reason", () => {
     for (const prefix of prefixes) expect(reason).not.toContain(prefix);
     expect(reason).toContain("HTTP 200 but not reportkit's reply (no Content-Type)");
   });
+
+  it("reads at most 64 KiB of a reply: a larger one is quoted not at all, and never counted processed", async () => {
+    const huge = `{"ok":true,"pad":"${"x".repeat(1 << 20)}"}`;
+    expect(await reasonFor(500, huge)).toBe("HTTP 500");
+    expect(await reasonFor(200, huge)).toBe(
+      "HTTP 200 but not reportkit's reply (no Content-Type), so not counted as processed: is the URL your receiver's?",
+    );
+  });
 });
