@@ -59,7 +59,8 @@ export type LineWriter = (
  *
  * @example
  * const line = lineWriter(redactor(secret));
- * io.stdout(line`${entry.key}  failed: ${cut(reason, 240)}`); // "delivery:m-1\u000a…  failed: …\n"
+ * io.stdout(line`${entry.key}  failed: ${cut(reason, 240)}`);
+ * // "delivery:m-1\u000a…  failed: HTTP 401: … Bearer [token] …\n"
  */
 export function lineWriter(hide: (text: string) => string = (text) => text): LineWriter {
   return (strings, ...values) => {

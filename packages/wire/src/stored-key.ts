@@ -7,12 +7,14 @@
 // another. Every other key is kept as it is, so no key a store holds today changes.
 // Runtime-neutral (WebCrypto), as the rest of wire.
 
-/** What starts a key kept by its hash; a key that starts with it is hashed too, so no key is taken for another's hash. */
+// What starts a key kept by its hash. A key that starts with it is hashed too, so that no key
+// is ever taken for another's hash.
 const HASHED_PREFIX = "key-sha256:";
 const HASHED = /^key-sha256:[0-9a-f]{64}$/;
 /** The longest key kept as it is, in UTF-8 bytes: well under Postgres's btree row limit. */
 export const MAX_KEY_BYTES = 1024;
 
+const utf8 = new TextEncoder();
 // A surrogate without its other half: what UTF-8 cannot carry.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -24,8 +26,6 @@ function keptAsIs(key: string): boolean {
   // At most 3 UTF-8 bytes per UTF-16 code unit: most keys need no count.
   return key.length * 3 <= MAX_KEY_BYTES || utf8.encode(key).length <= MAX_KEY_BYTES;
 }
-
-const utf8 = new TextEncoder();
 
 /**
  * The key a store keeps for `key`: the key itself, unless it holds NUL or a lone surrogate, is
