@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { DEFAULT_DEDUPE_TTL_MS, DEFAULT_LEASE_MS } from "@reportkit/core/adapter";
 import { type RedisDedupeOptions, type RedisDedupeStore, redisDedupe } from "@reportkit/redis";
+import { storedKey } from "@reportkit/wire/internal";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RedisServer, requireRedisServer, startRedisServer } from "../support/redis-server.js";
@@ -137,6 +138,24 @@ describe.runIf(requireRedisServer("redis-store.test.ts"))("redisDedupe on a real
     const k = key();
     expect(await dedupe.claim(k, "done")).toBe("claimed");
     expect(await dedupe.claim(k, "other")).toBe("busy");
+  });
+
+  it("names a key UTF-8 cannot carry, or a long one, by its hash: bounded, none merged (issue 42, finding 8)", async () => {
+    const dedupe = store();
+    const tail = randomUUID();
+    const long = "k".repeat(3000) + tail;
+    for (const k of [`sur\ud800${tail}`, `sur\udbff${tail}`, long]) {
+      expect(await dedupe.claim(k, "a")).toBe("claimed");
+      await dedupe.complete(k, "a");
+      const name = `reportkit:dedupe:${await storedKey(k)}`;
+      expect(name).toMatch(/^reportkit:dedupe:key-sha256:[0-9a-f]{64}$/);
+      expect(await inspect.get(name)).toBe("done");
+    }
+    expect(await inspect.exists(`reportkit:dedupe:sur\ufffd${tail}`)).toBe(0);
+    // A key with NUL is binary-safe in Redis, but kept by the same one rule as in Postgres.
+    expect(await dedupe.claim(`nul\u0000${tail}`, "a")).toBe("claimed");
+    await dedupe.release(`nul\u0000${tail}`, "a");
+    expect(await dedupe.claim(`nul\u0000${tail}`, "b")).toBe("claimed");
   });
 
   it("keeps stores with different prefixes apart, and borrows a client without closing it", async () => {

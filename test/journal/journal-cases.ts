@@ -1,10 +1,12 @@
 // The failure journal's behaviour, the same against every store that keeps one (Postgres,
 // Redis): an Express receiver over real HTTP, a handler that fails and is then fixed, and the
 // real `reportkit journal list` / `reportkit replay` commands (the CLI's main, in process).
+import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { main } from "@reportkit/cli";
 import type { DedupeStore, JournalEntry, JournalRecord } from "@reportkit/core/adapter";
 import { webhookReceiver } from "@reportkit/express";
+import { storedKey } from "@reportkit/wire/internal";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_DLR, TOKEN } from "../fixtures/samples.js";
@@ -13,7 +15,12 @@ export interface JournalSetup {
   /** The journal's database URL, for the CLI's --db. */
   url: string;
   /** A dedupe store with its journal, on that database. */
-  store(): DedupeStore & { journal: { record(entry: JournalRecord): Promise<void> } };
+  store(): DedupeStore & {
+    journal: {
+      record(entry: JournalRecord): Promise<void>;
+      resolve(key: string): Promise<boolean>;
+    };
+  };
   /** Every kept entry. */
   entries(): Promise<JournalEntry[]>;
   close(): Promise<void>;
@@ -274,6 +281,52 @@ export function runJournalCases(name: string, open: () => Promise<JournalSetup>)
       expect(badDb.stderr).toBe(
         "reportkit: --db must start with postgres://, postgresql://, redis:// or rediss://.\n",
       );
+    });
+
+    it("keeps any key it is handed, none merged with another: NUL, a lone surrogate, 3,000 characters (issue 42, finding 8)", async () => {
+      // Keys a user's dedupeKey may build: the parser refuses such ids, a dedupeKey may not.
+      const store = setup.store();
+      const tail = crypto.randomUUID();
+      const keys = [
+        `nul\u0000${tail}`,
+        `sur\ud800${tail}`,
+        `sur\udbff${tail}`,
+        // Random, so that Postgres cannot compress it under its btree row limit.
+        randomBytes(2250).toString("base64") + tail,
+      ];
+      const at = new Date();
+      for (const key of keys) {
+        await store.journal.record({
+          key,
+          kind: "delivery",
+          status: "failed",
+          request: {
+            method: "POST",
+            url: "/webhooks",
+            contentType: null,
+            body: key.slice(0, 40),
+            bodyEncoding: "utf8",
+          },
+          error: { code: "handler_failed", message: "down" },
+          at,
+        });
+      }
+      const stored = await Promise.all(keys.map(storedKey));
+      expect(new Set(stored).size).toBe(keys.length);
+      for (const key of stored) {
+        expect(key).toMatch(/^key-sha256:[0-9a-f]{64}$/);
+        expect(await entryFor(key)).toMatchObject({ status: "failed", attempts: 1 });
+      }
+      // Each claimed once, its own key: the second surrogate is not taken for the first.
+      for (const key of keys) {
+        expect(await store.claim(key, "a")).toBe("claimed");
+        await store.complete(key, "a");
+      }
+      for (const key of keys) expect(await store.claim(key, "b")).toBe("done");
+      // Completing resolved each one's entry; `resolve` takes a key as listed or as given.
+      for (const key of stored) expect((await entryFor(key))?.status).toBe("resolved");
+      expect(await store.journal.resolve(stored[0] as string)).toBe(true);
+      expect(await store.journal.resolve(keys[1] as string)).toBe(true);
     });
 
     it("replay sends the webhook's secret from REPORTKIT_SECRET, and prints no reply that echoes it", async () => {

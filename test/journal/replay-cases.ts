@@ -156,6 +156,26 @@ export function runReplayCases(name: string, open: () => Promise<JournalServer>)
       expect(await rig.statusOf(key)).toBe("failed");
     });
 
+    it("a kept key cannot forge a line: line breaks, ESC and bidi controls are shown escaped (issue 42, finding 6)", async () => {
+      const forged = `${crypto.randomUUID()}:1\n${crypto.randomUUID()}:1  processed\u001b]0;x\u0007\u202e`;
+      const { key } = await rig.keep({ id: forged });
+      const shown = key
+        .replace("\n", "\\u000a")
+        .replace("\u001b", "\\u001b")
+        .replace("\u0007", "\\u0007")
+        .replace("\u202e", "\\u202e");
+      const dry = await rig.replay(["--to", origin, "--dry-run"]);
+      expect(dry).toEqual({
+        code: 0,
+        stdout: `would send POST ${origin}/webhooks  (${shown})\n1 entry to replay (dry run: nothing sent)\n`,
+        stderr: "",
+      });
+      const run = await rig.replay(["--to", `${origin}/empty`, "--secret", SECRET]);
+      expect(run.stdout).toBe(
+        `${failedLine(shown, "HTTP 204 (the provider counts only 200 and 202 as success)")}\nreplayed 1: 0 processed, 0 duplicate, 0 queued, 1 failed\n`,
+      );
+    });
+
     it("the binary gives up on a receiver that never answers after --timeout, naming the entry, exit 1", async () => {
       const { key } = await rig.keep();
       const silent = await rig.listen((req) => {

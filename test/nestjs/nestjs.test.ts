@@ -13,6 +13,7 @@ import {
 } from "@reportkit/nestjs";
 import { afterEach, describe, expect, it } from "vitest";
 import { SAMPLE_CALL_TEXT, SAMPLE_DLR_TEXT, TOKEN } from "../fixtures/samples.js";
+import { BIG, head, push } from "../support/raw-push.js";
 import { type Platform, type RunningNestApp, startNestApp } from "./nest-app.js";
 
 /** A dependency the handler provider gets injected, where the reports land. */
@@ -105,6 +106,20 @@ describe.each(["express", "fastify"] as const)(
       expect(retry.status).toBe(200);
       expect(await retry.json()).toEqual({ ok: true, duplicate: true });
       expect(app.get(Inbox).deliveries).toHaveLength(1);
+    });
+
+    it("401 before the body: a request without the secret is refused before its body is read, and the connection closed (issue 42, 2)", async () => {
+      const { origin } = await start(platform, [ReportkitModule.forRoot({ secret: TOKEN })]);
+      const max = 64 * 1024 * 1024;
+      const port = Number(new URL(origin).port);
+      const pushed = await push(
+        port,
+        head(`authorization: Bearer wrong\r\ncontent-length: ${BIG}\r\n`),
+        max,
+      );
+      expect(pushed.status).toBe(401);
+      expect(pushed.closedByServer).toBe(true);
+      expect(pushed.written).toBeLessThan(max);
     });
 
     it("a method that throws: 500 handler_failed, and the provider's retry runs it again", async () => {

@@ -2,7 +2,7 @@
 // `supersedes` on every pair of the status table (both precedences, every way two reports' times
 // can stand); a status waiting on another transaction's row is judged against what that one
 // committed; conflicts are marked and logged once; it writes only in the caller's transaction.
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import {
   classifyDeliveryStatus,
@@ -15,6 +15,7 @@ import {
   supersedes,
 } from "@reportkit/core";
 import { postgresInboxSql, recordStatus } from "@reportkit/postgres";
+import { storedKey } from "@reportkit/wire/internal";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -25,11 +26,14 @@ import {
 
 const T0 = Date.parse("2021-04-09T10:00:00Z");
 const at = (minute: number) => new Date(T0 + minute * 60_000);
+/** 9999-12-31, in minutes from T0: a report time no later report can pass, unless bounded. */
+const FORGED = (Date.parse("9999-12-31T00:00:00Z") - T0) / 60_000;
 
 /** A delivery report of `status`, with its own time (deliv_at) at `minute` unless null. */
 function report(id: string, status: string, minute: number | null): DeliveryReport {
   const payload: Record<string, unknown> = { id, mobile: "919876543210", status };
-  if (minute !== null) payload.deliv_at = at(minute).getTime() / 1000;
+  // In seconds; FORGED in milliseconds (as seconds past the year 5000 are read).
+  if (minute !== null) payload.deliv_at = at(minute).getTime() / (minute === FORGED ? 1 : 1000);
   const result = parseReport(payload);
   if (!result.ok || result.report.type !== "delivery") throw new Error("not a delivery report");
   return result.report;
@@ -47,6 +51,7 @@ const TIMINGS: readonly [number | null, number, number | null, number][] = [
   [2, 1, 1, 2], // next reported earlier, arrived later: its own time decides
   [null, 1, null, 2], // no times of their own: arrival decides
   [5, 3, null, 2], // next without a time, arrived earlier (a clock apart)
+  [FORGED, 1, 10, 10], // current dated 9999-12-31: believed only 5 minutes past its arrival
 ];
 
 // Every status of the table (and a DLT-* one, two unknown ones) against each of a few that stand
@@ -317,6 +322,68 @@ describe.runIf(requirePostgresServer("record-status.test.ts"))("recordStatus", (
       [id],
     );
     expect(rows).toEqual([{ status: "delivrd", reported_at: at(3), ordered: true }]);
+  });
+
+  it("a report dated 9999-12-31 pins no status: its time is believed at most 5 minutes past its arrival (issue 42, finding 9)", async () => {
+    const id = randomUUID();
+    const latest = { precedence: "latest" as const, logger: false as const };
+    const record = (status: string, reported: number, arrived: number) =>
+      inTransaction((tx) =>
+        recordStatus(tx, report(id, status, reported), { ...latest, receivedAt: at(arrived) }),
+      );
+    await record("DELIVRD", 1, 1);
+    // Taken as dated 2 + 5 minutes: the later one, so it replaces DELIVRD (precedence latest).
+    expect(await record("UNDELIV", FORGED, 2)).toMatchObject({ applied: true, status: "UNDELIV" });
+    // A report dated before that does not replace it; one dated after it does.
+    expect(await record("DELIVRD", 6, 20)).toMatchObject({ applied: false, status: "UNDELIV" });
+    expect(await record("DELIVRD", 8, 21)).toMatchObject({ applied: true, status: "DELIVRD" });
+    // The report's own time is kept as it came, in the row and the history.
+    const { rows } = await pool.query(
+      "SELECT status, reported_at FROM reportkit_status_history WHERE message_id = $1 ORDER BY id",
+      [id],
+    );
+    expect(rows.map((row) => row.reported_at.toISOString())).toEqual([
+      at(1).toISOString(),
+      "9999-12-31T00:00:00.000Z",
+      at(6).toISOString(),
+      at(8).toISOString(),
+    ]);
+  });
+
+  it("keeps any id and status it is handed, no two ids in one row: NUL, lone surrogates, 3,000 characters (issue 42, finding 8)", async () => {
+    // The parser refuses such ids (issue 42); a report built or changed by hand may hold one.
+    const tail = randomUUID();
+    const long = randomBytes(2250).toString("base64") + tail;
+    const ids = [`nul\u0000${tail}`, `sur\ud800${tail}`, `sur\udbff${tail}`, long, tail];
+    const quiet = { logger: false as const };
+    await inTransaction(async (tx) => {
+      for (const id of ids) {
+        const status = id === tail ? "UND\u0000ELIV" : "DELIVRD";
+        expect(await recordStatus(tx, { ...report("x", "DELIVRD", 1), id, status }, quiet)).toEqual(
+          {
+            applied: true,
+            status,
+            outcome: "delivered",
+            final: true,
+            previous: null,
+            conflict: false,
+          },
+        );
+      }
+    });
+    const kept = await Promise.all(ids.map(storedKey));
+    const { rows } = await pool.query(
+      "SELECT message_id, status FROM reportkit_message_status WHERE message_id = ANY($1) ORDER BY message_id",
+      [kept],
+    );
+    expect(rows).toHaveLength(ids.length);
+    expect(rows.find((row) => row.message_id === tail)?.status).toBe("UND\\u0000ELIV");
+    // An id kept by its hash is the SHA-256 of its UTF-8, as SQL computes it.
+    const { rows: hashed } = await pool.query(
+      "SELECT 'key-sha256:' || encode(sha256(convert_to($1, 'UTF8')), 'hex') AS key",
+      [long],
+    );
+    expect(hashed[0].key).toBe(kept[3]);
   });
 
   it("writes only in the caller's transaction: rolled back, nothing is recorded", async () => {

@@ -251,6 +251,41 @@ describe("SMS: what the receiver gets", () => {
     expect(rig.deliveries).toEqual([]);
   });
 
+  it("a pulled id or status cannot forge a line: line breaks, ESC and bidi controls are shown escaped (issue 42, finding 6)", async () => {
+    const forged = [
+      pulledMessage({ id: "m-1\nm-9:1  DELIVRD  processed", status: "DELIVRD" }),
+      // A status around which the table's lookup trims a line separator is final all the same.
+      pulledMessage({ id: "m-2\r\u001b[2K\u0085", status: "UNDELIV\u2028" }),
+      pulledMessage({ id: "m-3\u202e:1", status: "DELIVRD" }),
+    ];
+    rig.messages = forged;
+    const run = await rig.reconcile(["--date", DAY, "--dry-run"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe(
+      [
+        "would send m-1\\u000am-9:1  DELIVRD  processed  DELIVRD",
+        "would send m-2\\u000d\\u001b[2K\\u0085  UNDELIV\\u2028",
+        "would send m-3\\u202e:1  DELIVRD",
+        `sms/status date=${DAY}: pulled 3 in 1 page, 0 pending, 3 final (dry run: nothing sent)`,
+        "",
+      ].join("\n"),
+    );
+    // Sent to a page that is not the receiver, each failing: the failure lines too.
+    const sent = await rig.reconcile([
+      "--to",
+      `${rig.origin}/page`,
+      "--secret",
+      SECRET,
+      "--date",
+      DAY,
+    ]);
+    expect(sent.code).toBe(1);
+    expect(sent.stdout.split("\n")).toHaveLength(5);
+    expect(sent.stdout).toContain("m-1\\u000am-9:1  DELIVRD  processed  DELIVRD  failed: HTTP 200");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for them
+    expect(sent.stdout).not.toMatch(/[\r\u001b\u0085\u2028\u202e]/);
+  });
+
   it("asks for one message by --id, and a group by --group", async () => {
     rig.messages = ids(2);
     const id = rig.messages[1]?.id as string;

@@ -64,7 +64,8 @@ export function isHeaderName(name: string): boolean {
  * a trailing slash must not become a GET without the report); one to another origin is a
  * failure, and nothing is sent there: the request carries the webhook's secret. `timeoutMs`
  * bounds the whole request. Every reason has the secret redacted, also when the receiver
- * echoes it (any letter case, URL-encoded, base64).
+ * echoes it (any letter case, URL-encoded, base64), and any `Bearer <credential>` too; a reply
+ * is redacted before it is cut to its first 200 characters, so no cut shows part of a secret.
  */
 export function reportPusher(options: PusherOptions): ReportPusher {
   const fetch = options.fetch ?? globalThis.fetch;
@@ -73,8 +74,10 @@ export function reportPusher(options: PusherOptions): ReportPusher {
       ? { authorization: `Bearer ${options.secret}` }
       : { [options.header.toLowerCase()]: options.secret };
   const hide = redactor(options.secret);
+  const headers = { ...options.headers, ...credential };
   return async (request) => {
-    const verdict = await push(fetch, request, { ...options.headers, ...credential }, options);
+    const verdict = await push(fetch, request, headers, options.timeoutMs, hide);
+    // The reply was redacted before it was cut; this catches what else a reason may quote.
     return verdict.kind === "failed" ? { ...verdict, reason: hide(verdict.reason) } : verdict;
   };
 }
@@ -83,7 +86,8 @@ async function push(
   fetch: typeof globalThis.fetch,
   request: PushRequest,
   credential: Record<string, string>,
-  { timeoutMs }: PusherOptions,
+  timeoutMs: number,
+  hide: (text: string) => string,
 ): Promise<PushVerdict> {
   const method = request.method ?? "POST";
   const hasBody = method !== "GET" && method !== "HEAD";
@@ -119,7 +123,8 @@ async function push(
         url = next;
         continue;
       }
-      return verdictOf(response, await replyText(response));
+      // Redacted whole, then cut: a cut first could leave the start of an echoed secret.
+      return verdictOf(response, hide(await replyText(response)));
     }
   } catch (error) {
     if (signal.aborted) {

@@ -14,6 +14,7 @@ import {
 } from "../../../test/support/client-api-server.js";
 import { createClient } from "./create-client.js";
 import { ApiError, InvalidResponseError } from "./errors.js";
+import { redactor } from "./redact.js";
 
 const API_TOKEN = "api-token-7f3c9e21";
 const WEBHOOK_TOKEN = "hook-token-5b8d2a44";
@@ -106,5 +107,25 @@ describe("redacting echoed credentials", () => {
       /^POST developer\/webhooks failed with 422 Unprocessable Entity: Rejected: \[token\]/,
     );
     expect(message.match(/\[token\]/g)).toHaveLength(5);
+  });
+});
+
+describe("the one redaction rule (redactor)", () => {
+  it("hides any Bearer credential, whoever's, and keeps the word Bearer in prose", () => {
+    const hide = redactor(API_TOKEN);
+    expect(
+      hide("got Bearer Zq7-sssss… from a proxy; BEARER eyJhbGciOi.J9x; bearer%20AbCdEfGhIj"),
+    ).toBe("got Bearer [token]… from a proxy; BEARER [token]; bearer%20[token]");
+    const prose = [
+      'WWW-Authenticate: Bearer realm="reportkit", error="invalid_token"',
+      "The Authorization header is not a Bearer credential: send the webhook's secret.",
+      "Bearer token is wrong",
+    ];
+    for (const text of prose) expect(hide(text)).toBe(text);
+  });
+
+  it("skips secrets under 4 characters, which would hide ordinary text", () => {
+    expect(redactor(["t", "ab3"])("the receiver said ab3")).toBe("the receiver said ab3");
+    expect(redactor(["t", "abc4"])("the receiver said abc4")).toBe("the receiver said [token]");
   });
 });

@@ -1,12 +1,34 @@
+// A Bearer credential as a reply may show it (a header echoed, a proxy's log line): the scheme
+// in any case, then a space (or %20), then the token68 characters RFC 6750 allows.
+const BEARER = /\b(bearer)(\s+|%20)([\w\-.~+/]+=*)/giu;
+// What tells a credential from a word of prose ("Bearer token", "a Bearer credential", the
+// `Bearer realm=` of a 401): 8 characters or more, with a digit or a capital past the first.
+// A random credential that long almost never lacks both; a word of a message never has them.
+const CREDENTIAL = /^(?=.{8})(?=.*\d|.+[A-Z])/su;
+// Text this short is ordinary text: hidden, it would garble every line and protect nothing.
+const MIN_SECRET_LENGTH = 4;
+
+/** `text` with every `Bearer <credential>` redacted, whoever's credential it is. */
+function redactBearer(text: string): string {
+  return text.replace(BEARER, (whole, scheme: string, gap: string, credential: string) =>
+    CREDENTIAL.test(credential) ? `${scheme}${gap}[token]` : whole,
+  );
+}
+
 /**
  * A function that replaces every occurrence of the secrets with "[token]", as sent and in the
  * forms a server may echo them in: any letter case (a message may upper- or lower-case it),
  * URL-encoded (a query string or form echoed back), and base64, standard or URL-safe, alone
- * or inside a longer base64 text (a Basic credential, a signed blob). Empty secrets are skipped.
+ * or inside a longer base64 text (a Basic credential, a signed blob). Any `Bearer <credential>`
+ * is redacted too, secret or not: one cut short, or another party's, is a credential all the
+ * same. Secrets under 4 characters are skipped. The one redaction rule of the client and the
+ * CLI: apply it before text is cut, so that a cut never leaves the start of a secret.
  */
 export function redactor(secrets: string | readonly string[]): (text: string) => string {
-  const list = (typeof secrets === "string" ? [secrets] : secrets).filter((s) => s !== "");
-  if (list.length === 0) return (text) => text;
+  const list = (typeof secrets === "string" ? [secrets] : secrets).filter(
+    (s) => s.length >= MIN_SECRET_LENGTH,
+  );
+  if (list.length === 0) return redactBearer;
   const caseless = new Set<string>();
   const exact = new Set<string>();
   for (const secret of list) {
@@ -25,7 +47,8 @@ export function redactor(secrets: string | readonly string[]): (text: string) =>
       .join("|");
   const patterns = [new RegExp(alternation(caseless), "giu")];
   if (exact.size > 0) patterns.push(new RegExp(alternation(exact), "gu"));
-  return (text) => patterns.reduce((out, pattern) => out.replace(pattern, "[token]"), text);
+  return (text) =>
+    redactBearer(patterns.reduce((out, pattern) => out.replace(pattern, "[token]"), text));
 }
 
 /**

@@ -1,16 +1,6 @@
-// Postgres `text` cannot hold the NUL character, and a report may carry one (a JSON "\u0000" in
-// its id): stored as it is, every claim of it would fail (503, retried forever) and it could not
-// be journaled. A key with NUL is stored escaped instead, under a mark no key without NUL starts
-// with in practice; every other key is stored as it is, so no existing key changes.
-
-/** What marks an escaped key. */
-const ESCAPED = "nul-escaped:";
-
-/** A report's key as the inbox and the journal store it. */
-export function storedKey(key: string): string {
-  if (!key.includes("\0")) return key;
-  return ESCAPED + key.replaceAll("\\", "\\\\").replaceAll("\0", "\\0");
-}
+// Postgres `text` cannot hold the NUL character, and a report may carry one (a JSON "\u0000"):
+// text that is only shown (a URL, an error, a status) is stored with each NUL written out. Keys
+// are kept by wire's `storedKey` instead, which never merges two.
 
 /** Display text (a URL, an error) without NUL: each one written as `\u0000`. */
 export function withoutNul(text: string): string {

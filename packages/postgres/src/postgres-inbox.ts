@@ -10,6 +10,7 @@ import {
   type ReadableJournal,
   readOptions,
 } from "@reportkit/core/adapter";
+import { storedKey } from "@reportkit/wire/internal";
 import type pg from "pg";
 import {
   answered,
@@ -19,7 +20,6 @@ import {
   releaseClient,
 } from "./connection.js";
 import { claimTracker } from "./inbox-claims.js";
-import { storedKey } from "./pg-text.js";
 import { CHORE_TIMEOUT_MS, journalOn, PRUNE_BATCH, PRUNE_EVERY_MS } from "./postgres-journal.js";
 import {
   DEFAULT_INBOX_TABLE,
@@ -242,6 +242,7 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     async claim(key: string, owner: string): Promise<ClaimResult> {
       if (closed) throw new Error("postgresInbox: claim after close(); the store is closed.");
       await ensure();
+      const stored = await storedKey(key);
       let client: pg.PoolClient;
       try {
         client = await db.connect();
@@ -249,7 +250,7 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
         throw db.failure("claim", error);
       }
       try {
-        const claim = client.query(SETTINGS + client.escapeLiteral(storedKey(key)) + CLAIMED);
+        const claim = client.query(SETTINGS + client.escapeLiteral(stored) + CLAIMED);
         const results = (await answered(
           client,
           claim,
@@ -278,6 +279,7 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     },
 
     async complete(key: string, owner: string): Promise<void> {
+      const stored = await storedKey(key);
       const { client, ended } = claims.take(owner, "completed");
       if (ended !== undefined) {
         throw db.failure("commit", new Error(`the report's transaction was ended: ${ended}`));
@@ -287,7 +289,7 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
         // commit: one round trip, the key as an escaped literal (no parameters in a
         // two-statement query).
         const commit = client.query(
-          `UPDATE ${journalTable.sql} SET status = 'resolved' WHERE key = ${client.escapeLiteral(storedKey(key))} AND status <> 'resolved'; COMMIT`,
+          `UPDATE ${journalTable.sql} SET status = 'resolved' WHERE key = ${client.escapeLiteral(stored)} AND status <> 'resolved'; COMMIT`,
         );
         const results = (await answered(client, commit, timeoutMs)) as unknown as pg.QueryResult[];
         const committed = results[1] as pg.QueryResult;

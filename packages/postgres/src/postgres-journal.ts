@@ -11,13 +11,14 @@ import type {
   ReadableJournal,
 } from "@reportkit/core/adapter";
 import { journalLimits, journalQuery, readOptions } from "@reportkit/core/adapter";
+import { listedKey, storedKey } from "@reportkit/wire/internal";
 import {
   type Connection,
   type ConnectionOptions,
   connection,
   DEFAULT_TIMEOUT_MS,
 } from "./connection.js";
-import { storedKey, withoutNul } from "./pg-text.js";
+import { withoutNul } from "./pg-text.js";
 import {
   DEFAULT_JOURNAL_TABLE,
   journalRelations,
@@ -204,7 +205,7 @@ ON CONFLICT (key) DO UPDATE SET kind = EXCLUDED.kind, status = EXCLUDED.status,
       // Text cannot hold NUL: such a body is kept as its UTF-8 bytes, in base64.
       const nul = request.bodyEncoding === "utf8" && request.body.includes("\0");
       await query("keeping a report in the journal", RECORD, [
-        storedKey(entry.key),
+        await storedKey(entry.key),
         entry.kind,
         entry.status,
         withoutNul(request.method),
@@ -232,7 +233,9 @@ ON CONFLICT (key) DO UPDATE SET kind = EXCLUDED.kind, status = EXCLUDED.status,
     },
     async resolve(key) {
       await settings.forRead();
-      const { rowCount } = await query("resolving a journal entry", RESOLVE, [storedKey(key)]);
+      const { rowCount } = await query("resolving a journal entry", RESOLVE, [
+        await listedKey(key),
+      ]);
       return rowCount === 1;
     },
     prune,

@@ -16,7 +16,10 @@ import {
   STATUS_PRECEDENCES,
   type StatusPrecedence,
 } from "@reportkit/core";
+import { REPORT_TIME_LEAD_MS } from "@reportkit/wire";
+import { storedKey } from "@reportkit/wire/internal";
 import type pg from "pg";
+import { withoutNul } from "./pg-text.js";
 import { MESSAGE_STATUS_TABLE, STATUS_HISTORY_TABLE } from "./schema.js";
 
 export interface RecordStatusOptions {
@@ -28,7 +31,8 @@ export interface RecordStatusOptions {
    */
   precedence?: StatusPrecedence;
   /**
-   * When the report arrived, for ordering two non-final statuses without a time of their own.
+   * When the report arrived, for ordering two non-final statuses without a time of their own,
+   * and the bound of a report's own time (believed at most 5 minutes past its arrival).
    * Default: the database's clock when the transaction began (with the inbox: when the report's
    * processing began), one clock for every receiver.
    */
@@ -55,9 +59,13 @@ type Executor = Pick<pg.ClientBase, "query">;
 
 const OPTION_NAMES = new Set(["precedence", "receivedAt", "logger"]);
 
+// A report's own time as rule 4 orders by: believed at most REPORT_TIME_LEAD_MS past its arrival.
+const ordering = (row: string) =>
+  `LEAST(${row}.reported_at, ${row}.updated_at + interval '${REPORT_TIME_LEAD_MS} milliseconds')`;
+
 // Rule 4 of `supersedes`: the later by the reports' own time when both have one, else by arrival.
 const LATER = `CASE WHEN EXCLUDED.reported_at IS NOT NULL AND recorded.reported_at IS NOT NULL
-    THEN EXCLUDED.reported_at > recorded.reported_at
+    THEN ${ordering("EXCLUDED")} > ${ordering("recorded")}
     ELSE EXCLUDED.updated_at > recorded.updated_at END`;
 
 // The status table as the statement reads it ($8): each status the table knows (upper case, as
@@ -112,7 +120,8 @@ VALUES ($1, $2, $3, $4, $5::timestamptz, COALESCE($6::timestamptz, now()), $7, $
  * Records a delivery report's status for its message (`report.id`), in your transaction (the
  * inbox's `ctx.tx`), so that the message's status only moves forward: a final status replaces a
  * non-final one and is never replaced by one; between two non-final ones the later wins (by the
- * report's own time, `deliveredAt`, else by arrival); a final status with a known outcome
+ * report's own time, `deliveredAt`, believed at most 5 minutes past the report's arrival, else
+ * by arrival); a final status with a known outcome
  * replaces TIMEOUT-DLR or UNKNOWN; between two different finals the first stays (see
  * `precedence`). Which statuses are final, and their outcome, is the status table's (docs/statuses.md),
  * for the report and for the status recorded before it alike. Every status given is kept in
@@ -138,7 +147,17 @@ export async function recordStatus(
   const precedence = options.precedence ?? "first";
   const { id, status } = report;
   const { final, outcome } = judged(report);
-  const values = [id, status, outcome, final, report.deliveredAt, options.receivedAt ?? null];
+  // Any id and status can be kept: an id Postgres cannot hold as it is (NUL, a lone surrogate,
+  // over 1 KiB) by its hash, never merged with another's; a status with NUL written out.
+  const messageId = await storedKey(id);
+  const values = [
+    messageId,
+    withoutNul(status),
+    outcome,
+    final,
+    report.deliveredAt,
+    options.receivedAt ?? null,
+  ];
   let decided: pg.QueryResult<{ previous_status: string | null }>;
   try {
     decided = await tx.query(DECIDE, [...values, precedence === "latest", STATUS_TABLE_JSON]);
@@ -155,7 +174,7 @@ export async function recordStatus(
     conflict =
       previous !== null && isStatusConflict(kept, { status: previous, ...classify(previous) });
   } else {
-    const found = await tx.query<typeof kept>(KEPT, [id]);
+    const found = await tx.query<typeof kept>(KEPT, [messageId]);
     const row = found.rows[0] as typeof kept;
     kept = { status: row.status, ...judged(row) };
     previous = kept.status;

@@ -1,4 +1,5 @@
 import type { ClaimResult, DedupeStore, ReadableJournal } from "@reportkit/core/adapter";
+import { storedKey } from "@reportkit/wire/internal";
 import { CLAIM, COMPLETE, DONE, LEASE_PREFIX, RELEASE, RESOLVE } from "./lua-scripts.js";
 import { FAIL_FAST, isCluster, type RedisClient } from "./redis-connection.js";
 import { type RedisDedupeOptions, resolveRedisDedupeOptions } from "./redis-dedupe-options.js";
@@ -76,7 +77,7 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
     journal: journalOn(client, journalPrefix, call, "redisDedupe.journal", config.journal),
     claim(key: string, owner: string): Promise<ClaimResult> {
       return call("claim", async () => {
-        const reply = await CLAIM.run(client, prefix + key, [
+        const reply = await CLAIM.run(client, prefix + (await storedKey(key)), [
           LEASE_PREFIX + owner,
           String(leaseMs),
         ]);
@@ -89,20 +90,23 @@ export function redisDedupe(options: RedisDedupeOptions): RedisDedupeStore {
       // An earlier failed attempt kept in the journal is marked resolved in the same step; on a
       // Redis Cluster the key and the journal (one slot of its own) are on different slots, so
       // in two steps there.
-      await call("complete", () =>
-        isCluster(client)
+      await call("complete", async () => {
+        const stored = await storedKey(key);
+        return isCluster(client)
           ? client
-              .set(prefix + key, DONE, "PX", ttlMs)
-              .then(() => RESOLVE.run(client, journalEntry(key), [String(RESOLVED_TTL_MS)]))
+              .set(prefix + stored, DONE, "PX", ttlMs)
+              .then(() => RESOLVE.run(client, journalEntry(stored), [String(RESOLVED_TTL_MS)]))
           : COMPLETE.run(
               client,
-              [prefix + key, journalEntry(key)],
+              [prefix + stored, journalEntry(stored)],
               [String(ttlMs), String(RESOLVED_TTL_MS)],
-            ),
-      );
+            );
+      });
     },
     async release(key: string, owner: string): Promise<void> {
-      await call("release", () => RELEASE.run(client, prefix + key, [LEASE_PREFIX + owner]));
+      await call("release", async () =>
+        RELEASE.run(client, prefix + (await storedKey(key)), [LEASE_PREFIX + owner]),
+      );
     },
     async close(): Promise<void> {
       if (closed) return;

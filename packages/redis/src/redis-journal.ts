@@ -16,6 +16,7 @@ import {
   journalQuery,
   readOptions,
 } from "@reportkit/core/adapter";
+import { listedKey, storedKey } from "@reportkit/wire/internal";
 import { RECORD, RESOLVE } from "./lua-scripts.js";
 import {
   checkConnection,
@@ -127,12 +128,13 @@ export function journalOn(
     bodies: limits.bodies,
     async record(entry) {
       const { request } = entry;
-      await call("keeping a report in the journal", () =>
-        RECORD.run(
+      await call("keeping a report in the journal", async () => {
+        const key = await storedKey(entry.key);
+        return RECORD.run(
           client,
-          [keys.entry(entry.key), keys.index],
+          [keys.entry(key), keys.index],
           [
-            entry.key,
+            key,
             entry.kind ?? "",
             entry.status,
             request.method,
@@ -146,8 +148,8 @@ export function journalOn(
             String(limits.maxEntries),
             keys.entryPrefix,
           ],
-        ),
-      );
+        );
+      });
     },
     async ping() {
       await call("ping", () => client.ping());
@@ -189,8 +191,8 @@ export function journalOn(
       });
     },
     async resolve(key) {
-      const done = await call("resolving a journal entry", () =>
-        RESOLVE.run(client, keys.entry(key), [String(RESOLVED_TTL_MS)]),
+      const done = await call("resolving a journal entry", async () =>
+        RESOLVE.run(client, keys.entry(await listedKey(key)), [String(RESOLVED_TTL_MS)]),
       );
       return done === 1;
     },

@@ -52,6 +52,7 @@ export {
 } from "./statuses.js";
 export {
   isStatusConflict,
+  REPORT_TIME_LEAD_MS,
   STATUS_PRECEDENCES,
   type StatusPoint,
   type StatusPrecedence,

@@ -1,5 +1,5 @@
 // @reportkit/wire/internal: small helpers reportkit's own packages share, so that each is
-// defined once (core, the client, the CLI and the sandbox import them). Runtime-neutral, as the
+// defined once (core, the client, the CLI, the sandbox and the stores import them). Runtime-neutral, as the
 // rest of wire: no `node:` import. Not part of the user API: the main entry (index.ts) is.
 export { isRecord } from "./is-record.js";
 export { type BodyChunk, type CappedBody, concatBytes, readCapped } from "./read-capped.js";
@@ -7,9 +7,11 @@ export {
   isSecretKey,
   maskDigits,
   printable,
+  printableBlock,
   REDACTED,
   redactQuery,
   redactUrl,
   withoutCredentials,
 } from "./redact-text.js";
+export { listedKey, MAX_KEY_BYTES, storedKey } from "./stored-key.js";
 export { zoneFormatter } from "./zone-formatter.js";

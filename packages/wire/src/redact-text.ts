@@ -81,14 +81,31 @@ export function withoutCredentials(url: string): string {
   return found ? `${url.slice(0, mark)}?${params.toString()}` : url;
 }
 
+// What a terminal may take as a command, or shows other than as written: C0 controls (ESC
+// starts a title change, a clipboard write, an erase; BEL ends them; CR overwrites the line),
+// DEL, C1 controls (CSI does the same as ESC [ in one byte), the Unicode line and paragraph
+// separators, and the bidirectional controls (U+061C, U+200E/F, U+202A-E, U+2066-9), which
+// reorder how the rest of a line is shown: a report id could make "m-1  failed" read otherwise.
+const UNSAFE =
+  "\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028-\\u202e\\u2066-\\u2069";
+const UNSAFE_IN_BLOCK = new RegExp(`[${UNSAFE}]`, "g");
+// One line (a log line, a table's cell): newline and tab too.
+const UNSAFE_IN_LINE = new RegExp(`[\\n\\t${UNSAFE}]`, "g");
+
+/** The character as the JSON escape \uXXXX: readable text, and still valid inside a JSON string. */
+const visible = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
 /**
- * Text made safe to print on one line of a log or a terminal: control characters (a newline, an
- * escape sequence, a bidi override) written as `\u{…}` escapes, so that no value from outside
- * can start a line of its own or command the terminal.
+ * Text made safe to print on one line of a log or a terminal: every character a terminal could
+ * act on or show out of order, and newline and tab, written as a visible escape (ESC as
+ * `\u001b`, a newline as `\u000a`), so that no value from outside can start a line of its own,
+ * reorder one or command the terminal.
  */
 export function printable(text: string): string {
-  return text.replace(CONTROL, (c) => `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}`);
+  return text.replace(UNSAFE_IN_LINE, visible);
 }
-// C0 and C1 controls, DEL, and the bidi controls (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069).
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it finds.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `printable` for a block of text: newline and tab kept. */
+export function printableBlock(text: string): string {
+  return text.replace(UNSAFE_IN_BLOCK, visible);
+}

@@ -5,6 +5,7 @@ import {
   classifyDeliveryStatus,
   DELIVERY_STATUSES,
   isStatusConflict,
+  REPORT_TIME_LEAD_MS,
   type StatusPoint,
   supersedes,
 } from "./index.js";
@@ -71,6 +72,21 @@ describe("supersedes", () => {
     expect(supersedes(point("UNDELIV", 1), point("DELIVRD", 5), "latest")).toBe(false);
     expect(supersedes(point("UNKNOWN", 5), point("TIMEOUT-DLR", 1))).toBe(false);
     expect(supersedes(point("UNKNOWN", 5), point("TIMEOUT-DLR", 1), "latest")).toBe(true);
+  });
+
+  it("believes a report's own time at most REPORT_TIME_LEAD_MS past its arrival: a forged 9999-12-31 cannot pin a status", () => {
+    const forged = { ...point("UNDELIV", 0, 30), reportedAt: new Date("9999-12-31T00:00:00Z") };
+    // Taken (latest): as if dated 30 + 5 minutes, not the year 9999.
+    expect(supersedes(forged, point("DELIVRD", 10), "latest")).toBe(true);
+    // So a real report dated after that replaces it, as one dated before does not.
+    expect(supersedes(point("DELIVRD", 36, 36), forged, "latest")).toBe(true);
+    expect(supersedes(point("DELIVRD", 34, 40), forged, "latest")).toBe(false);
+    // The same between two non-finals (rule 4).
+    const early = { ...point("ENROUTE", 0, 1), reportedAt: new Date("9999-12-31T00:00:00Z") };
+    expect(supersedes(point("ACCEPTD", 7, 7), early)).toBe(true);
+    // Within the lead a report's own time is believed as it is: a clock a little ahead.
+    const ahead = REPORT_TIME_LEAD_MS / 60_000;
+    expect(supersedes(point("ACCEPTD", ahead + 0.5, 1), point("ENROUTE", ahead, 2))).toBe(true);
   });
 
   it("never lets a non-final replace a final, for every pair of the table", () => {

@@ -21,12 +21,21 @@ export interface StatusPoint {
   readonly outcome: string;
   /**
    * The report's own time: when the message reached this status (a delivery report's
-   * `deliveredAt`); null when the report has none.
+   * `deliveredAt`); null when the report has none. Believed at most `REPORT_TIME_LEAD_MS` past
+   * `receivedAt` (see `orderingTime`).
    */
   readonly reportedAt: Date | null;
   /** When the report arrived (a handler's `ctx.receivedAt`, or the database's clock). */
   readonly receivedAt: Date;
 }
+
+/**
+ * How far past its arrival a report's own time is believed, in ms: 5 minutes, for the
+ * provider's clock and ours being apart. A report dated later than that (a forged 9999-12-31,
+ * a wall clock read in the wrong zone) is ordered as if dated its arrival plus this much, so
+ * that no report can date itself past every later one and pin a message's status.
+ */
+export const REPORT_TIME_LEAD_MS = 5 * 60_000;
 
 /**
  * Between two different final statuses that both know the outcome (DELIVRD and UNDELIV, say: a
@@ -47,8 +56,9 @@ export const STATUS_PRECEDENCES = [
  * 1. the first status of a message is recorded (`current` null);
  * 2. the same status again (in any case) changes nothing;
  * 3. a final status replaces a non-final one; a non-final one never replaces a final one;
- * 4. between two non-final ones, the later one: by the reports' own time when both have one,
- *    else by arrival (a tie changes nothing);
+ * 4. between two non-final ones, the later one: by the reports' own time when both have one
+ *    (each believed at most REPORT_TIME_LEAD_MS past its arrival), else by arrival (a tie
+ *    changes nothing);
  * 5. between two final ones, one with a known outcome replaces one whose outcome is `unknown`
  *    (a late DELIVRD after TIMEOUT-DLR), never the reverse;
  * 6. otherwise (two different finals both known, or both unknown) `precedence` decides:
@@ -105,10 +115,19 @@ function judged(
   return found.known ? found : point;
 }
 
+/**
+ * The time rule 4 orders a status by, in ms: the report's own time, but at most
+ * `REPORT_TIME_LEAD_MS` past its arrival; null when the report has no time of its own. In SQL:
+ * `LEAST(reported_at, received_at + interval '300000 milliseconds')`.
+ */
+function orderingTime(point: Pick<StatusPoint, "reportedAt" | "receivedAt">): number | null {
+  if (point.reportedAt === null) return null;
+  return Math.min(point.reportedAt.getTime(), point.receivedAt.getTime() + REPORT_TIME_LEAD_MS);
+}
+
 /** Rule 4: by the reports' own time when both have one, else by arrival. */
 function isLater(next: StatusPoint, current: StatusPoint): boolean {
-  if (next.reportedAt !== null && current.reportedAt !== null) {
-    return next.reportedAt.getTime() > current.reportedAt.getTime();
-  }
+  const [nextTime, currentTime] = [orderingTime(next), orderingTime(current)];
+  if (nextTime !== null && currentTime !== null) return nextTime > currentTime;
   return next.receivedAt.getTime() > current.receivedAt.getTime();
 }

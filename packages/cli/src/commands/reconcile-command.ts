@@ -5,12 +5,12 @@ import {
   type ReconcileSummary,
   reconcile,
 } from "@reportkit/client";
+import { redactor } from "@reportkit/client/internal";
 import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import type { Command } from "commander";
 import { parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
-import { redactToken } from "../redact-token.js";
-import { oneLine } from "../table.js";
+import { cut, type LineWriter, lineWriter } from "../table.js";
 import { type SecretFlags, secretOf, withSecretOptions } from "../webhook-secret.js";
 
 interface ReconcileFlags extends SecretFlags {
@@ -88,16 +88,17 @@ export function reconcileCommand(command: Command, io: CliIo): Command {
         );
       }
       // Whatever is printed passes here: a receiver may echo the credential in its reply.
-      const hide = [redactToken(secret), redactToken(apiToken)].reduce(
-        (a, b) => (text: string) => b(a(text)),
-      );
+      const hide = redactor([secret ?? "", apiToken]);
       const out = (text: string) => io.stdout(hide(text));
+      const line = lineWriter(hide);
       const client = createClient({
         baseUrl,
         token: apiToken,
         timeoutMs: atLeastOneMs(flags.apiTimeout, "--api-timeout"),
       });
-      const onRecord = flags.json ? undefined : (event: ReconcileEvent) => out(eventLine(event));
+      const onRecord = flags.json
+        ? undefined
+        : (event: ReconcileEvent) => out(eventLine(line, event));
       let summary: ReconcileSummary;
       try {
         summary = await reconcile({
@@ -119,10 +120,10 @@ export function reconcileCommand(command: Command, io: CliIo): Command {
         });
       } catch (error) {
         if (!(error instanceof ReconcileIncompleteError)) throw error;
-        out(summaryText(error.summary, flags.json));
+        out(summaryText(line, error.summary, flags.json));
         throw new CliError(hide(error.message));
       }
-      out(summaryText(summary, flags.json));
+      out(summaryText(line, summary, flags.json));
       if (summary.failed > 0) {
         throw new CliError(
           `${summary.failed} of ${summary.final} reports were not answered 200 or 202 (listed above); fix the receiver and run again: what it already recorded comes back as a duplicate.`,
@@ -138,29 +139,28 @@ function atLeastOneMs(text: string, option: string): number {
 }
 
 /** One line per settled record; pending ones are only counted. */
-function eventLine(event: ReconcileEvent): string {
-  const head = `${event.id}  ${event.status}`;
-  switch (event.outcome) {
+function eventLine(line: LineWriter, { id, status, outcome, reason }: ReconcileEvent): string {
+  switch (outcome) {
     case "pending":
       return "";
     case "would-send":
-      return `would send ${head}\n`;
+      return line`would send ${id}  ${status}`;
     case "failed":
-      return `${head}  failed: ${oneLine(event.reason ?? "", 240)}\n`;
+      return line`${id}  ${status}  failed: ${cut(reason ?? "", 240)}`;
     default:
-      return `${head}  ${event.outcome}\n`;
+      return line`${id}  ${status}  ${outcome}`;
   }
 }
 
 /** The summary: one JSON object on one line, or a sentence. */
-function summaryText(s: ReconcileSummary, json: boolean | undefined): string {
+function summaryText(line: LineWriter, s: ReconcileSummary, json: boolean | undefined): string {
   if (json) return `${JSON.stringify(s)}\n`;
   const api = s.kind === "delivery" ? "sms/status" : "outgoing/callstatus";
   const query = Object.entries(s.query)
     .map(([k, v]) => `${k}=${v}`)
     .join(" ");
   const pulled = `pulled ${s.pulled} in ${s.pages} page${s.pages === 1 ? "" : "s"}, ${s.pending} pending, ${s.final} final`;
-  if (s.dryRun) return `${api} ${query}: ${pulled} (dry run: nothing sent)\n`;
+  if (s.dryRun) return line`${api} ${query}: ${pulled} (dry run: nothing sent)`;
   const stopped = s.complete ? "" : " (stopped early)";
-  return `${api} ${query}: ${pulled}: ${s.processed} processed, ${s.duplicate} duplicate, ${s.queued} queued, ${s.failed} failed${stopped}\n`;
+  return line`${api} ${query}: ${pulled}: ${s.processed} processed, ${s.duplicate} duplicate, ${s.queued} queued, ${s.failed} failed${stopped}`;
 }

@@ -5,7 +5,8 @@ import { parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
 import { count, filterOf, type JournalFlags, withDb, withJournal } from "../journal-database.js";
 import { type ReplaySummary, replayEntries } from "../replay-entries.js";
-import { oneLine } from "../table.js";
+import { cut, type LineWriter, lineWriter } from "../table.js";
+import { inline } from "../terminal-safe.js";
 import { type SecretFlags, secretOf, withSecretOptions } from "../webhook-secret.js";
 
 interface ReplayFlags extends JournalFlags, SecretFlags {
@@ -64,6 +65,7 @@ export function replayCommand(replay: Command, io: CliIo): Command {
       // its reply (in any letter case, URL-encoded, in base64), and a kept URL may hold it.
       const hide = redactor(secret ?? "");
       const out = (text: string) => io.stdout(hide(text));
+      const line = lineWriter(hide);
       const push =
         secret === undefined || flags.dryRun
           ? undefined
@@ -81,10 +83,10 @@ export function replayCommand(replay: Command, io: CliIo): Command {
           concurrency,
           send: push && ((entry) => push(requestOf(base, entry))),
           onEntry: (entry, verdict) => {
-            if (!flags.json) out(entryLine(base, entry, verdict));
+            if (!flags.json) out(entryLine(line, base, entry, verdict));
           },
         });
-        out(summaryText(summary, flags.json));
+        out(summaryText(line, summary, flags.json));
         const failure = closingFailure(summary, flags.timeout);
         if (failure !== undefined) throw new CliError(hide(failure));
       });
@@ -137,31 +139,37 @@ function requestOf(base: URL, entry: JournalEntry) {
 }
 
 /** One line per settled entry, as `reportkit reconcile` prints its reports. */
-function entryLine(base: URL, entry: JournalEntry, verdict: PushVerdict | undefined): string {
+function entryLine(
+  line: LineWriter,
+  base: URL,
+  entry: JournalEntry,
+  verdict: PushVerdict | undefined,
+): string {
+  const { key } = entry;
   if (verdict === undefined) {
-    return `would send ${entry.request.method} ${targetOf(base, entry)}  (${entry.key})\n`;
+    return line`would send ${entry.request.method} ${targetOf(base, entry).href}  (${key})`;
   }
-  if (verdict.kind === "failed") return `${entry.key}  failed: ${oneLine(verdict.reason, 240)}\n`;
-  return `${entry.key}  ${verdict.kind}\n`;
+  if (verdict.kind === "failed") return line`${key}  failed: ${cut(verdict.reason, 240)}`;
+  return line`${key}  ${verdict.kind}`;
 }
 
 /** The summary: one JSON object on one line, or a sentence. */
-function summaryText(s: ReplaySummary, json: boolean | undefined): string {
+function summaryText(line: LineWriter, s: ReplaySummary, json: boolean | undefined): string {
   if (json) return `${JSON.stringify(s)}\n`;
-  const stopped = s.stopped === undefined ? "" : ` (stopped early: ${oneLine(s.stopped, 240)})`;
-  if (s.dryRun) {
-    return `${count(s.entries, "entry", "entries")} to replay (dry run: nothing sent)${stopped}\n`;
-  }
-  return `replayed ${s.entries}: ${s.processed} processed, ${s.duplicate} duplicate, ${s.queued} queued, ${s.failed} failed${stopped}\n`;
+  const done = s.dryRun
+    ? `${count(s.entries, "entry", "entries")} to replay (dry run: nothing sent)`
+    : `replayed ${s.entries}: ${s.processed} processed, ${s.duplicate} duplicate, ${s.queued} queued, ${s.failed} failed`;
+  if (s.stopped === undefined) return `${done}\n`;
+  return line`${done} (stopped early: ${cut(s.stopped, 240)})`;
 }
 
 /** Why the run ends with exit code 1, if it does. */
 function closingFailure(s: ReplaySummary, timeout: string): string | undefined {
   if (s.stopped !== undefined) {
-    return `replay stopped after ${count(s.entries, "entry", "entries")}: ${s.stopped}. The entries not replayed stay in the journal: run it again (what was resolved is not sent again).`;
+    return `replay stopped after ${count(s.entries, "entry", "entries")}: ${inline(s.stopped)}. The entries not replayed stay in the journal: run it again (what was resolved is not sent again).`;
   }
   if (s.failed === 0) return undefined;
-  const timedOut = s.failures.filter((f) => f.timedOut).map((f) => f.key);
+  const timedOut = s.failures.filter((f) => f.timedOut).map((f) => inline(f.key));
   const named = timedOut.slice(0, TIMED_OUT_NAMED).join(", ");
   const more =
     timedOut.length > TIMED_OUT_NAMED ? ` and ${timedOut.length - TIMED_OUT_NAMED} more` : "";

@@ -256,6 +256,23 @@ describe("reportkit send redacts the secret from everything it prints", () => {
     }
   });
 
+  it("a reply cut to 300 characters is redacted first: an echo across the cut shows no part of the secret", async () => {
+    // "Bearer " ends 4 characters before the cut: cut first, "Echo" would be printed.
+    const receiver = await startReceiver(
+      () => 401,
+      () => `${"x".repeat(289)} Bearer ${TOKEN} and more`,
+    );
+    receivers.push(receiver);
+    const sent = await run(["send", "delivery", "--to", receiver.url, "--retries", "0"], [], {
+      REPORTKIT_SECRET: TOKEN,
+    });
+    expect(sent.code).toBe(1);
+    const printed = sent.stdout + sent.stderr;
+    for (let n = 3; n <= TOKEN.length; n++) expect(printed).not.toContain(TOKEN.slice(0, n));
+    // Redacted, then cut: the cut falls inside "[token]".
+    expect(sent.stdout).toContain(" Bearer [to…\n");
+  });
+
   it("--json too", async () => {
     const sent = await run([
       "send",

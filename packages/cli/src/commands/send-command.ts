@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { redactor } from "@reportkit/client/internal";
 import {
   buildCallReport,
   buildDeliveryReport,
@@ -13,9 +14,7 @@ import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import { Argument, type Command } from "commander";
 import { formatDuration, parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
-import { redactToken } from "../redact-token.js";
-import { oneLine } from "../table.js";
-import { inline } from "../terminal-safe.js";
+import { cut, lineWriter, oneLine } from "../table.js";
 import { type SecretFlags, secretOf, withSecretOptions } from "../webhook-secret.js";
 
 interface SendFlags extends SecretFlags {
@@ -67,8 +66,9 @@ export function sendCommand(command: Command, io: CliIo): Command {
       // Everything printed goes through `hide`: a receiver that echoes the Authorization
       // header (or the secret) in its reply must not make the CLI print the secret.
       const secret = secretOf(flags, io.env);
-      const hide = redactToken(secret);
+      const hide = redactor(secret ?? "");
       const stdout = (text: string) => io.stdout(hide(text));
+      const line = lineWriter(hide);
       let url: URL;
       try {
         url = new URL(flags.to);
@@ -136,9 +136,9 @@ export function sendCommand(command: Command, io: CliIo): Command {
           if (flags.json) return;
           const reply =
             attempt.outcome !== "delivered" && attempt.responseBody
-              ? `\n  reply: ${oneLine(attempt.responseBody)}`
+              ? line`  reply: ${cut(attempt.responseBody)}`
               : "";
-          stdout(`${inline(formatAttempt(attempt))}${reply}\n`);
+          stdout(line`${formatAttempt(attempt)}` + reply);
         },
       });
       if (!flags.json) {
@@ -159,7 +159,7 @@ export function sendCommand(command: Command, io: CliIo): Command {
       }
       if (outcome !== "delivered") {
         const last = attempts.at(-1);
-        const reply = last?.responseBody ? `: ${oneLine(last.responseBody)}` : "";
+        const reply = last?.responseBody ? `: ${oneLine(hide(last.responseBody))}` : "";
         const why =
           last?.statusCode != null ? `status ${last.statusCode}${reply}` : (last?.error ?? "");
         throw new CliError(

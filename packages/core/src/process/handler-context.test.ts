@@ -101,6 +101,19 @@ describe("the handler's ctx", () => {
     expect(store.claim("delivery:method:1:DELIVRD", "next")).toBe("claimed");
   });
 
+  it("ctx.url is the request's URL without the verification's ?token= or any other credential (issue 42, 7)", async () => {
+    const urls: string[] = [];
+    const receiver = createReceiver({
+      secret: TOKEN,
+      logger: false,
+      onDelivery: (_report, ctx) => void urls.push(ctx.url),
+    });
+    const request = { ...dlr("ctx:url"), url: "/webhooks?token=v-77&api_key=k1&shop=7" };
+    expect((await receiver.handle(request)).status).toBe(200);
+    expect(urls[0]).toContain("shop=7");
+    expect(urls[0]).not.toMatch(/v-77|k1/);
+  });
+
   it("holds the documented fields read-only and nothing of the receiver's state", async () => {
     const probes: Record<string, unknown>[] = [];
     const receiver = createReceiver({

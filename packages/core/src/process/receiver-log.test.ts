@@ -212,6 +212,22 @@ describe("log lines carry the error code and the report's dedupe key", () => {
     expect(JSON.stringify(lines)).not.toContain(TOKEN);
   });
 
+  it("a key or an id with a line break, ESC or a bidi override prints on one line, escaped (issue 42, 10)", async () => {
+    const { lines, logger } = recorder();
+    const receiver = createReceiver({
+      secret: TOKEN,
+      logger,
+      dedupe: { key: (report) => `k\n[fake] ok \u001b[2J\u202e${report.type}` },
+      onDelivery: () => {
+        throw new Error("insert failed");
+      },
+    });
+    await receiver.handle(post(TOKEN));
+    const first = lines[0]?.message.split("\n")[0] ?? "";
+    expect(first).toContain("(report k\\u000a[fake] ok \\u001b[2J\\u202edelivery)");
+    expect(lines[0]?.message).not.toMatch(/[\u001b\u202e]|\n\[fake\]/);
+  });
+
   it("as fields for a pino or Fastify logger: code, status, dedupeKey and the cause as err", async () => {
     const calls: { level: string; fields: Record<string, unknown>; message: string }[] = [];
     const pinoLike = {

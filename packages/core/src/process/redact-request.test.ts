@@ -65,6 +65,40 @@ describe("a redacting journal", () => {
     for (const number of NUMBERS) expect(JSON.stringify(kept)).not.toContain(number);
   });
 
+  it("hides numbers in keys, dashed numbers, a form body that is JSON, and credentials by name (issue 42, 1)", async () => {
+    const { journal, kept } = journalOf("redacted");
+    const receiver = failing(journal);
+    const dlr = { ...SAMPLE_DLR, "919876543210": "a number as a key", note: "98-7654-3210" };
+    // A JSON body sent as a form: read as the JSON it is.
+    await receiver.handle(post(JSON.stringify(dlr), "application/x-www-form-urlencoded"));
+    const form = new URLSearchParams({ ...SAMPLE_DLR, api_key: "k-live-1", "918068281234": "x" });
+    await receiver.handle(
+      post(form.toString(), "application/x-www-form-urlencoded", "/w?token=v-77&signature=s1"),
+    );
+    const [fromJson, fromForm] = kept as [JournalRecord, JournalRecord];
+    const json = JSON.parse(fromJson.request.body);
+    expect(json.id).toBe(SAMPLE_DLR.id);
+    expect(json.note).toBe(REDACTED);
+    expect(Object.keys(json)).toContain(REDACTED);
+    const fields = new URLSearchParams(fromForm.request.body);
+    expect(fields.get("api_key")).toBe(REDACTED);
+    expect(fromForm.request.url).not.toMatch(/v-77|s1/);
+    for (const secret of [...NUMBERS, "98-7654-3210", "k-live-1"])
+      expect(JSON.stringify(kept)).not.toContain(secret);
+  });
+
+  it("a full journal keeps the body as it came, but never the verification's ?token= or the secret (issue 42, 7)", async () => {
+    const { journal, kept } = journalOf("full");
+    const receiver = failing(journal);
+    const body = JSON.stringify({ ...SAMPLE_DLR, echo: TOKEN });
+    await receiver.handle(post(body, "application/json", "/webhooks?token=v-77&x=1"));
+    const entry = kept[0] as JournalRecord;
+    expect(entry.request.url).not.toContain("v-77");
+    expect(entry.request.url).toContain("x=1");
+    expect(JSON.parse(entry.request.body).mobile).toBe(SAMPLE_DLR.mobile);
+    expect(JSON.stringify(kept)).not.toContain(TOKEN);
+  });
+
   it("redacts a composed template's own key for the number", async () => {
     const { journal, kept } = journalOf("redacted");
     const receiver = createReceiver({

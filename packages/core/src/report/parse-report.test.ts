@@ -340,6 +340,23 @@ describe("parseReport: delivery reports", () => {
     const { id: __, ...noId } = SAMPLE_DLR;
     expect(failure(noId)).toMatchObject({ code: "invalid_report", field: "id" });
   });
+
+  it("refuses an identity no store could keep as it is: a control character, a lone surrogate, over 255 characters (issue 42, 8)", () => {
+    for (const [id, cause] of [
+      ["m-1\u0000x", /control character/],
+      ["m-1\nDELIVRD", /control character/],
+      ["sur\ud800", /lone UTF-16 surrogate/],
+      ["m".repeat(256), /255/],
+    ] as const) {
+      const error = failure({ ...SAMPLE_DLR, id });
+      expect(error).toMatchObject({ code: "invalid_report", field: "id" });
+      expect(error.message).toMatch(cause);
+    }
+    expect(failure({ ...SAMPLE_DLR, status: "DELIV\u0000RD" })).toMatchObject({ field: "status" });
+    // The longest kept, and any well-formed text (an emoji's surrogate pair) is an identity.
+    expect(ok({ ...SAMPLE_DLR, id: "m".repeat(255) }).id).toHaveLength(255);
+    expect(ok({ ...SAMPLE_DLR, id: "m-\u{1f600}" }).id).toBe("m-\u{1f600}");
+  });
 });
 
 describe("parseReport: what is not a report", () => {

@@ -57,6 +57,8 @@ describe("the verification handshake, by default", () => {
       "application/json",
       answer,
     ]);
+    // The echoed challenge is never sniffed as HTML by a browser (issue 42, review).
+    expect(reply.headers["x-content-type-options"]).toBe("nosniff");
     // Never a report: no handler, nothing journaled, counted as a verification.
     expect([handled, kept, counted]).toEqual([[], [], ["verification answered"]]);
   });
