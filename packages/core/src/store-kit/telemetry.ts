@@ -10,7 +10,8 @@ export type ReportOutcome =
   | "timeout"
   | "in_progress"
   | "unavailable"
-  | "queued";
+  | "queued"
+  | "parked";
 
 /** W3C trace context (`traceparent`, `tracestate`) carried from the enqueue to the worker. */
 export type TraceCarrier = Record<string, string>;

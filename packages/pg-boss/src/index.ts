@@ -1,0 +1,22 @@
+export {
+  type CreateWorkerOptions,
+  createWorker,
+  type ReportJobContext,
+  type ReportWorker,
+  type WorkerContext,
+  type WorkerHandler,
+  type WorkerInboxOptions,
+} from "./create-worker.js";
+export { reportJobId } from "./job-id.js";
+export {
+  type PgBossQueueOptions,
+  type PgBossReportQueue,
+  pgBossQueue,
+} from "./pg-boss-queue.js";
+export { DEFAULT_QUEUE_NAME, DEFAULT_SCHEMA } from "./queue-options.js";
+export {
+  DEFAULT_PARKING,
+  DEFAULT_RETRY,
+  type ParkingOptions,
+  type RetryOptions,
+} from "./schedule.js";
