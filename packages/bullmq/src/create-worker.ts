@@ -1,4 +1,4 @@
-import type { CallReport, DeliveryReport, Report } from "@reportkit/core";
+import { type CallReport, type DeliveryReport, isRetryLater, type Report } from "@reportkit/core";
 import {
   readOptions,
   reportFromJson,
@@ -6,9 +6,10 @@ import {
   type TraceCarrier,
 } from "@reportkit/core/adapter";
 import { checkConnection, type RedisConnection } from "@reportkit/redis/connection";
-import { type Job, UnrecoverableError, Worker } from "bullmq";
+import { DelayedError, type Job, UnrecoverableError, Worker } from "bullmq";
 import { distinctLines } from "./distinct-lines.js";
 import { JOB_ATTEMPTS_CEILING, type StoredReportJobData } from "./job-data.js";
+import { DEFAULT_PARKING, type ParkingOptions, parkAgain } from "./parking.js";
 import { CALL_TIMEOUT_MS, queueNameOf, queuePrefixOf } from "./queue-options.js";
 
 /** What a worker's handler learns about the job besides the report. */
@@ -59,6 +60,13 @@ export interface CreateWorkerOptions {
   /** How often this worker looks for jobs whose lock ran out. Default 30 000 ms. */
   stalledIntervalMs?: number;
   /**
+   * How reports whose handler threw `RetryLater` wait: moved to delayed and run again without
+   * counting as a failed attempt, from `afterMs` (or `delayMs`) doubling up to `maxDelayMs`,
+   * for `limitMs` after the first; past it a RetryLater is a failed attempt like any other.
+   * Default: from 1 s, at most a minute apart, for an hour.
+   */
+  parking?: ParkingOptions;
+  /**
    * Traces and metrics (`otelTelemetry()` from @reportkit/otel): each job's attempt gets a span
    * linked to the receiver's span that queued it, and is counted (`acknowledged` or `failed`).
    */
@@ -68,6 +76,8 @@ export interface CreateWorkerOptions {
    * (without). Default: one line on stderr.
    */
   onError?: (error: Error, job?: ReportJobContext) => void;
+  /** Called when a report was parked (RetryLater), with its wait. Default: one line on stderr. */
+  onParked?: (reason: Error, job: ReportJobContext, delayMs: number) => void;
 }
 
 export interface ReportWorker {
@@ -86,8 +96,10 @@ const OPTION_NAMES: (keyof CreateWorkerOptions)[] = [
   "backoff",
   "lockDurationMs",
   "stalledIntervalMs",
+  "parking",
   "telemetry",
   "onError",
+  "onParked",
 ];
 
 /** Exponential from 1 s: 1 s, 2 s, 4 s, 8 s. */
@@ -120,6 +132,7 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
   const onDelivery = read.callback("onDelivery");
   const onCall = read.callback("onCall");
   const onErrorOption = read.callback("onError");
+  const onParkedOption = read.callback("onParked");
   if (onDelivery === undefined && onCall === undefined) {
     throw new TypeError(
       `${who}: give at least one handler, \`onDelivery(report)\` or \`onCall(report)\`.`,
@@ -131,6 +144,7 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
   const longest = { min: 100, max: 2 ** 31 };
   const lockDuration = read.wholeNumber("lockDurationMs", 30_000, longest);
   const stalledInterval = read.wholeNumber("stalledIntervalMs", 30_000, longest);
+  const parking = parkingOf(who, options.parking);
   const { telemetry } = options;
   if (
     telemetry !== undefined &&
@@ -151,7 +165,14 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
   const connectionError = distinctLines("reportkit worker");
   const onError = onErrorOption ?? defaultOnError(attempts, connectionError);
 
-  async function process(job: Job<StoredReportJobData>): Promise<void> {
+  const onParked =
+    onParkedOption ??
+    ((reason: Error, job: ReportJobContext, delayMs: number) =>
+      console.error(
+        `reportkit worker: job ${job.jobId} parked: ${reason.message} (runs again in ${delayMs} ms)`,
+      ));
+
+  async function process(job: Job<StoredReportJobData>, token?: string): Promise<void> {
     const context = contextOf(job);
     let report: Report;
     try {
@@ -160,18 +181,33 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
       // Retrying cannot repair the data: straight to failed, for a person to look at.
       throw new UnrecoverableError((error as Error).message);
     }
-    if (telemetry === undefined) return handle(report, context);
-    const span = telemetry.startReport(report.type, report.status, traceOf(job.data.trace));
+    const span = telemetry?.startReport(report.type, report.status, traceOf(job.data.trace));
     const started = performance.now();
     try {
-      await span.run(() => handle(report, context));
+      await (span === undefined
+        ? handle(report, context)
+        : span.run(() => handle(report, context)));
     } catch (error) {
-      span.handlerDuration((performance.now() - started) / 1000);
-      span.end("failed", "handler_failed");
-      throw error;
+      span?.handlerDuration((performance.now() - started) / 1000);
+      if (!isRetryLater(error)) {
+        span?.end("failed", "handler_failed");
+        throw error;
+      }
+      const next = parkAgain(parking, parkedOf(job.data), error, Date.now());
+      if ("error" in next) {
+        span?.end("failed", "handler_failed");
+        throw next.error;
+      }
+      // Parked: its parking kept in the job, the job moved to delayed, and DelayedError tells
+      // BullMQ the attempt neither failed nor completed (attemptsMade stays as it was).
+      await job.updateData({ ...job.data, ...next.parked });
+      await job.moveToDelayed(Date.now() + next.delayMs, token);
+      span?.end("parked");
+      onParked(error, context, next.delayMs);
+      throw new DelayedError();
     }
-    span.handlerDuration((performance.now() - started) / 1000);
-    span.end("acknowledged");
+    span?.handlerDuration((performance.now() - started) / 1000);
+    span?.end("acknowledged");
   }
 
   async function handle(report: Report, context: ReportJobContext): Promise<void> {
@@ -221,6 +257,29 @@ function traceOf(trace: unknown): TraceCarrier | undefined {
     if (typeof value === "string") carrier[name] = value;
   }
   return carrier;
+}
+
+/** The parking a job carries, if it was parked before. */
+function parkedOf(data: StoredReportJobData): { parkedSince?: number; parks?: number } {
+  const { parkedSince, parks } = data;
+  return {
+    ...(typeof parkedSince === "number" && { parkedSince }),
+    ...(typeof parks === "number" && { parks }),
+  };
+}
+
+/** The `parking` option, each value a whole number of ms above 0, with the defaults. */
+function parkingOf(who: string, given: ParkingOptions | undefined): Required<ParkingOptions> {
+  if (given === undefined) return DEFAULT_PARKING;
+  const read = readOptions(`${who}: parking`, given, {
+    example: "{ limitMs: 3600000, delayMs: 1000, maxDelayMs: 60000 }",
+    known: ["limitMs", "delayMs", "maxDelayMs"],
+  });
+  return {
+    limitMs: read.positiveMs("limitMs", DEFAULT_PARKING.limitMs),
+    delayMs: read.positiveMs("delayMs", DEFAULT_PARKING.delayMs),
+    maxDelayMs: read.positiveMs("maxDelayMs", DEFAULT_PARKING.maxDelayMs),
+  };
 }
 
 function contextOf(job: Job<StoredReportJobData>): ReportJobContext {

@@ -13,6 +13,7 @@ export {
   type WorkerHandler,
 } from "./create-worker.js";
 export { reportJobId } from "./job-id.js";
+export { DEFAULT_PARKING, type ParkingOptions } from "./parking.js";
 export {
   type FailedReportJob,
   type QueueAdmin,
