@@ -141,14 +141,18 @@ describe.runIf(requirePostgresServer("pg-boss-receiver.test.ts"))(
           await server.start();
         }
         await vi.waitFor(
-          async () => expect((await push(url, { ...SAMPLE_DLR, id: `after-${adapter}` })).status).toBe(202),
+          async () =>
+            expect((await push(url, { ...SAMPLE_DLR, id: `after-${adapter}` })).status).toBe(202),
           { timeout: 15_000 },
         );
         const { rows } = await admin.query(
           "SELECT data->'report'->>'id' AS id FROM pgboss.job WHERE name = $1 ORDER BY 1",
           [queueName],
         );
-        expect(rows.map((r: { id: string }) => r.id)).toEqual([`after-${adapter}`, `before-${adapter}`]);
+        expect(rows.map((r: { id: string }) => r.id)).toEqual([
+          `after-${adapter}`,
+          `before-${adapter}`,
+        ]);
       });
     });
 
