@@ -9,10 +9,29 @@ import { CHORE_TIMEOUT_MS } from "./queue-options.js";
 
 export type BossDb = PgBoss.Db;
 
-/** pg-boss's statements on a connection of the pool, `what` naming them in a failure. */
+/**
+ * pg-boss's statements on a connection of the pool, `what` naming them in a failure. A failed
+ * one's connection is closed, never reused: pg-boss sends some as one text with its own BEGIN
+ * (its schema's creation), and an error there leaves the session inside an aborted transaction.
+ */
 export function poolDb(db: Connection, what: string, timeoutMs: number): BossDb {
   return {
-    executeSql: (text, values) => db.query(what, text, values ?? [], timeoutMs),
+    async executeSql(text, values) {
+      let client: pg.PoolClient;
+      try {
+        client = await db.connect();
+      } catch (error) {
+        throw db.failure(what, error);
+      }
+      try {
+        const result = await answered(client, client.query(text, values ?? []), timeoutMs);
+        releaseClient(client);
+        return result;
+      } catch (error) {
+        releaseClient(client, error);
+        throw db.failure(what, error);
+      }
+    },
   };
 }
 

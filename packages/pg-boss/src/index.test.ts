@@ -323,6 +323,23 @@ describe.runIf(requirePostgresServer("pg-boss index.test.ts"))(
       expect(await jobs()).toBe(2);
     });
 
+    it("creates pg-boss's schema once when several processes start on an empty database at once", async () => {
+      await admin.query("CREATE DATABASE fresh");
+      const url = server.url.replace(/\/postgres$/, "/fresh");
+      const queues = Array.from({ length: 4 }, () =>
+        close(pgBossQueue({ connectionString: url, queueName: "together" })),
+      );
+      // Each one finds no schema, and all but one lose the race to create it.
+      await Promise.all(
+        queues.map((q, i) => q.enqueue(dlr(`together:${i}`), key(dlr(`together:${i}`)))),
+      );
+      const fresh = new pg.Client({ connectionString: url });
+      await fresh.connect();
+      const { rows } = await fresh.query("SELECT count(*)::int AS n FROM pgboss.job");
+      await fresh.end();
+      expect(rows[0].n).toBe(4);
+    });
+
     it("checks its options once, at construction, with messages that say how to fix them", () => {
       expect(() => pgBossQueue({ connectionString: "localhost:5432" })).toThrow(
         /^pgBossQueue: `connectionString` must start with postgres:\/\//,

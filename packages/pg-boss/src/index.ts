@@ -13,7 +13,14 @@ export {
   type PgBossReportQueue,
   pgBossQueue,
 } from "./pg-boss-queue.js";
+export {
+  type FailedReportJob,
+  type QueueAdmin,
+  type QueueAdminOptions,
+  queueAdmin,
+} from "./queue-admin.js";
 export { DEFAULT_QUEUE_NAME, DEFAULT_SCHEMA } from "./queue-options.js";
+export { type QueueStats, type QueueStatsOptions, queueStats } from "./queue-stats.js";
 export {
   DEFAULT_PARKING,
   DEFAULT_RETRY,
