@@ -5,7 +5,6 @@
 // line the page says the worker prints awaited; the same report sent again adds nothing.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -15,6 +14,7 @@ import {
   requirePostgresServer,
   startPostgresServer,
 } from "../support/postgres-server.js";
+import { freePort } from "../support/redis-server.js";
 
 const root = join(import.meta.dirname, "../..");
 const PAGE = readFileSync(join(root, "docs/queue-mode.md"), "utf8");
@@ -51,14 +51,6 @@ const runEnv = (script: string) => {
 };
 const curl = /```sh\n(curl [\s\S]*?)```/.exec(pgBoss)?.[1] ?? "";
 const printed = /the worker prints\s+`([^`]+)`/.exec(pgBoss)?.[1] ?? "";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function sh(command: string): Promise<string> {
   return new Promise((resolve, reject) => {
