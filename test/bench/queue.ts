@@ -228,7 +228,7 @@ export async function queueBench(
         const runs: number[] = [];
         for (let round = 1; round <= workerRounds; round++) {
           const queueName = `bench-worker-${concurrency}-${round}`;
-          await fill(store.open(queueName), count);
+          await fill(store.open(queueName), queueName, count);
           const proc = new LineProcess(
             `worker (${store.kind}, concurrency ${concurrency})`,
             [...pinning.server, process.execPath, join(benchDir, "servers", "queue-worker.mjs")],
@@ -289,8 +289,16 @@ export async function queueBench(
   }
 }
 
-/** Adds `count` distinct DLRs to `queue`, as a receiver would, then closes it. */
-async function fill(queue: ReportQueue & { close(): Promise<void> }, count: number): Promise<void> {
+/**
+ * Adds `count` DLRs to `queue`, as a receiver would, then closes it. Their ids are new for each
+ * queue: pg-boss's worker would find the reports of an earlier round processed already (its
+ * inbox is the database's) and complete their jobs without calling the handler.
+ */
+async function fill(
+  queue: ReportQueue & { close(): Promise<void> },
+  queueName: string,
+  count: number,
+): Promise<void> {
   const parsed = parseReport(SAMPLE_DLR);
   if (!parsed.ok || parsed.report.type !== "delivery") throw new Error("the sample DLR");
   const report = parsed.report;
@@ -298,7 +306,7 @@ async function fill(queue: ReportQueue & { close(): Promise<void> }, count: numb
     for (let start = 0; start < count; start += 100) {
       await Promise.all(
         Array.from({ length: Math.min(100, count - start) }, (_, i) => {
-          const id = `${report.id}-${start + i}`;
+          const id = `${report.id}-${queueName}-${start + i}`;
           const each = { ...report, id };
           return queue.enqueue(each, defaultDedupeKey(each));
         }),

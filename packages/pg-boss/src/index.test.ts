@@ -1,6 +1,7 @@
 // The package's pair as users import it: pgBossQueue's jobs processed by createWorker's
 // workers, against a real PostgreSQL server (see test/support/postgres-server.ts).
 import { defaultDedupeKey, parseReport, type Report, RetryLater } from "@reportkit/core";
+import type { ReportOutcome, Telemetry, TraceCarrier } from "@reportkit/core/adapter";
 import { postgresJournal } from "@reportkit/postgres";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -272,6 +273,52 @@ describe.runIf(requirePostgresServer("pg-boss index.test.ts"))(
       );
       const entries = await journal().list({ status: "failed" });
       expect(entries.map((e) => e.key)).toContain(key(r));
+    });
+
+    it("tells its telemetry each attempt's outcome, linked to the trace that queued it; ping() answers", async () => {
+      const q = queue();
+      const spans: { kind: string; link: TraceCarrier | undefined; outcome?: ReportOutcome }[] = [];
+      const telemetry: Telemetry = {
+        refused() {},
+        startReport(kind, _status, link) {
+          const span: (typeof spans)[number] = { kind, link };
+          spans.push(span);
+          return {
+            run: (fn) => fn(),
+            handlerDuration() {},
+            end(outcome) {
+              span.outcome = outcome;
+            },
+            carrier: () => ({}),
+          };
+        },
+      };
+      const known = new Set<string>();
+      const w = worker({
+        telemetry,
+        onDelivery(report) {
+          if (report.id === "told:failing" && !known.has(report.id)) {
+            known.add(report.id);
+            throw new Error("once");
+          }
+          if (report.id === "told:parked" && !known.has(report.id)) {
+            known.add(report.id);
+            throw new RetryLater("not yet");
+          }
+        },
+      });
+      await w.ping();
+      const trace = { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" };
+      for (const id of ["told:ok", "told:failing", "told:parked"]) {
+        await q.enqueue(dlr(id), key(dlr(id)), { trace });
+      }
+      await vi.waitFor(async () => expect(await jobs("completed")).toBe(3), { timeout: 15_000 });
+      expect(spans.map((s) => s.outcome).sort()).toEqual(
+        ["acknowledged", "acknowledged", "acknowledged", "failed", "parked"].sort(),
+      );
+      expect(
+        spans.every((s) => s.kind === "delivery" && s.link?.traceparent === trace.traceparent),
+      ).toBe(true);
     });
 
     it("close() waits for the running handler", async () => {
