@@ -229,7 +229,7 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
   };
   const boss = bossOn(db, settings);
   const ready = bossReady(db, settings, boss, name, expireInSeconds);
-  const jobs = reportJobs(db, boss, name, expireInSeconds);
+  const jobs = reportJobs(db, boss, settings.schema, name, expireInSeconds);
   const fetchDb = poolDb(db, "fetching jobs", CALL_TIMEOUT_MS);
 
   const failed = (error: Error, job: ReportJobContext, then: string) => {

@@ -4,6 +4,7 @@ import { defaultDedupeKey, parseReport, type Report, RetryLater } from "@reportk
 import type { ReportOutcome, Telemetry, TraceCarrier } from "@reportkit/core/adapter";
 import { postgresJournal } from "@reportkit/postgres";
 import pg from "pg";
+import PgBoss from "pg-boss";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { SAMPLE_CALL, SAMPLE_DLR } from "../../../test/fixtures/samples.js";
 import {
@@ -106,6 +107,33 @@ describe.runIf(requirePostgresServer("pg-boss index.test.ts"))(
         dedupeKey: key(DLR),
         report: { id: DLR.type === "delivery" ? DLR.id : "" },
       });
+    });
+
+    it("adds the job pg-boss's own send would add, column for column", async () => {
+      const q = queue();
+      await q.enqueue(DLR, key(DLR)); // creates the queue
+      await admin.query(
+        "UPDATE pgboss.queue SET expire_seconds = 90, retention_minutes = 30 WHERE name = $1",
+        [queueName],
+      );
+      const r = dlr("alike:1");
+      await q.enqueue(r, key(r));
+      const boss = new PgBoss({ db: { executeSql: (text, values) => admin.query(text, values) } });
+      const sent = await boss.send(
+        queueName,
+        {},
+        { retryLimit: 10, retryDelay: 0, retryBackoff: false },
+      );
+      const { rows } = await admin.query(
+        `SELECT name, priority, state, retry_limit, retry_count, retry_delay, retry_backoff,
+           singleton_key, singleton_on, expire_in, keep_until - start_after AS kept,
+           start_after <= now() AS ready, started_on, completed_on, output, dead_letter, policy
+         FROM pgboss.job WHERE name = $1 AND id = ANY($2) ORDER BY id = $3`,
+        [queueName, [reportJobId(key(r)), sent], sent],
+      );
+      expect(rows).toHaveLength(2);
+      expect(rows[0]).toEqual(rows[1]);
+      expect(rows[0]).toMatchObject({ state: "created", policy: "standard", ready: true });
     });
 
     it("adds one job for the same report sent 10 times, and the handler runs once", async () => {

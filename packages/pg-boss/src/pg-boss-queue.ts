@@ -58,7 +58,7 @@ export function pgBossQueue(options: PgBossQueueOptions): PgBossReportQueue {
   const db = connection(who, options);
   const boss = bossOn(db, settings);
   const ready = bossReady(db, settings, boss, name);
-  const jobs = reportJobs(db, boss, name);
+  const jobs = reportJobs(db, boss, settings.schema, name);
   let closing: Promise<void> | undefined;
   const closed = () => new Error(`${who}: queue "${name}" is closed.`);
 

@@ -74,7 +74,7 @@ export function queueAdmin(options: QueueAdminOptions): QueueAdmin {
   const schema = schemaOf(options.schema, who);
   const db = connection(who, options);
   const boss = bossOn(db, { schema, onError: () => {} });
-  const jobs = reportJobs(db, boss, name);
+  const jobs = reportJobs(db, boss, schema, name);
   const FAILED = `SELECT id, data, output, retry_count, completed_on FROM ${schema}.job
 WHERE name = $1 AND state = 'failed' ORDER BY completed_on DESC, id LIMIT ${PAGE} OFFSET $2`;
 
