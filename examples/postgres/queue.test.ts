@@ -2,27 +2,17 @@
 // Postgres, curled: the DLR is answered 202 once its job is committed; the worker, told to take
 // only known messages, parks it until the message's row appears, then records it once; the
 // provider's retry adds nothing.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SAMPLE_DLR_TEXT, TOKEN } from "../../test/fixtures/samples.js";
-import { type RunningExample, startExample } from "../../test/support/example-process.js";
+import { curl, type RunningExample, startExample } from "../../test/support/example-process.js";
 import {
   type PostgresServer,
   requirePostgresServer,
   startPostgresServer,
 } from "../../test/support/postgres-server.js";
-
-function curl(...args: string[]): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    execFile("curl", ["-sS", "-w", "\n%{http_code}", ...args], (error, stdout) => {
-      if (error !== null) return reject(error);
-      const cut = stdout.lastIndexOf("\n");
-      resolve({ body: stdout.slice(0, cut), status: Number(stdout.slice(cut + 1)) });
-    });
-  });
-}
 
 const ID = "b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1";
 
