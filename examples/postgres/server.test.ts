@@ -1,25 +1,14 @@
 // The example as its users run it, against a real Postgres, curled: the DLR is recorded once
 // in `messages` however often it is sent; a late ENROUTE leaves the message DELIVRD; a wrong
 // token is refused; health says Postgres is up.
-import { execFile } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_DLR_TEXT, TOKEN } from "../../test/fixtures/samples.js";
-import { type RunningExample, startExample } from "../../test/support/example-process.js";
+import { curl, type RunningExample, startExample } from "../../test/support/example-process.js";
 import {
   type PostgresServer,
   requirePostgresServer,
   startPostgresServer,
 } from "../../test/support/postgres-server.js";
-
-function curl(...args: string[]): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    execFile("curl", ["-sS", "-w", "\n%{http_code}", ...args], (error, stdout) => {
-      if (error !== null) return reject(error);
-      const cut = stdout.lastIndexOf("\n");
-      resolve({ body: stdout.slice(0, cut), status: Number(stdout.slice(cut + 1)) });
-    });
-  });
-}
 
 describe.runIf(requirePostgresServer("examples/postgres"))("examples/postgres", () => {
   let server: PostgresServer;

@@ -40,6 +40,7 @@ export interface Row {
     | "reportkit, memory store"
     | "reportkit, Redis store"
     | "reportkit, Postgres inbox"
+    | "reportkit, pg-boss"
     | "reportkit, telemetry off"
     | "reportkit, OpenTelemetry";
   readonly scenario: string;

@@ -43,9 +43,11 @@ describe("the publishable packages' manifests", () => {
     expect(typesAtRunTime).toEqual([]);
   });
 
-  it("@types/pg is an optional peer of @reportkit/postgres (its .d.ts import pg), built with it", () => {
-    expect(optionalPeer("@reportkit/postgres", "@types/pg")).toBe(true);
-    expect(manifest("@reportkit/postgres").devDependencies?.["@types/pg"]).toBeDefined();
+  it("@types/pg is an optional peer of @reportkit/postgres and @reportkit/pg-boss (their .d.ts import pg), built with them", () => {
+    for (const name of ["@reportkit/postgres", "@reportkit/pg-boss"]) {
+      expect(optionalPeer(name, "@types/pg"), name).toBe(true);
+      expect(manifest(name).devDependencies?.["@types/pg"], name).toBeDefined();
+    }
   });
 
   it("@reportkit/nestjs: the platform adapters are optional peers, so an Express app gets no Fastify", () => {
@@ -60,7 +62,12 @@ describe("the publishable packages' manifests", () => {
   });
 
   it("@reportkit/cli: the stores and the queue are optional peers, so the sandbox needs no driver", () => {
-    for (const store of ["@reportkit/postgres", "@reportkit/redis", "@reportkit/bullmq"]) {
+    for (const store of [
+      "@reportkit/postgres",
+      "@reportkit/redis",
+      "@reportkit/bullmq",
+      "@reportkit/pg-boss",
+    ]) {
       expect(optionalPeer("@reportkit/cli", store), store).toBe(true);
     }
     expect(Object.keys(manifest("@reportkit/cli").dependencies ?? {}).sort()).toEqual([

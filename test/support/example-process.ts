@@ -1,7 +1,18 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { SAMPLE_CALL_TEXT, SAMPLE_DLR_TEXT, TOKEN } from "../fixtures/samples.js";
+
+/** curl with `args`, as a user runs it against an example: the reply's status and body. */
+export function curl(...args: string[]): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    execFile("curl", ["-sS", "-w", "\n%{http_code}", ...args], (error, stdout) => {
+      if (error !== null) return reject(error);
+      const cut = stdout.lastIndexOf("\n");
+      resolve({ body: stdout.slice(0, cut), status: Number(stdout.slice(cut + 1)) });
+    });
+  });
+}
 
 export interface RunningExample {
   /** Where the example said it listens, e.g. http://127.0.0.1:40123. */

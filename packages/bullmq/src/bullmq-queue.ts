@@ -1,8 +1,12 @@
 import type { Report } from "@reportkit/core";
-import { type ReportQueue, readOptions, type TraceCarrier } from "@reportkit/core/adapter";
+import {
+  distinctLines,
+  type ReportQueue,
+  readOptions,
+  type TraceCarrier,
+} from "@reportkit/core/adapter";
 import { checkConnection, type RedisConnection } from "@reportkit/redis/connection";
 import { Queue } from "bullmq";
-import { distinctLines } from "./distinct-lines.js";
 import {
   BACKOFF_TYPE,
   JOB_ATTEMPTS_CEILING,

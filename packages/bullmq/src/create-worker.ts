@@ -2,19 +2,24 @@ import {
   type CallReport,
   type DeliveryReport,
   type EventReport,
+  isRetryLater,
   type Report,
   reportFromJson,
   type UnsubscribeReport,
 } from "@reportkit/core";
 import {
-  HANDLER_OPTIONS,
+  DEFAULT_PARKING,
+  distinctLines,
+  msGroup,
+  type ParkingOptions,
+  parkAgain,
   readOptions,
   type Telemetry,
-  type TraceCarrier,
+  traceOf,
+  workerDispatch,
 } from "@reportkit/core/adapter";
 import { checkConnection, type RedisConnection } from "@reportkit/redis/connection";
-import { type Job, UnrecoverableError, Worker } from "bullmq";
-import { distinctLines } from "./distinct-lines.js";
+import { DelayedError, type Job, UnrecoverableError, Worker } from "bullmq";
 import { JOB_ATTEMPTS_CEILING, type StoredReportJobData } from "./job-data.js";
 import { CALL_TIMEOUT_MS, queueNameOf, queuePrefixOf } from "./queue-options.js";
 
@@ -70,6 +75,13 @@ export interface CreateWorkerOptions {
   /** How often this worker looks for jobs whose lock ran out. Default 30 000 ms. */
   stalledIntervalMs?: number;
   /**
+   * How reports whose handler threw `RetryLater` wait: moved to delayed and run again without
+   * counting as a failed attempt, from `afterMs` (or `delayMs`) doubling up to `maxDelayMs`,
+   * for `limitMs` after the first; past it a RetryLater is a failed attempt like any other.
+   * Default: from 1 s, at most a minute apart, for an hour.
+   */
+  parking?: ParkingOptions;
+  /**
    * Traces and metrics (`otelTelemetry()` from @reportkit/otel): each job's attempt gets a span
    * linked to the receiver's span that queued it, and is counted (`acknowledged` or `failed`).
    */
@@ -79,6 +91,8 @@ export interface CreateWorkerOptions {
    * (without). Default: one line on stderr.
    */
   onError?: (error: Error, job?: ReportJobContext) => void;
+  /** Called when a report was parked (RetryLater), with its wait. Default: one line on stderr. */
+  onParked?: (reason: Error, job: ReportJobContext, delayMs: number) => void;
 }
 
 export interface ReportWorker {
@@ -99,8 +113,10 @@ const OPTION_NAMES: (keyof CreateWorkerOptions)[] = [
   "backoff",
   "lockDurationMs",
   "stalledIntervalMs",
+  "parking",
   "telemetry",
   "onError",
+  "onParked",
 ];
 
 /** Exponential from 1 s: 1 s, 2 s, 4 s, 8 s. */
@@ -130,26 +146,20 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
     example: "createWorker({ connection, onDelivery(report) {} })",
     known: OPTION_NAMES,
   });
-  const handlers: Partial<Record<Report["type"], unknown>> = {};
-  for (const [kind, name] of Object.entries(HANDLER_OPTIONS) as [
-    Report["type"],
-    keyof CreateWorkerOptions,
-  ][]) {
-    const handler = read.callback(name);
-    if (handler !== undefined) handlers[kind] = handler;
-  }
+  const handle = workerDispatch<ReportJobContext>(
+    who,
+    options,
+    (message) => new UnrecoverableError(message),
+  );
   const onErrorOption = read.callback("onError");
-  if (Object.keys(handlers).length === 0) {
-    throw new TypeError(
-      `${who}: give at least one handler, \`onDelivery(report)\`, \`onCall(report)\`, \`onUnsubscribe(report)\` or \`onEvent(report)\`.`,
-    );
-  }
+  const onParkedOption = read.callback("onParked");
   const concurrency = read.wholeNumber("concurrency", 1, { min: 1, max: 1000 });
   const attempts = read.wholeNumber("attempts", 5, { min: 1, max: JOB_ATTEMPTS_CEILING });
   const delayFor = backoffOf(options.backoff ?? DEFAULT_BACKOFF);
   const longest = { min: 100, max: 2 ** 31 };
   const lockDuration = read.wholeNumber("lockDurationMs", 30_000, longest);
   const stalledInterval = read.wholeNumber("stalledIntervalMs", 30_000, longest);
+  const parking = msGroup(who, "parking", options.parking, DEFAULT_PARKING);
   const { telemetry } = options;
   if (
     telemetry !== undefined &&
@@ -170,7 +180,14 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
   const connectionError = distinctLines("reportkit worker");
   const onError = onErrorOption ?? defaultOnError(attempts, connectionError);
 
-  async function process(job: Job<StoredReportJobData>): Promise<void> {
+  const onParked =
+    onParkedOption ??
+    ((reason: Error, job: ReportJobContext, delayMs: number) =>
+      console.error(
+        `reportkit worker: job ${job.jobId} parked: ${reason.message} (runs again in ${delayMs} ms)`,
+      ));
+
+  async function process(job: Job<StoredReportJobData>, token?: string): Promise<void> {
     const context = contextOf(job);
     let report: Report;
     try {
@@ -179,25 +196,33 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
       // Retrying cannot repair the data: straight to failed, for a person to look at.
       throw new UnrecoverableError((error as Error).message);
     }
-    if (telemetry === undefined) return handle(report, context);
-    const span = telemetry.startReport(report.type, report.status, traceOf(job.data.trace));
+    const span = telemetry?.startReport(report.type, report.status, traceOf(job.data.trace));
     const started = performance.now();
     try {
-      await span.run(() => handle(report, context));
+      await (span === undefined
+        ? handle(report, context)
+        : span.run(() => handle(report, context)));
     } catch (error) {
-      span.handlerDuration((performance.now() - started) / 1000);
-      span.end("failed", "handler_failed");
-      throw error;
+      span?.handlerDuration((performance.now() - started) / 1000);
+      if (!isRetryLater(error)) {
+        span?.end("failed", "handler_failed");
+        throw error;
+      }
+      const next = parkAgain(parking, parkedOf(job.data), error, Date.now());
+      if ("error" in next) {
+        span?.end("failed", "handler_failed");
+        throw next.error;
+      }
+      // Parked: its parking kept in the job, the job moved to delayed, and DelayedError tells
+      // BullMQ the attempt neither failed nor completed (attemptsMade stays as it was).
+      await job.updateData({ ...job.data, ...next.parked });
+      await job.moveToDelayed(Date.now() + next.delayMs, token);
+      span?.end("parked");
+      onParked(error, context, next.delayMs);
+      throw new DelayedError();
     }
-    span.handlerDuration((performance.now() - started) / 1000);
-    span.end("acknowledged");
-  }
-
-  async function handle(report: Report, context: ReportJobContext): Promise<void> {
-    const name = HANDLER_OPTIONS[report.type];
-    const handler = handlers[report.type];
-    if (handler === undefined) throw missingHandler(name, report.type);
-    await (handler as WorkerHandler<Report>)(report, context);
+    span?.handlerDuration((performance.now() - started) / 1000);
+    span?.end("acknowledged");
   }
 
   const worker = new Worker<StoredReportJobData>(name, process, {
@@ -229,14 +254,13 @@ export function createWorker(options: CreateWorkerOptions): ReportWorker {
   };
 }
 
-/** The trace context a job carries: string values only, or none. */
-function traceOf(trace: unknown): TraceCarrier | undefined {
-  if (typeof trace !== "object" || trace === null) return undefined;
-  const carrier: TraceCarrier = {};
-  for (const [name, value] of Object.entries(trace)) {
-    if (typeof value === "string") carrier[name] = value;
-  }
-  return carrier;
+/** The parking a job carries, if it was parked before. */
+function parkedOf(data: StoredReportJobData): { parkedSince?: number; parks?: number } {
+  const { parkedSince, parks } = data;
+  return {
+    ...(typeof parkedSince === "number" && { parkedSince }),
+    ...(typeof parks === "number" && { parks }),
+  };
 }
 
 function contextOf(job: Job<StoredReportJobData>): ReportJobContext {
@@ -247,12 +271,6 @@ function contextOf(job: Job<StoredReportJobData>): ReportJobContext {
     attempt: job.attemptsMade + 1,
     queuedAt: new Date(job.timestamp),
   };
-}
-
-function missingHandler(name: string, type: string): UnrecoverableError {
-  return new UnrecoverableError(
-    `reportkit worker: a ${type} report, and this worker has no \`${name}\` handler: add one, then put the job back with \`reportkit queue retry\`.`,
-  );
 }
 
 function defaultOnError(

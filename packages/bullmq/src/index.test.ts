@@ -1,6 +1,6 @@
 // The package's pair as users import it: bullmqQueue's jobs processed by createWorker's
 // workers, against a real redis-server (see test/support/redis-server.ts).
-import { defaultDedupeKey, parseReport, type Report } from "@reportkit/core";
+import { defaultDedupeKey, parseReport, type Report, RetryLater } from "@reportkit/core";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -101,6 +101,25 @@ describe.runIf(requireRedisServer("index.test.ts"))("bullmqQueue and createWorke
       attempt: 1,
     });
     expect(delivery.job.queuedAt).toBeInstanceOf(Date);
+  });
+
+  it("hands an opt-out and another channel's event to onUnsubscribe and onEvent", async () => {
+    const queue = close(bullmqQueue({ connection: redis.url, queueName: fresh() }));
+    const seen: string[] = [];
+    close(
+      createWorker({
+        connection: redis.url,
+        queueName,
+        onUnsubscribe: (r) => void seen.push(`${r.type}:${r.receiver}`),
+        onEvent: (r) => void seen.push(`${r.type}:${r.event}`),
+      }),
+    );
+    const optOut = report({ id: "u-1", receiver: "917002088123", type: "sender", value: "Demo12" });
+    const event = report({ event: "rcs:message:read", payload: { id: "e-1", status: "READ" } });
+    await queue.enqueue(optOut, key(optOut));
+    await queue.enqueue(event, key(event));
+    await vi.waitFor(() => expect(seen).toHaveLength(2), { timeout: 10_000 });
+    expect(seen.sort()).toEqual(["event:rcs:message:read", "unsubscribe:917002088123"]);
   });
 
   it("adds one job for the same report sent 10 times, and the handler runs once", async () => {
@@ -209,6 +228,74 @@ describe.runIf(requireRedisServer("index.test.ts"))("bullmqQueue and createWorke
     );
     expect(job?.failedReason).toMatch(/no `onCall` handler/);
     expect(job?.attemptsMade).toBe(1);
+  });
+
+  it("parks a report until its message is known, then processes it once, right after, on attempt 1", async () => {
+    const queue = close(bullmqQueue({ connection: redis.url, queueName: fresh() }));
+    const known = new Set<string>();
+    const parked: { attempt: number; delayMs: number }[] = [];
+    const processed: number[] = [];
+    close(
+      createWorker({
+        connection: redis.url,
+        queueName,
+        onError: quiet,
+        parking: { delayMs: 10, maxDelayMs: 40 },
+        onParked: (_reason, job, delayMs) => void parked.push({ attempt: job.attempt, delayMs }),
+        onDelivery(report, job) {
+          if (!known.has(report.id)) throw new RetryLater(`message ${report.id} is not stored yet`);
+          processed.push(job.attempt);
+        },
+      }),
+    );
+    await queue.enqueue(DLR, key(DLR));
+    await vi.waitFor(() => expect(parked.length).toBeGreaterThanOrEqual(3), { timeout: 15_000 });
+    expect(await counts()).toMatchObject({ failed: 0 });
+    if (DLR.type === "delivery") known.add(DLR.id);
+    await vi.waitFor(async () => expect(await counts()).toMatchObject({ completed: 1 }), {
+      timeout: 15_000,
+    });
+    expect(processed).toEqual([1]);
+    // Not failed attempts: every run was attempt 1, each wait doubling up to the cap.
+    expect(new Set(parked.map((p) => p.attempt))).toEqual(new Set([1]));
+    expect(parked.slice(0, 3).map((p) => p.delayMs)).toEqual([10, 20, 40]);
+    const job = await close(new Queue(queueName, { connection: { port: redis.port } })).getJob(
+      reportJobId(key(DLR)),
+    );
+    // The one attempt that completed; the parked runs made none.
+    expect(job?.attemptsMade).toBe(1);
+  });
+
+  it("fails a report parked past the parking limit like any other, then keeps it failed", async () => {
+    const queue = close(bullmqQueue({ connection: redis.url, queueName: fresh() }));
+    const errors: string[] = [];
+    close(
+      createWorker({
+        connection: redis.url,
+        queueName,
+        attempts: 2,
+        backoff: 20,
+        parking: { limitMs: 150, delayMs: 20, maxDelayMs: 20 },
+        onParked: () => {},
+        onError: (error, job) => void errors.push(`${job?.attempt}: ${error.message}`),
+        onDelivery(report) {
+          throw new RetryLater(`message ${report.id} is not stored yet`, { afterMs: 20 });
+        },
+      }),
+    );
+    await queue.enqueue(DLR, key(DLR));
+    // onError for the last attempt runs just after BullMQ has moved the job to failed.
+    await vi.waitFor(
+      async () => {
+        expect(await counts()).toMatchObject({ failed: 1 });
+        expect(errors).toHaveLength(2);
+      },
+      { timeout: 15_000 },
+    );
+    expect(errors[0]).toMatch(
+      /^1: message .* is not stored yet \(parked since .*, past the parking limit of 150 ms\)$/,
+    );
+    expect(errors[1]).toMatch(/^2: message .* is not stored yet \(parked since /);
   });
 
   it("close() waits for the running handler", async () => {

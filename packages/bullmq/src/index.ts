@@ -1,3 +1,4 @@
+export { DEFAULT_PARKING, type ParkingOptions } from "@reportkit/core/adapter";
 export type { RedisConnection } from "@reportkit/redis/connection";
 export {
   type BullmqQueueOptions,

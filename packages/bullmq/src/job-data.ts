@@ -14,6 +14,9 @@ export interface StoredReportJobData {
   report: unknown;
   dedupeKey?: unknown;
   trace?: unknown;
+  /** Set by the worker once the report was parked (RetryLater): see parking.ts. */
+  parkedSince?: unknown;
+  parks?: unknown;
 }
 
 /**

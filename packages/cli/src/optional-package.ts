@@ -20,6 +20,11 @@ export const REDIS: OptionalPackage = {
   purpose: "to read a Redis journal",
   drivers: ["ioredis"],
 };
+export const PG_BOSS: OptionalPackage = {
+  name: "@reportkit/pg-boss",
+  purpose: "to look after queue mode's jobs on Postgres",
+  drivers: ["pg-boss", "pg"],
+};
 export const BULLMQ: OptionalPackage = {
   name: "@reportkit/bullmq",
   purpose: "to look after queue mode's jobs",

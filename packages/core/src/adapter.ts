@@ -17,6 +17,8 @@ export {
   webBody,
 } from "./base/types.js";
 export { answeredWithin, within } from "./base/within.js";
+export { phoneKeysOf } from "./composed/compile-template.js";
+export { maskDigits, type Redaction, redactRequest } from "./process/redact-request.js";
 export type { AnyHandler, KindHandlers } from "./process/run-handler.js";
 export {
   type AdapterReceiver,
@@ -32,6 +34,17 @@ export {
   VERIFICATION_TOKEN_ENV,
 } from "./receiver/env.js";
 export { HANDLER_OPTIONS, type HandlerOption } from "./receiver/options.js";
+export {
+  backoff,
+  DEFAULT_PARKING,
+  distinctLines,
+  msGroup,
+  type Parked,
+  type ParkingOptions,
+  parkAgain,
+  traceOf,
+  workerDispatch,
+} from "./receiver/worker-kit.js";
 export { REPORT_MEDIA_TYPES } from "./request/decode-body.js";
 export {
   type ClaimResult,

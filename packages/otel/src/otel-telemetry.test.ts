@@ -196,6 +196,16 @@ describe("otelTelemetry on a receiver", () => {
     expect(await reportCounts(reader)).toEqual({ "refused method_not_allowed": 1 });
   });
 
+  it("counts a parked report (a worker's RetryLater) as parked, its span not an error", async () => {
+    const { exporter, tracerProvider, meterProvider, reader } = sdk();
+    const telemetry = otelTelemetry({ tracerProvider, meterProvider });
+    telemetry.startReport("delivery", "DELIVRD").end("parked");
+    const [span] = exporter.getFinishedSpans();
+    expect(span?.attributes["reportkit.outcome"]).toBe("parked");
+    expect(span?.status.code).toBe(0); // SpanStatusCode.UNSET
+    expect(await reportCounts(reader)).toEqual({ "delivery parked": 1 });
+  });
+
   it("rejects options that are not providers, saying which", () => {
     expect(() => otelTelemetry({ tracerProvider: {} as never })).toThrow(
       "otelTelemetry(options): `tracerProvider` must be an OpenTelemetry TracerProvider (with getTracer).",

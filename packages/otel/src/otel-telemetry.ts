@@ -42,6 +42,7 @@ interface Instruments {
 }
 
 // Outcomes that mean the report was not processed here and now, and not because of a retry.
+// "parked" is none of them: the handler said "not yet" (RetryLater), and the report waits.
 const ERROR_OUTCOMES: ReadonlySet<ReportOutcome> = new Set(["failed", "timeout", "unavailable"]);
 
 /**

@@ -57,7 +57,11 @@ export interface Connection {
 
 const ignore = () => {};
 
-export function connection(who: string, options: ConnectionOptions): Connection {
+/**
+ * `poolSize`: the `max` of the pool opened from `connectionString` (pg's default, 10, when
+ * undefined); a borrowed pool keeps its own.
+ */
+export function connection(who: string, options: ConnectionOptions, poolSize?: number): Connection {
   const { pool: given, connectionString } = options;
   if (given !== undefined && connectionString !== undefined) {
     throw new TypeError(
@@ -81,7 +85,10 @@ export function connection(who: string, options: ConnectionOptions): Connection 
       );
     }
     address = addressOf(who, connectionString);
-    pool = new pg.Pool(ownSettings({ connectionString }));
+    pool = new pg.Pool({
+      ...ownSettings({ connectionString }),
+      ...(poolSize !== undefined && { max: poolSize }),
+    });
   }
   const watchers = new WeakMap<pg.ClientBase, SessionWatcher>();
   const side: pg.Pool[] = [];

@@ -151,7 +151,7 @@ describe.runIf(requireRedisServer("queue-command.test.ts"))(
       const noUrl = await reportkit(["queue", "failed"]);
       expect(noUrl).toMatchObject({ code: 1, stdout: "" });
       expect(noUrl.stderr).toBe(
-        "reportkit: no Redis URL: pass --redis or set REPORTKIT_REDIS_URL (e.g. redis://127.0.0.1:6379).\n",
+        "reportkit: no queue: pass --redis (BullMQ, or set REPORTKIT_REDIS_URL, e.g. redis://127.0.0.1:6379) or --db (pg-boss, or set REPORTKIT_DB_URL, e.g. postgres://user:password@127.0.0.1:5432/app).\n",
       );
       const down = await reportkit(["queue", "failed", "--redis", "redis://127.0.0.1:9"]);
       expect(down.code).toBe(1);
@@ -163,6 +163,21 @@ describe.runIf(requireRedisServer("queue-command.test.ts"))(
       expect(neither.stderr).toMatch(/^reportkit: give the job id to put back .* or --all/);
       const both = await reportkit(["queue", "retry", dlrJob, "--all", "--redis", redis.url]);
       expect(both.stderr).toBe("reportkit: give a job id or --all, not both.\n");
+      const twoStores = await reportkit([
+        "queue",
+        "failed",
+        "--redis",
+        redis.url,
+        "--db",
+        "postgres://h/db",
+      ]);
+      expect(twoStores.stderr).toBe(
+        "reportkit: give --redis (a BullMQ queue) or --db (a pg-boss queue), not both.\n",
+      );
+      const schema = await reportkit(["queue", "failed", "--redis", redis.url, "--schema", "x"]);
+      expect(schema.stderr).toBe(
+        "reportkit: --schema is pg-boss's (with --db); a BullMQ queue has --prefix.\n",
+      );
       const unknown = await reportkit([
         "queue",
         "retry",

@@ -1,47 +1,55 @@
 import type { FailedReportJob, QueueAdmin, QueueStats, RedisConnection } from "@reportkit/bullmq";
 import type { Command } from "commander";
 import { CliError, type CliIo } from "../io.js";
-import { BULLMQ, loadOptional } from "../optional-package.js";
+import { BULLMQ, loadOptional, PG_BOSS } from "../optional-package.js";
 import { redisConnectionOf } from "../redis-url.js";
 import { formatTable } from "../table.js";
 
 interface QueueFlags {
   redis?: string;
+  db?: string;
   queue?: string;
   prefix?: string;
+  schema?: string;
   json?: boolean;
 }
+
+/** Where the queue is: BullMQ on Redis, or pg-boss on Postgres. */
+type QueueStore =
+  | { kind: "bullmq"; connection: RedisConnection }
+  | { kind: "pg-boss"; connectionString: string };
+
+/** What the commands use of either package's `queueAdmin`. */
+type Admin = Pick<QueueAdmin, "failed" | "retry" | "retryAll" | "close">;
 
 /** `reportkit queue stats|failed|retry`: queue mode's jobs, and the ones a worker gave up on. */
 export function queueCommand(queue: Command, io: CliIo): Command {
   queue.description(
-    "look after queue mode: jobs per state, and the failed jobs (reports whose handler used up its attempts)",
+    "look after queue mode (BullMQ with --redis, pg-boss with --db): jobs per state, and the failed jobs (reports whose handler used up its retries)",
   );
 
-  redisOptions(queue.command("stats"))
+  storeOptions(queue.command("stats"))
     .description("count each queue's jobs: waiting, active, delayed, failed, completed")
-    .option("--queue <name>", "only this queue (default: every queue found under the prefix)")
+    .option("--queue <name>", "only this queue (default: every queue found)")
     .action(async (flags: QueueFlags) => {
-      const connection = connectionOf(flags, io);
-      // Loaded here, not at start-up: the other commands need neither BullMQ nor ioredis.
-      const { queueStats } = await loadOptional(BULLMQ, () => import("@reportkit/bullmq"));
-      const stats = await queueStats({
-        connection,
-        ...(flags.queue === undefined ? {} : { queueNames: [flags.queue] }),
-        ...(flags.prefix === undefined ? {} : { prefix: flags.prefix }),
-      });
+      const store = storeOf(flags, io);
+      const stats = await statsOf(store, flags);
       if (flags.json) {
         io.stdout(`${JSON.stringify({ data: stats }, null, 2)}\n`);
         return;
       }
       if (stats.length === 0) {
-        io.stdout(`no queues under the prefix ${flags.prefix ?? "bull (or a hash tag)"}\n`);
+        io.stdout(
+          store.kind === "pg-boss"
+            ? `no queues in the schema ${flags.schema ?? "pgboss"}\n`
+            : `no queues under the prefix ${flags.prefix ?? "bull (or a hash tag)"}\n`,
+        );
         return;
       }
       io.stdout(`${statsTable(stats)}\n`);
     });
 
-  withRedis(queue.command("failed"))
+  withQueue(queue.command("failed"))
     .description("list the failed jobs: id, report, attempts, last error")
     .action(async (flags: QueueFlags) => {
       await withAdmin(flags, io, async (admin) => {
@@ -60,7 +68,7 @@ export function queueCommand(queue: Command, io: CliIo): Command {
       });
     });
 
-  withRedis(queue.command("retry"))
+  withQueue(queue.command("retry"))
     .description(
       "put a failed job (or --all of them) back in the queue, with a full set of attempts",
     )
@@ -91,47 +99,109 @@ export function queueCommand(queue: Command, io: CliIo): Command {
   return queue;
 }
 
-function redisOptions(command: Command): Command {
-  // The environment is read in connectionOf(), from the injected io, not by commander.
+function storeOptions(command: Command): Command {
+  // The environment is read in storeOf(), from the injected io, not by commander.
   return command
     .option(
       "--redis <url>",
-      "the queue's Redis, e.g. redis://127.0.0.1:6379; a Redis Cluster's nodes comma-separated (env: REPORTKIT_REDIS_URL)",
+      "BullMQ's Redis, e.g. redis://127.0.0.1:6379; a Redis Cluster's nodes comma-separated (env: REPORTKIT_REDIS_URL)",
+    )
+    .option(
+      "--db <url>",
+      "pg-boss's Postgres, e.g. postgres://user:password@127.0.0.1:5432/app (env: REPORTKIT_DB_URL, when no Redis is given)",
     )
     .option(
       "--prefix <prefix>",
       'BullMQ\'s key prefix, as the receiver\'s (default "bull"; on a cluster "{<queue>}")',
     )
+    .option("--schema <schema>", "pg-boss's schema, as the receiver's (default \"pgboss\")")
     .option("--json", "print JSON instead of a table");
 }
 
-function withRedis(command: Command): Command {
-  return redisOptions(command).option("--queue <name>", "the BullMQ queue name", "reportkit");
+function withQueue(command: Command): Command {
+  return storeOptions(command).option("--queue <name>", "the queue name", "reportkit");
 }
 
-function connectionOf(flags: QueueFlags, io: CliIo): RedisConnection {
-  const url = flags.redis ?? io.env.REPORTKIT_REDIS_URL;
-  if (url === undefined || url === "") {
+/**
+ * The queue the flags name: --redis (BullMQ) or --db (pg-boss); else REPORTKIT_REDIS_URL, else a
+ * postgres:// REPORTKIT_DB_URL.
+ */
+function storeOf(flags: QueueFlags, io: CliIo): QueueStore {
+  if (flags.redis !== undefined && flags.db !== undefined) {
+    throw new CliError("give --redis (a BullMQ queue) or --db (a pg-boss queue), not both.");
+  }
+  const redis = flags.db === undefined ? (flags.redis ?? io.env.REPORTKIT_REDIS_URL) : undefined;
+  const store: QueueStore | undefined =
+    redis !== undefined && redis !== ""
+      ? { kind: "bullmq", connection: redisConnectionOf(redis) }
+      : postgresOf(flags.db ?? io.env.REPORTKIT_DB_URL, flags.db !== undefined);
+  if (store === undefined) {
     throw new CliError(
-      "no Redis URL: pass --redis or set REPORTKIT_REDIS_URL (e.g. redis://127.0.0.1:6379).",
+      "no queue: pass --redis (BullMQ, or set REPORTKIT_REDIS_URL, e.g. redis://127.0.0.1:6379) or --db (pg-boss, or set REPORTKIT_DB_URL, e.g. postgres://user:password@127.0.0.1:5432/app).",
     );
   }
-  return redisConnectionOf(url);
+  if (store.kind === "bullmq" && flags.schema !== undefined) {
+    throw new CliError("--schema is pg-boss's (with --db); a BullMQ queue has --prefix.");
+  }
+  if (store.kind === "pg-boss" && flags.prefix !== undefined) {
+    throw new CliError("--prefix is BullMQ's (with --redis); a pg-boss queue has --schema.");
+  }
+  return store;
+}
+
+function postgresOf(url: string | undefined, given: boolean): QueueStore | undefined {
+  if (url === undefined || url === "") return undefined;
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    // REPORTKIT_DB_URL may name a Redis journal: then it is no pg-boss queue.
+    if (!given) return undefined;
+    throw new CliError("--db must start with postgres:// or postgresql://.");
+  }
+  return { kind: "pg-boss", connectionString: url };
+}
+
+async function statsOf(store: QueueStore, flags: QueueFlags): Promise<QueueStats[]> {
+  const queueNames = flags.queue === undefined ? {} : { queueNames: [flags.queue] };
+  // Loaded here, not at start-up: the other commands need neither queue package nor driver.
+  if (store.kind === "pg-boss") {
+    const { queueStats } = await loadOptional(PG_BOSS, () => import("@reportkit/pg-boss"));
+    const stats = await queueStats({
+      connectionString: store.connectionString,
+      ...queueNames,
+      ...(flags.schema === undefined ? {} : { schema: flags.schema }),
+    });
+    return stats.map(({ schema, ...counts }) => ({ ...counts, prefix: schema }));
+  }
+  const { queueStats } = await loadOptional(BULLMQ, () => import("@reportkit/bullmq"));
+  return queueStats({
+    connection: store.connection,
+    ...queueNames,
+    ...(flags.prefix === undefined ? {} : { prefix: flags.prefix }),
+  });
 }
 
 async function withAdmin(
   flags: QueueFlags,
   io: CliIo,
-  run: (admin: QueueAdmin) => Promise<void>,
+  run: (admin: Admin) => Promise<void>,
 ): Promise<void> {
-  const connection = connectionOf(flags, io);
-  // Loaded here, not at start-up: the other commands need neither BullMQ nor ioredis.
-  const { queueAdmin } = await loadOptional(BULLMQ, () => import("@reportkit/bullmq"));
-  const admin = queueAdmin({
-    connection,
-    queueName: flags.queue,
-    ...(flags.prefix === undefined ? {} : { prefix: flags.prefix }),
-  });
+  const store = storeOf(flags, io);
+  // Loaded here, not at start-up: the other commands need neither queue package nor driver.
+  let admin: Admin;
+  if (store.kind === "pg-boss") {
+    const { queueAdmin } = await loadOptional(PG_BOSS, () => import("@reportkit/pg-boss"));
+    admin = queueAdmin({
+      connectionString: store.connectionString,
+      queueName: flags.queue,
+      ...(flags.schema === undefined ? {} : { schema: flags.schema }),
+    });
+  } else {
+    const { queueAdmin } = await loadOptional(BULLMQ, () => import("@reportkit/bullmq"));
+    admin = queueAdmin({
+      connection: store.connection,
+      queueName: flags.queue,
+      ...(flags.prefix === undefined ? {} : { prefix: flags.prefix }),
+    });
+  }
   try {
     await run(admin);
   } finally {

@@ -225,7 +225,8 @@ describe("log lines carry the error code and the report's dedupe key", () => {
     await receiver.handle(post(TOKEN));
     const first = lines[0]?.message.split("\n")[0] ?? "";
     expect(first).toContain("(report k\\u000a[fake] ok \\u001b[2J\\u202edelivery)");
-    for (const raw of ["\u001b", "\u202e", "\n[fake]"]) expect(lines[0]?.message).not.toContain(raw);
+    for (const raw of ["\u001b", "\u202e", "\n[fake]"])
+      expect(lines[0]?.message).not.toContain(raw);
   });
 
   it("as fields for a pino or Fastify logger: code, status, dedupeKey and the cause as err", async () => {
