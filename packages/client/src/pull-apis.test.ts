@@ -334,6 +334,8 @@ describe.each([
   ["GET outgoing/callstatus", (c: Client) => c.calls.list({ mobile: "919876543210" })],
   ["GET developer/subscriptions", (c: Client) => c.subscriptions.list()],
   ["GET developer/subscriptions/3", (c: Client) => c.subscriptions.get(3)],
+  ["GET voice/calls", (c: Client) => c.callLogs.list({ from: "2024-06-24" })],
+  ["GET voice/recordings", (c: Client) => c.recordings.list()],
 ])("%s", (label, call) => {
   /** A client whose fetch answers `statuses` in turn (then an empty OK list), counting requests. */
   function answering(...statuses: number[]) {
