@@ -146,7 +146,8 @@ async function download(
     return { ...(await transfer(url.trim(), sink, options)), refreshed: false, recording: null };
   } catch (error) {
     if (!(error instanceof ExpiredAtHost)) throw error;
-    const fresh = await freshRecording(call, options, `was refused as expired: ${error.message}`);
+    const refused = error.message.replace(/\.$/, "");
+    const fresh = await freshRecording(call, options, `was refused as expired: ${refused}`);
     try {
       return {
         ...(await transfer(freshUrlOf(fresh), sink, options)),
