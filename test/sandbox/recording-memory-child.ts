@@ -8,10 +8,11 @@
 import { downloadRecording, type RecordedCall } from "@reportkit/client";
 
 const [warmUp, large] = JSON.parse(process.env.RECORDINGS ?? "[]") as RecordedCall[];
-const gc = (globalThis as { gc?: () => void }).gc;
-if (warmUp === undefined || large === undefined || gc === undefined) {
+const exposed = (globalThis as { gc?: () => void }).gc;
+if (warmUp === undefined || large === undefined || exposed === undefined) {
   throw new Error("recording-memory-child: needs RECORDINGS (two reports) and --expose-gc");
 }
+const gc: () => void = exposed;
 const MIB = 1_048_576;
 type Growth = { rss: number; heapUsed: number; arrayBuffers: number };
 

@@ -285,6 +285,24 @@ describe("the sandbox's voice logs and recording host", () => {
     );
   });
 
+  it("POST sandbox/calls takes recording_bytes (a large recording on request), 422 for a size it does not make", async () => {
+    const hook = await client.webhooks.create({ name: "q", uri: "http://127.0.0.1:9/", status: 0 });
+    const post = (body: Record<string, unknown>) =>
+      fetch(new URL("sandbox/calls", sandbox.baseUrl), {
+        method: "POST",
+        headers: { authorization: `Bearer ${API_TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ webhook_id: hook.id, ...body }),
+      });
+    const made = await (await post({ recording_bytes: 1_000_000 })).json();
+    const file = await fetch(made.data.report.recording_url, { method: "HEAD" });
+    expect(file.headers.get("content-length")).toBe("1000000");
+    const wrong = await post({ recording_bytes: 10 });
+    expect(wrong.status).toBe(422);
+    expect((await wrong.json()).errors).toEqual({
+      recording_bytes: ["The recording bytes field must be a whole number from 44 to 2147483648."],
+    });
+  });
+
   it("the host checks the signature, answers as S3, and forgets a recording after 60 days", async () => {
     const report = await quietCall();
     const url = new URL(report.recordingUrl ?? "");

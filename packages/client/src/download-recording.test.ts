@@ -324,7 +324,10 @@ describe("a function sink (an S3 upload)", () => {
       downloadRecording(
         fresh(`${rec.origin}/c.wav`),
         async (stream) => {
-          for await (const chunk of stream) uploaded += chunk.byteLength;
+          const reader = stream.getReader();
+          for (let step = await reader.read(); !step.done; step = await reader.read()) {
+            uploaded += step.value.byteLength;
+          }
         },
         { ...HTTP, maxBytes: 4000 },
       ),
