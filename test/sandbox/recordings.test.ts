@@ -293,7 +293,7 @@ describe("the sandbox's voice logs and recording host", () => {
         headers: { authorization: `Bearer ${API_TOKEN}`, "content-type": "application/json" },
         body: JSON.stringify({ webhook_id: hook.id, ...body }),
       });
-    const made = await (await post({ recording_bytes: 1_000_000 })).json();
+    const made = await (await post({ recording_bytes: "1000000" })).json();
     const file = await fetch(made.data.report.recording_url, { method: "HEAD" });
     expect(file.headers.get("content-length")).toBe("1000000");
     const wrong = await post({ recording_bytes: 10 });

@@ -46,9 +46,13 @@ export interface Dispatched<R> {
   outcome: Promise<PushOutcome>;
 }
 
-/** @throws FieldErrors when a recording size is given and is not a size the sandbox makes */
-function checkRecordingBytes(bytes: unknown): void {
-  if (bytes === undefined) return;
+/**
+ * A recording size given (a number, or its digits as the HTTP API may send it), checked.
+ * @throws FieldErrors when it is not a size the sandbox makes
+ */
+function checkRecordingBytes(given: unknown): number | undefined {
+  if (given === undefined) return undefined;
+  const bytes = typeof given === "string" && /^\d{1,10}$/.test(given) ? Number(given) : given;
   if (
     typeof bytes !== "number" ||
     !Number.isSafeInteger(bytes) ||
@@ -61,6 +65,7 @@ function checkRecordingBytes(bytes: unknown): void {
       ],
     });
   }
+  return bytes;
 }
 
 export const INACTIVE_REASON =
@@ -114,8 +119,8 @@ export class Dispatcher {
 
   makeCall(input: CallInput): Dispatched<SandboxCallPayload> {
     const webhook = this.webhookFor(input.webhookId, "call");
-    const { webhookId: _, recordingBytes, ...overrides } = input;
-    checkRecordingBytes(recordingBytes);
+    const { webhookId: _, recordingBytes: given, ...overrides } = input;
+    const recordingBytes = checkRecordingBytes(given);
     const now = new Date(this.now());
     const complete = buildCallReport(webhook.id, overrides, { now, timeZone: this.timeZone });
     this.log?.call(complete);
