@@ -3,8 +3,9 @@
 // the process's RSS, heap and buffers may not grow by more than a fraction of the file. The
 // same file read whole (response.arrayBuffer()) is the control: it grows by the file's size,
 // so the measure does see a download held in memory.
-import { spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { createClient } from "@reportkit/client";
 import { createSandbox, type Sandbox } from "@reportkit/sandbox";
 import { afterEach, expect, it } from "vitest";
@@ -13,28 +14,24 @@ const API_TOKEN = "recording-memory-token";
 const LARGE = 50 * 1024 * 1024;
 const MB = 1024 * 1024;
 let sandbox: Sandbox | undefined;
+const run = promisify(execFile);
+const CHILD = fileURLToPath(new URL("./recording-memory-child.ts", import.meta.url));
+type Growth = { rss: number; heapUsed: number; arrayBuffers: number };
 
 afterEach(async () => {
   await sandbox?.close();
 });
 
-/** Runs the child with the two reports; its last line parsed. */
-type Growth = { rss: number; heapUsed: number; arrayBuffers: number };
-
-function runChild(
+/** Runs the child with the two reports (30 s at most); its last line parsed. */
+async function runChild(
   reports: unknown[],
 ): Promise<{ bytes: number; streamed: Growth; buffered: Growth }> {
-  const child = spawn(
+  const { stdout } = await run(
     process.execPath,
-    [
-      "--expose-gc",
-      "--import",
-      "tsx",
-      "--conditions=source",
-      fileURLToPath(new URL("./recording-memory-child.ts", import.meta.url)),
-    ],
+    ["--expose-gc", "--import", "tsx", "--conditions=source", CHILD],
     {
       cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      timeout: 30_000,
       env: {
         ...process.env,
         RECORDINGS: JSON.stringify(reports),
@@ -45,24 +42,9 @@ function runChild(
         MALLOC_MMAP_THRESHOLD_: "32768",
         MALLOC_TRIM_THRESHOLD_: "131072",
       },
-      stdio: ["ignore", "pipe", "pipe"],
     },
   );
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("exit", (code) => {
-      const last = output.trim().split("\n").at(-1) ?? "";
-      if (code !== 0) reject(new Error(`the child exited ${code}:\n${output}`));
-      else resolve(JSON.parse(last));
-    });
-  });
+  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "");
 }
 
 it("memory stays flat while a 50 MB recording streams", async () => {

@@ -6,7 +6,7 @@ import {
   DOC_CALL_LOGS_RESPONSE_TEXT,
   DOC_RECORDINGS_RESPONSE_TEXT,
 } from "../../../test/fixtures/pull-api.js";
-import { testClient } from "../../../test/support/client-fakes.js";
+import { textClient } from "../../../test/support/client-fakes.js";
 import {
   type PullApiServer,
   type PulledRecording,
@@ -20,18 +20,8 @@ import { ApiError, InvalidResponseError, RecordingError } from "./errors.js";
 const TOKEN = "voice-api-token-8181";
 const BASE = "https://api.example.com/api/v2/";
 
-/** A fetch that answers each request with the next text and records the URLs asked. */
-function textFetch(...texts: string[]) {
-  const urls: string[] = [];
-  const fetch = (async (input: string | URL | Request) => {
-    urls.push(String(input));
-    const text = texts.shift();
-    if (text === undefined) throw new Error("textFetch: no reply left");
-    return new Response(text, { status: 200, headers: { "content-type": "application/json" } });
-  }) as typeof globalThis.fetch;
-  const { client } = testClient(fetch, { token: TOKEN, retries: 0 });
-  return { client, urls };
-}
+/** A client answering the texts in turn, and the URLs it asked. */
+const textFetch = (...texts: string[]) => textClient(TOKEN, ...texts);
 
 /** The day filter a URL carries, decoded. */
 const filterOf = (url: string | undefined, name: string) =>

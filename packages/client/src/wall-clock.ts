@@ -1,4 +1,4 @@
-import { zoneFormatter } from "@reportkit/wire/internal";
+import { utcMsOf, zoneFormatter } from "@reportkit/wire/internal";
 
 // The provider's wall-clock times ("2024-06-24 09:51:03", no zone: its zone, Asia/Kolkata)
 // compared as numbers: each read as if it were UTC ("wall ms"). Two wall-clock times of one
@@ -8,19 +8,10 @@ import { zoneFormatter } from "@reportkit/wire/internal";
 /** "yyyy-mm-dd HH:MM:SS", as the pull APIs serve times. */
 export const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
-/** A wall-clock time read as if UTC, in ms; undefined when it is not one. */
+/** A wall-clock time read as if UTC, in ms; undefined when it is not one (2019-02-30 is not). */
 export function wallClockMs(text: string): number | undefined {
   const m = WALL_CLOCK.exec(text);
-  if (m === null) return undefined;
-  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  return Date.UTC(y, mo - 1, d, h, mi, s);
+  return m === null ? undefined : utcMsOf(m.slice(1));
 }
 
 /**

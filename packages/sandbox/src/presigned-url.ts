@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { signedDateMs } from "@reportkit/wire/internal";
 
 // The sandbox's recording URLs look like the provider's (the Recordings API's sample in
 // v2/voice/logs.md: a presigned S3 URL, its parameters in that order) and work like them: the
@@ -14,7 +15,6 @@ export type PresignedVerdict =
 
 const REGION = "ap-south-1";
 const KEY_ID = "RPTKITSANDBOX";
-const SIGNED_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
 
 export class PresignedUrls {
   readonly #key = randomBytes(32);
@@ -47,7 +47,8 @@ export class PresignedUrls {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       return { ok: false, why: "bad-signature" };
     }
-    const signedAt = parseAmzDate(date);
+    // The sandbox's own date, which the signature vouches for.
+    const signedAt = signedDateMs(date) ?? 0;
     const lifetimeSeconds = Number(lifetime);
     const expiresAt = signedAt + lifetimeSeconds * 1000;
     if (now >= expiresAt) return { ok: false, why: "expired", expiresAt, lifetimeSeconds };
@@ -65,18 +66,4 @@ export function amzDate(ms: number): string {
     .toISOString()
     .replace(/[-:]/g, "")
     .replace(/\.\d{3}/, "");
-}
-
-/** A signed X-Amz-Date back to ms (only the sandbox's own, which the signature vouches for). */
-function parseAmzDate(date: string): number {
-  const m = SIGNED_DATE.exec(date) as RegExpExecArray;
-  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  return Date.UTC(y, mo - 1, d, h, mi, s);
 }

@@ -7,6 +7,8 @@
 // (`X-Amz-Date=20190813T124618Z&X-Amz-Expires=3600`): such a URL says itself when it expires,
 // which beats any rule of ours. Pure and Web-standard (URL, Date): it runs wherever core does.
 
+import { signedDateMs } from "./date-time.js";
+
 /** How long a call report's recording URL works: 2 hours (v2/index.md). */
 export const RECORDING_URL_TTL_MS = 2 * 60 * 60 * 1000;
 
@@ -28,8 +30,6 @@ export interface RecordingExpiry {
   source: "url" | "report-time";
 }
 
-// The provider's sample writes the names in S3's case; a proxy or a hand-made URL may not.
-const SIGNED_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
 const SECONDS = /^\d{1,9}$/;
 
 /**
@@ -67,13 +67,15 @@ function presignedExpiry(url: string): number | undefined {
   } catch {
     return undefined;
   }
+  // The provider's sample writes the names in S3's case; a proxy or a hand-made URL may not.
   const byName = new Map<string, string>();
   for (const [name, value] of params) {
     const key = name.toLowerCase();
     if (!byName.has(key)) byName.set(key, value.trim());
   }
   for (const prefix of ["x-amz-", "x-goog-"]) {
-    const signedAt = signedDate(byName.get(`${prefix}date`));
+    const date = byName.get(`${prefix}date`);
+    const signedAt = date === undefined ? undefined : signedDateMs(date);
     const lifetime = byName.get(`${prefix}expires`);
     if (signedAt !== undefined && lifetime !== undefined && SECONDS.test(lifetime)) {
       return signedAt + Number(lifetime) * 1000;
@@ -82,32 +84,4 @@ function presignedExpiry(url: string): number | undefined {
   const expires = byName.get("expires");
   if (expires !== undefined && /^\d{1,11}$/.test(expires)) return Number(expires) * 1000;
   return undefined;
-}
-
-/** "20190813T124618Z" (SigV4's basic ISO 8601 in UTC) as ms; undefined when not a real time. */
-function signedDate(text: string | undefined): number | undefined {
-  const m = text === undefined ? null : SIGNED_DATE.exec(text);
-  if (m === null) return undefined;
-  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const at = Date.UTC(y, mo - 1, d, h, mi, s);
-  const back = new Date(at);
-  // Date.UTC rolls 2019-02-30 over to March: a date that does not round-trip is not one.
-  if (
-    back.getUTCFullYear() !== y ||
-    back.getUTCMonth() !== mo - 1 ||
-    back.getUTCDate() !== d ||
-    back.getUTCHours() !== h ||
-    back.getUTCMinutes() !== mi ||
-    back.getUTCSeconds() !== s
-  ) {
-    return undefined;
-  }
-  return at;
 }
