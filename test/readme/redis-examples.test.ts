@@ -101,7 +101,10 @@ describe.runIf(requireRedisServer("test/readme/redis-examples.test.ts"))(
         PORT: String(port),
       });
       const worker = run(
-        snippet("docs/queue-mode.md", (c) => c.includes("createWorker(")).code,
+        snippet(
+          "docs/queue-mode.md",
+          (c) => c.includes("createWorker(") && c.includes("@reportkit/bullmq"),
+        ).code,
         {},
       );
       await until(

@@ -15,7 +15,7 @@ import {
   type Report,
 } from "@reportkit/core";
 import { createSandbox, PAYLOAD_STYLES, type PayloadStyle, type Sandbox } from "@reportkit/sandbox";
-import { PROVIDER_TIME_ZONE } from "@reportkit/wire";
+import { PROVIDER_TIME_ZONE, recordingExpiry } from "@reportkit/wire";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callOverrides, smsOverrides, validTemplates } from "./composed-templates.js";
@@ -62,7 +62,9 @@ const REPORT_FIELD: Record<"delivery" | "call", Record<string, string>> = {
     date: "reportedAt",
   },
 };
-const NOT_VALUES = new Set(["type", "raw", "warnings"]);
+// Not values a template carries: `recordingExpiresAt` follows from the recording URL and the
+// times the template does carry, checked on its own below.
+const NOT_VALUES = new Set(["type", "raw", "warnings", "recordingExpiresAt"]);
 
 /** One sandbox per payload style: composed pushes must arrive whole in either. */
 const sandboxes = {} as Record<PayloadStyle, Sandbox>;
@@ -199,6 +201,15 @@ describe("one template grammar: the sandbox and core agree", () => {
               if (promised.has(field))
                 expect([field, comparable(value)]).toEqual([field, comparable(expected[field])]);
               else expect([field, value]).toEqual([field, null]);
+            }
+            if (type === "call") {
+              const { recordingUrl, reportedAt, endedAt, startedAt } = got as {
+                [field: string]: null;
+              };
+              const base = reportedAt ?? endedAt ?? startedAt;
+              // An empty URL (a template's promise kept as "") is no recording.
+              const expiry = recordingUrl ? recordingExpiry(recordingUrl, base) : null;
+              expect(got.recordingExpiresAt).toEqual(expiry?.expiresAt ?? null);
             }
           },
         ),

@@ -14,6 +14,7 @@ import {
   DOC_SUBSCRIPTION_LIST_RESPONSE_TEXT,
 } from "../fixtures/pull-api.js";
 import { type Recorder, startRecorder } from "./servers.js";
+import { orderedShapeOf as shape } from "./shape.js";
 
 const API_TOKEN = "pull-sandbox-token-2024";
 let sandbox: Sandbox;
@@ -40,16 +41,6 @@ async function quietWebhook(): Promise<string> {
   const client = createClient({ baseUrl: sandbox.baseUrl, token: API_TOKEN });
   return (await client.webhooks.create({ name: "quiet", uri: "http://127.0.0.1:9/", status: 0 }))
     .id;
-}
-
-/** The structure of a JSON value: its keys in order and the type of each leaf. */
-function shape(value: unknown): unknown {
-  if (Array.isArray(value)) return value.length === 0 ? [] : [shape(value[0])];
-  if (value === null) return "null";
-  if (typeof value === "object") {
-    return Object.entries(value as object).map(([key, item]) => [key, shape(item)]);
-  }
-  return typeof value;
 }
 
 const doc = (text: string) => JSON.parse(text.replaceAll("{endpoint}", "http://x/"));

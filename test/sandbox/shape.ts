@@ -17,3 +17,13 @@ export function shapeOf(value: unknown): unknown {
   }
   return typeof value;
 }
+
+/** The structure of a JSON value: its keys in order and the type of each leaf (the first item of an array). */
+export function orderedShapeOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length === 0 ? [] : [orderedShapeOf(value[0])];
+  if (value === null) return "null";
+  if (typeof value === "object") {
+    return Object.entries(value as object).map(([key, item]) => [key, orderedShapeOf(item)]);
+  }
+  return typeof value;
+}

@@ -76,3 +76,19 @@ export function testClient(fetch: typeof globalThis.fetch, overrides: Partial<Tr
 export function networkError(code: string): TypeError {
   return new TypeError("fetch failed", { cause: Object.assign(new Error(code), { code }) });
 }
+
+/**
+ * A client (no retries) whose fetch answers each request with the next text, 200 and JSON, and
+ * records the URLs asked: the provider's example answers read as the client reads them.
+ */
+export function textClient(token: string, ...texts: string[]) {
+  const urls: string[] = [];
+  const fetch = (async (input: string | URL | Request) => {
+    urls.push(String(input));
+    const text = texts.shift();
+    if (text === undefined) throw new Error("textClient: no reply left");
+    return new Response(text, { status: 200, headers: { "content-type": "application/json" } });
+  }) as typeof globalThis.fetch;
+  const { client } = testClient(fetch, { token, retries: 0, retryBaseMs: 1, maxRetryDelayMs: 1 });
+  return { client, urls };
+}

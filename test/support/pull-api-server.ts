@@ -3,14 +3,17 @@
 // `date` or `group_id` with Laravel's `links`/`meta` (the links as the page writes them:
 // "<origin>/api/v2/sms/status?page=N", without the query that chose the records), every match
 // in one unpaginated answer by `id`, `mobile` or `cid`; GET outgoing/callstatus and
-// GET sms/report in their { status: 200, message, data } envelope. It checks the bearer (a
+// GET sms/report in their { status: 200, message, data } envelope; GET voice/calls and
+// GET voice/recordings (v2/voice/logs.md) in the paginator envelope, 15 a page, the records in
+// the order given (their `datetime[...]` day filter is recorded in `requests`, not applied:
+// the client's own matching is what the tests exercise). It checks the bearer (a
 // wrong one gets Laravel's 401 `{"message":"Unauthenticated."}`: the provider's error shape is
 // not documented) and can fail the next requests on demand.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { PulledCall, PulledMessage } from "@reportkit/wire";
+import type { PulledCall, PulledCallLog, PulledMessage, PulledRecording } from "@reportkit/wire";
 
-export type { PulledCall, PulledMessage };
+export type { PulledCall, PulledCallLog, PulledMessage, PulledRecording };
 
 export interface PullApiServer {
   /** http://127.0.0.1:<port>/api/v2/ */
@@ -25,6 +28,8 @@ export interface PullApiServer {
 }
 
 export const PER_PAGE = 100;
+/** The voice logs' page size, as their page shows (`per_page: 15`). */
+export const VOICE_PER_PAGE = 15;
 
 /** A message in the page's shape, fields in its order; `overrides` change any field. */
 export function pulledMessage(overrides: Partial<PulledMessage> & { id: string }): PulledMessage {
@@ -49,10 +54,55 @@ export function pulledMessage(overrides: Partial<PulledMessage> & { id: string }
   return Object.assign(defaults, overrides);
 }
 
+/** A call log in the page's shape, fields in its order (the page's sample, unmasked). */
+export function pulledCallLog(overrides: Partial<PulledCallLog> & { id: string }): PulledCallLog {
+  const defaults: PulledCallLog = {
+    id: overrides.id,
+    call_from: "917989532456",
+    call_to: "918068287601",
+    service: "IN",
+    bridge: "918068287601",
+    status: "RECEIVED",
+    duration: "00:00:12",
+    billing: "00:00:12",
+    pulsing: "30",
+    charges: "0.0150",
+    start_at: "2019-06-11 05:57:24",
+    end_at: "2019-06-11 05:57:36",
+    hangup_by: "caller",
+    dtmf: null,
+    location: "IN",
+    region: "AP",
+    provider: "RJ",
+    notes: null,
+    audio: null,
+    name: null,
+  };
+  return Object.assign(defaults, overrides);
+}
+
+/** A recording in the page's shape, fields in its order; `audio` a presigned-looking URL. */
+export function pulledRecording(
+  overrides: Partial<PulledRecording> & { id: string },
+): PulledRecording {
+  const defaults: PulledRecording = {
+    id: overrides.id,
+    call_from: "918553001122",
+    call_to: "918068287601",
+    audio: `https://s30m.s3.ap-southeast-1.amazonaws.com/rc/190611/${overrides.id}.mp3?X-Amz-Date=20190611T003421Z&X-Amz-Expires=3600&X-Amz-Signature=0123456789abcdef`,
+    duration: "00:01:33",
+    agent: null,
+    created_at: "2019-06-11 06:04:21",
+  };
+  return Object.assign(defaults, overrides);
+}
+
 export async function startPullApiServer(options: {
   apiToken: string;
   messages: () => readonly PulledMessage[];
   calls?: () => readonly PulledCall[];
+  callLogs?: () => readonly PulledCallLog[];
+  recordings?: () => readonly PulledRecording[];
 }): Promise<PullApiServer> {
   const requests: string[] = [];
   const failures: { status: number; headers: Record<string, string> }[] = [];
@@ -93,11 +143,21 @@ export async function startPullApiServer(options: {
         return reply(422, JSON.stringify({ message: "The id field is required." }));
       const matches = options.messages().filter((m) => messageMatches(m, q));
       const paged = q.has("date") || q.has("group_id");
-      return reply(200, paged ? pagedEnvelope(matches, q, origin) : plainEnvelope(matches));
+      return reply(
+        200,
+        paged ? pagedEnvelope(matches, q, origin, path, PER_PAGE) : plainEnvelope(matches),
+      );
     }
     if (req.method === "GET" && path === "outgoing/callstatus") {
       const calls = (options.calls?.() ?? []).filter((c) => callMatches(c, q));
       return reply(200, JSON.stringify({ status: 200, message: "OK", data: calls }, null, 4));
+    }
+    if (req.method === "GET" && path === "voice/calls") {
+      return reply(200, pagedEnvelope(options.callLogs?.() ?? [], q, origin, path, VOICE_PER_PAGE));
+    }
+    if (req.method === "GET" && path === "voice/recordings") {
+      const all = options.recordings?.() ?? [];
+      return reply(200, pagedEnvelope(all, q, origin, path, VOICE_PER_PAGE));
     }
     if (req.method === "GET" && path === "sms/report") {
       return reply(200, summaryEnvelope(options.messages(), q.get("daterange") ?? ""));
@@ -149,14 +209,20 @@ function plainEnvelope(data: readonly PulledMessage[]): string {
   return JSON.stringify({ status: "OK", code: 200, message: "OK", data }, null, 2);
 }
 
-/** The paginated answer, key for key as the page's second example. */
-function pagedEnvelope(all: readonly PulledMessage[], q: URLSearchParams, origin: string): string {
+/** The paginated answer, key for key as the Pull DLR page's second example (and the voice logs'). */
+function pagedEnvelope(
+  all: readonly unknown[],
+  q: URLSearchParams,
+  origin: string,
+  route: string,
+  perPage: number,
+): string {
   const pageText = q.get("page") ?? "1";
   const page = /^\d+$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
-  const last = Math.max(1, Math.ceil(all.length / PER_PAGE));
-  const start = (page - 1) * PER_PAGE;
-  const data = all.slice(start, start + PER_PAGE);
-  const path = `${origin}/api/v2/sms/status`;
+  const last = Math.max(1, Math.ceil(all.length / perPage));
+  const start = (page - 1) * perPage;
+  const data = all.slice(start, start + perPage);
+  const path = `${origin}/api/v2/${route}`;
   const link = (n: number) => `${path}?page=${n}`;
   const numbered = Array.from({ length: last }, (_, i) => ({
     url: link(i + 1),
@@ -185,7 +251,7 @@ function pagedEnvelope(all: readonly PulledMessage[], q: URLSearchParams, origin
           { url: page < last ? link(page + 1) : null, label: "Next &raquo;", active: false },
         ],
         path,
-        per_page: PER_PAGE,
+        per_page: perPage,
         to: data.length === 0 ? null : start + data.length,
         total: all.length,
       },

@@ -8,6 +8,12 @@ import {
 } from "./schemas.js";
 import { type SubscriptionsApi, subscriptionsApi } from "./subscriptions-api.js";
 import { request, type Transport, validate } from "./transport.js";
+import {
+  type CallLogsApi,
+  callLogsApi,
+  type RecordingsApi,
+  recordingsApi,
+} from "./voice-logs-api.js";
 import { walkPages } from "./walk-pages.js";
 
 export interface ClientOptions {
@@ -95,13 +101,18 @@ export interface Client {
   readonly calls: CallsApi;
   /** Event subscriptions (`developer/subscriptions`). */
   readonly subscriptions: SubscriptionsApi;
+  /** Call Logs (`voice/calls`): every call, with its duration, billing and charges. */
+  readonly callLogs: CallLogsApi;
+  /** Recordings (`voice/recordings`): fresh URLs of call recordings, and a call's own. */
+  readonly recordings: RecordingsApi;
 }
 
 const WEBHOOKS = "developer/webhooks";
 
 /**
  * A typed client for the provider's API: the webhook management API, the pull APIs (messages
- * and calls with their status, the status summary) and event subscriptions.
+ * and calls with their status, the status summary), event subscriptions, and the voice logs
+ * (Call Logs, Recordings).
  *
  * @example
  * const client = createClient({ baseUrl: "https://api.example.com/api/v2/", token });
@@ -197,6 +208,8 @@ export function createClientWith(t: Transport): Client {
     dlr: dlrApi(t),
     calls: callsApi(t),
     subscriptions: subscriptionsApi(t),
+    callLogs: callLogsApi(t),
+    recordings: recordingsApi(t),
   };
 }
 
@@ -217,7 +230,7 @@ function pick<T extends object>(input: T, keys: readonly (keyof T & string)[]) {
 }
 
 // Timers take at most a signed 32-bit number of ms (about 24.8 days).
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function positive(value: number | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;

@@ -121,3 +121,49 @@ export class ResponseTooLargeError extends ClientError {
     this.declaredBytes = init.declaredBytes;
   }
 }
+
+/** Why a recording could not be found or downloaded: `RecordingError.reason`. */
+export type RecordingErrorReason =
+  /** The report carries no `recordingUrl` (the call was not recorded). */
+  | "no-recording-url"
+  /** Not an https URL (http only with `allowHttp`), or not a URL at all. */
+  | "insecure-url"
+  /** The URL has expired and no `client` was given to ask the Recordings API for a fresh one. */
+  | "expired"
+  /** The Recordings API lists no recording of this call (or the call has no time to search by). */
+  | "not-found"
+  /** The Recordings API lists several recordings that fit this call equally well. */
+  | "ambiguous"
+  /** Larger than `maxBytes`: stopped, the sink aborted. */
+  | "too-large"
+  /** A redirect to another origin (or too many redirects): not followed. */
+  | "redirect-refused"
+  /** The recording host answered an error status (`status`). */
+  | "http-status"
+  /** Not done within `timeoutMs`: stopped, the sink aborted. */
+  | "timed-out"
+  /** The recording host could not be reached. */
+  | "network"
+  /** The sink failed (its error is the `cause`). */
+  | "sink";
+
+/**
+ * A call recording could not be found or downloaded; `reason` says why, and the message what
+ * to do. Messages name the recording host, never the URL: a presigned URL is a credential.
+ */
+export class RecordingError extends ClientError {
+  override name = "RecordingError";
+  readonly reason: RecordingErrorReason;
+  /** The recording host's HTTP status, for "http-status" (and an expiry it answered). */
+  readonly status: number | undefined;
+
+  constructor(
+    reason: RecordingErrorReason,
+    message: string,
+    options: { status?: number; cause?: unknown; request?: string } = {},
+  ) {
+    super(options.request ?? "download recording", message, { cause: options.cause });
+    this.reason = reason;
+    this.status = options.status;
+  }
+}

@@ -1,11 +1,19 @@
 import { describe, expectTypeOf, it } from "vitest";
 import {
   type ApiError,
+  type CallLogPage,
+  type CallLogRecord,
   type CallStatusRecord,
   type Client,
   createClient,
   type DlrPage,
   type DlrRecord,
+  type DownloadedRecording,
+  downloadRecording,
+  type RecordedCall,
+  type Recording,
+  type RecordingErrorReason,
+  type RecordingPage,
   type Subscription,
   type Webhook,
   type WebhookPage,
@@ -55,5 +63,34 @@ describe("pull API types", () => {
     void client.dlr.list({});
     // @ts-expect-error the call-status API has no group filter
     void client.calls.list({ groupId: "g" });
+  });
+});
+
+describe("voice logs and recordings types", () => {
+  it("types the records, the lookup and the download", () => {
+    const client = createClient({ baseUrl: "https://x.example/api/v2/", token: "t" });
+    expectTypeOf(client.callLogs.list()).resolves.toEqualTypeOf<CallLogPage>();
+    expectTypeOf(
+      client.recordings.list({ from: "2024-06-24" }),
+    ).resolves.toEqualTypeOf<RecordingPage>();
+    expectTypeOf(client.recordings.iterate()).toEqualTypeOf<AsyncIterableIterator<Recording>>();
+    expectTypeOf<CallLogRecord["duration"]>().toEqualTypeOf<number | null>();
+    expectTypeOf<Recording["audio"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<Recording["createdAt"]>().toEqualTypeOf<string | null>();
+    const call: RecordedCall = { recordingUrl: "https://r.example/a.mp3", endedAt: new Date() };
+    expectTypeOf(client.recordings.forCall(call)).resolves.toEqualTypeOf<Recording | null>();
+    expectTypeOf(
+      downloadRecording(call, new WritableStream<Uint8Array>(), { client }),
+    ).resolves.toEqualTypeOf<DownloadedRecording>();
+    expectTypeOf<RecordingErrorReason>().toMatchTypeOf<string>();
+    // A report's JSON form fits: its times are ISO strings.
+    void downloadRecording(
+      { recordingUrl: "u", endedAt: "2024-06-24T10:00:00.000Z" },
+      async () => {},
+    );
+    // @ts-expect-error a sink is a WritableStream or a function
+    void downloadRecording(call, "file.wav");
+    // @ts-expect-error the range starts with `from`
+    void client.recordings.list({ from: 20240624 });
   });
 });

@@ -9,15 +9,26 @@ export {
   type WebhooksApi,
 } from "./create-client.js";
 export {
+  DEFAULT_RECORDING_MAX_BYTES,
+  DEFAULT_RECORDING_TIMEOUT_MS,
+  type DownloadedRecording,
+  type DownloadRecordingOptions,
+  downloadRecording,
+  type RecordingInfo,
+  type RecordingSink,
+} from "./download-recording.js";
+export {
   ApiError,
   ClientError,
   InvalidResponseError,
+  RecordingError,
+  type RecordingErrorReason,
   RequestFailedError,
   ResponseTooLargeError,
 } from "./errors.js";
 export type { Page, PageInfo, PageLinks } from "./paginator.js";
 export type { CallsApi, DlrApi } from "./pull-apis.js";
-export type { AtLeastOne, CallStatusQuery, DlrQuery } from "./pull-query.js";
+export type { AtLeastOne, CallStatusQuery, DayRange, DlrQuery } from "./pull-query.js";
 export {
   type CallStatusPage,
   type CallStatusRecord,
@@ -45,6 +56,12 @@ export {
   type PushedReport,
   RECONCILED_HEADER,
 } from "./reconciled-report.js";
+export type { RecordedCall } from "./recorded-call.js";
+export {
+  matchRecording,
+  RECORDING_MATCH_AFTER_MS,
+  RECORDING_MATCH_BEFORE_MS,
+} from "./recording-match.js";
 export {
   type Webhook,
   type WebhookPage,
@@ -54,3 +71,12 @@ export {
   WebhookWireSchema,
 } from "./schemas.js";
 export type { CreateSubscriptionInput, SubscriptionsApi } from "./subscriptions-api.js";
+export {
+  type CallLogPage,
+  type CallLogRecord,
+  CallLogRecordSchema,
+  type Recording,
+  type RecordingPage,
+  RecordingSchema,
+} from "./voice-log-schemas.js";
+export type { CallLogsApi, RecordingsApi } from "./voice-logs-api.js";

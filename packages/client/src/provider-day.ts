@@ -1,4 +1,6 @@
-import { zoneFormatter } from "@reportkit/wire/internal";
+import { wallClockAt } from "./wall-clock.js";
+
+const DAY_MS = 86_400_000;
 
 /**
  * The calendar day (yyyy-mm-dd) it is at `now` in `timeZone`, moved by `offsetDays`:
@@ -7,15 +9,5 @@ import { zoneFormatter } from "@reportkit/wire/internal";
  * @throws TypeError naming the zone when the runtime does not know it
  */
 export function providerDay(now: Date, timeZone: string, offsetDays = 0): string {
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = zoneFormatter(timeZone).formatToParts(now);
-  } catch {
-    throw new TypeError(
-      `reportkit client: timeZone "${timeZone}" is not an IANA time zone this runtime knows; use e.g. "Asia/Kolkata".`,
-    );
-  }
-  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const day = new Date(Date.UTC(part("year"), part("month") - 1, part("day") + offsetDays));
-  return day.toISOString().slice(0, 10);
+  return new Date(wallClockAt(now, timeZone) + offsetDays * DAY_MS).toISOString().slice(0, 10);
 }

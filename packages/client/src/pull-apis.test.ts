@@ -8,7 +8,7 @@ import {
   DOC_DLR_RESPONSE_TEXT,
   DOC_STATUS_SUMMARY_RESPONSE_TEXT,
 } from "../../../test/fixtures/pull-api.js";
-import { testClient } from "../../../test/support/client-fakes.js";
+import { textClient } from "../../../test/support/client-fakes.js";
 import {
   type PullApiServer,
   type PulledMessage,
@@ -22,23 +22,8 @@ import type { DlrQuery } from "./pull-query.js";
 const TOKEN = "pull-api-token-5151";
 const BASE = "https://api.example.com/api/v2/";
 
-/** A fetch that answers each request with the next text and records the URLs asked. */
-function textFetch(...texts: string[]) {
-  const urls: string[] = [];
-  const fetch = (async (input: string | URL | Request) => {
-    urls.push(String(input));
-    const text = texts.shift();
-    if (text === undefined) throw new Error("textFetch: no reply left");
-    return new Response(text, { status: 200, headers: { "content-type": "application/json" } });
-  }) as typeof globalThis.fetch;
-  const { client } = testClient(fetch, {
-    token: TOKEN,
-    retries: 0,
-    retryBaseMs: 1,
-    maxRetryDelayMs: 1,
-  });
-  return { client, urls };
-}
+/** A client answering the texts in turn, and the URLs it asked. */
+const textFetch = (...texts: string[]) => textClient(TOKEN, ...texts);
 
 describe("the provider's example answers, as its pages show them", () => {
   it("Pull DLR by id: one record, '' read as null, numbers as numbers, raw kept", async () => {
@@ -334,6 +319,8 @@ describe.each([
   ["GET outgoing/callstatus", (c: Client) => c.calls.list({ mobile: "919876543210" })],
   ["GET developer/subscriptions", (c: Client) => c.subscriptions.list()],
   ["GET developer/subscriptions/3", (c: Client) => c.subscriptions.get(3)],
+  ["GET voice/calls", (c: Client) => c.callLogs.list({ from: "2024-06-24" })],
+  ["GET voice/recordings", (c: Client) => c.recordings.list()],
 ])("%s", (label, call) => {
   /** A client whose fetch answers `statuses` in turn (then an empty OK list), counting requests. */
   function answering(...statuses: number[]) {

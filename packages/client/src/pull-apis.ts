@@ -1,8 +1,9 @@
 import {
   type CallStatusQuery,
+  type DayRange,
   type DlrQuery,
+  dayRange,
   filterParams,
-  isDay,
   pageParam,
 } from "./pull-query.js";
 import {
@@ -28,7 +29,7 @@ export interface DlrApi {
   /** Every message the query matches, page after page. */
   iterate(query: DlrQuery): AsyncIterableIterator<DlrRecord>;
   /** Per day from `from` to `to` (default `from`), a count per status. */
-  summary(range: { from: string; to?: string }): Promise<StatusSummary>;
+  summary(range: DayRange): Promise<StatusSummary>;
 }
 
 /** The call-status API (v2/reach/status.md). */
@@ -60,24 +61,8 @@ export function dlrApi(t: Transport): DlrApi {
     return walkPages(`GET ${SMS_STATUS}`, (page) => list({ ...(filter as DlrQuery), page }));
   }
 
-  async function summary(range: { from: string; to?: string }): Promise<StatusSummary> {
-    const from = range?.from;
-    const to = range?.to ?? from;
-    for (const [name, day] of [
-      ["from", from],
-      ["to", to],
-    ] as const) {
-      if (typeof day !== "string" || !isDay(day)) {
-        throw new TypeError(
-          `reportkit client: dlr.summary: \`${name}\` must be a day written yyyy-mm-dd, e.g. 2024-06-24; got ${JSON.stringify(day)}.`,
-        );
-      }
-    }
-    if ((to as string) < from) {
-      throw new TypeError(
-        `reportkit client: dlr.summary: \`to\` (${to}) is before \`from\` (${from}).`,
-      );
-    }
+  async function summary(range: DayRange): Promise<StatusSummary> {
+    const { from, to } = dayRange("dlr.summary", range);
     const body = await request(t, {
       method: "GET",
       path: SMS_REPORT,

@@ -24,6 +24,51 @@ export function isDay(text: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
+/** Days from `from` to `to` (both included; `to` defaults to `from`), each written yyyy-mm-dd. */
+export interface DayRange {
+  from: string;
+  to?: string;
+}
+
+/**
+ * A day range checked: both real days, `to` not before `from`.
+ * @throws TypeError saying which end is wrong and what it must be
+ */
+export function dayRange(api: string, range: unknown): { from: string; to: string } {
+  const given = (typeof range === "object" && range !== null ? range : {}) as Record<
+    string,
+    unknown
+  >;
+  const from = given.from;
+  const to = given.to ?? from;
+  for (const [name, day] of [
+    ["from", from],
+    ["to", to],
+  ] as const) {
+    if (typeof day !== "string" || !isDay(day)) {
+      throw new TypeError(
+        `reportkit client: ${api}: \`${name}\` must be a day written yyyy-mm-dd, e.g. 2024-06-24; got ${JSON.stringify(day)}.`,
+      );
+    }
+  }
+  if ((to as string) < (from as string)) {
+    throw new TypeError(`reportkit client: ${api}: \`to\` (${to}) is before \`from\` (${from}).`);
+  }
+  return { from: from as string, to: to as string };
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * A day range as the voice logs' `datetime[...]` filters take it (v2/voice/logs.md):
+ * "Aug 07, 2019 - Aug 13, 2019"; one day is "Aug 12, 2019 - Aug 12, 2019", as the page writes it.
+ */
+export function writtenDayRange(range: { from: string; to: string }): string {
+  const written = (day: string) =>
+    `${MONTHS[Number(day.slice(5, 7)) - 1]} ${day.slice(8, 10)}, ${day.slice(0, 4)}`;
+  return `${written(range.from)} - ${written(range.to)}`;
+}
+
 /**
  * The query parameters of a filter: `names` maps each option to its wire name (groupId →
  * group_id). At least one must be given; each a non-empty single line; `date` a calendar day.

@@ -1,78 +1,20 @@
 import { z } from "zod";
 import { count, paginated } from "./paginator.js";
+import {
+  optionalCount,
+  optionalDecimal,
+  optionalText,
+  resource,
+  text,
+  timestamp,
+  wallClock,
+} from "./record-fields.js";
 
 // The pull APIs' records, as the provider's pages v2/sms/pull-dlr.md, v2/reach/status.md and
 // v2/sms/status-report.md show them. Lenient on format as the webhook schema is: unknown fields
 // pass through (kept in `raw`), numbers may come as digit strings and the other way round, and
 // "" (the pages' "no value", e.g. `delivered_at` before a receipt) is read as null. Strict on
 // what identifies a record: `id` and `status` must be there.
-
-const text = z.union([z.string(), z.number().transform(String)], {
-  error: "expected a string",
-});
-
-/** Text, or null when absent, null or "" (the pages write "" for "none"). */
-const optionalText = z
-  .union([z.string(), z.number().transform(String)], { error: "expected a string" })
-  .nullish()
-  .transform((s) => (s == null || s === "" ? null : s));
-
-const optionalCount = z
-  .union([count, z.literal("")])
-  .nullish()
-  .transform((n) => (n == null || n === "" ? null : n));
-
-/** A decimal sent as a number or as a numeric string ("0.2500"). */
-const optionalDecimal = z
-  .union(
-    [
-      z.number(),
-      z
-        .string()
-        .regex(/^\s*-?\d+(\.\d+)?\s*$/)
-        .transform(Number),
-      z.literal(""),
-    ],
-    { error: "expected a number" },
-  )
-  .nullish()
-  .transform((n) => (n == null || n === "" ? null : n));
-
-const WALL_CLOCK = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-
-/**
- * "yyyy-mm-dd HH:MM:SS" as served (no zone: the provider's, Asia/Kolkata), or null for "" and
- * absent ones.
- */
-const wallClock = z
-  .string({ error: "expected a wall-clock time such as 2018-07-06 09:57:42" })
-  .nullish()
-  .refine((s) => s == null || s === "" || WALL_CLOCK.test(s.trim()), {
-    error: "expected a wall-clock time such as 2018-07-06 09:57:42, or an empty string",
-  })
-  .transform((s) => (s == null || s.trim() === "" ? null : s.trim()));
-
-const timestamp = z
-  .string()
-  .refine((s) => !Number.isNaN(Date.parse(s)), {
-    error: "expected an ISO 8601 timestamp such as 2022-12-07T06:20:09.000000Z",
-  })
-  .nullish()
-  .transform((s) => (s == null ? null : new Date(s)));
-
-/** A schema that checks `wire`, then returns `map` of it with the object exactly as served. */
-function resource<S extends z.ZodType, O extends object>(wire: S, map: (w: z.output<S>) => O) {
-  return z.unknown().transform((input, ctx) => {
-    const parsed = wire.safeParse(input);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        ctx.addIssue({ code: "custom", message: issue.message, path: issue.path as PropertyKey[] });
-      }
-      return z.NEVER;
-    }
-    return { ...map(parsed.data), raw: input as Readonly<Record<string, unknown>> };
-  });
-}
 
 /** A message as the Pull DLR API (`GET sms/status`) serves it. */
 export const DlrRecordWireSchema = z.looseObject({

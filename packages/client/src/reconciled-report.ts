@@ -1,5 +1,6 @@
 import { classifyCallStatus } from "@reportkit/wire";
 import type { CallStatusRecord, DlrRecord } from "./pull-schemas.js";
+import { wallClockMs } from "./wall-clock.js";
 
 /**
  * The request header that marks a report sent by `reconcile`, not pushed by the provider:
@@ -72,26 +73,10 @@ function phone(text: string): string | number {
   return /^[1-9]\d{0,14}$/.test(text) ? Number(text) : text;
 }
 
-const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
-
 /** Seconds from one wall-clock time to a later one of the same zone; undefined otherwise. */
 function secondsBetween(start: string | null, end: string | null): number | undefined {
-  const from = start === null ? undefined : asUtc(start);
-  const to = end === null ? undefined : asUtc(end);
+  const from = start === null ? undefined : wallClockMs(start);
+  const to = end === null ? undefined : wallClockMs(end);
   if (from === undefined || to === undefined || to < from) return undefined;
   return Math.round((to - from) / 1000);
-}
-
-function asUtc(text: string): number | undefined {
-  const m = WALL_CLOCK.exec(text);
-  if (m === null) return undefined;
-  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  return Date.UTC(y, mo - 1, d, h, mi, s);
 }

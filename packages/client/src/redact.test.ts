@@ -72,6 +72,25 @@ describe("the token is redacted from everything an error keeps", () => {
   });
 });
 
+describe("the voice logs redact it alike", () => {
+  it("from an error of the Recordings API and from an unexpected Call Logs page", async () => {
+    const server = await serve((res, n) =>
+      n === 0
+        ? sendJson(res, { status: "Error", code: 403, message: `No recordings for ${TOKEN}` }, 403)
+        : sendJson(res, { status: "OK", data: [{ id: "c", note: TOKEN.toLowerCase() }] }),
+    );
+    const client = clientOf(server, { retries: 0 });
+    const denied = (await failure(client.recordings.list())) as ApiError;
+    expect(denied.message).toBe(
+      "GET voice/recordings failed with 403 Forbidden: No recordings for [token]",
+    );
+    expect(JSON.stringify(denied.body)).not.toMatch(new RegExp(TOKEN, "i"));
+    const invalid = (await failure(client.callLogs.list())) as InvalidResponseError;
+    expect(invalid.issues).toEqual(["data[0].status: expected a string"]);
+    expect(JSON.stringify(invalid.body)).not.toMatch(new RegExp(TOKEN, "i"));
+  });
+});
+
 describe("redacting echoed credentials", () => {
   it("redacts the API token and the webhook's token when echoed URL-encoded or in base64", async () => {
     const echo = [

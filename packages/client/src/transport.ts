@@ -183,7 +183,8 @@ function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
 }
 
-function networkReason(error: unknown): string {
+/** What went wrong with a connection, shortest first: the system's code (ECONNREFUSED), else the message. */
+export function networkReason(error: unknown): string {
   const cause = error instanceof Error ? error.cause : undefined;
   if (cause instanceof Error) {
     const code = (cause as { code?: unknown }).code;

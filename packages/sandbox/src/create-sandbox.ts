@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { DASHBOARD_PATH } from "./dashboard-server.js";
 import { formatHost } from "./format-host.js";
 import type { PushAttempt } from "./pusher.js";
+import type { RecordingRequest } from "./recording-files.js";
 import type { ComposedTemplate } from "./render-composed.js";
 import type { SandboxCallPayload, SandboxDeliveryPayload } from "./reports.js";
 import { composedResource, registerComposed } from "./sandbox-api.js";
@@ -44,6 +45,11 @@ export interface Sandbox {
   createComposedWebhook(input: ComposedWebhookInput): SandboxComposedWebhook;
   /** Every push attempt so far, oldest first. */
   attempts(): PushAttempt[];
+  /**
+   * Every request its recording host received (the last 1000), oldest first, with its headers:
+   * what a downloader sent the files' host (it needs no credential: the URL is presigned).
+   */
+  recordingRequests(): RecordingRequest[];
   /** Resolves once every report sent so far is delivered, dropped or skipped. */
   settled(): Promise<void>;
   /** Stops the server and cancels every scheduled retry. */
@@ -64,10 +70,13 @@ export interface Sandbox {
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const resolved = resolveSandboxOptions(options);
   const { host, port, fallbackSecret } = resolved;
+  // Known once the server listens; a call is only simulated after that.
+  let origin = "";
   const { state, feed, close } = createSandboxState(
     resolved,
     (attempt) => options.onAttempt?.(attempt),
     (verification) => options.onVerification?.(verification),
+    () => origin,
   );
   const { store, dispatcher, pusher } = state;
   const credentials = new SandboxCredentials(resolved.token);
@@ -93,7 +102,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     });
   });
 
-  const origin = `http://${formatHost(host)}:${actualPort()}`;
+  origin = `http://${formatHost(host)}:${actualPort()}`;
   const baseUrl = `${origin}${API_BASE_PATH}`;
   // Listening on every address: a browser opens the loopback one.
   const browserHost = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
@@ -112,6 +121,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
         fallbackSecret,
       ),
     attempts: () => [...pusher.attempts],
+    recordingRequests: () => [...state.recordingFiles.requests],
     settled: () => dispatcher.settled(),
     close() {
       closing ??= new Promise<void>((resolve) => {

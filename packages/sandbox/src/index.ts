@@ -17,6 +17,7 @@ export {
   type PushJob,
   type PushOutcome,
 } from "./pusher.js";
+export type { RecordingRequest } from "./recording-files.js";
 export { renderComposed, resolveTemplate } from "./render-composed.js";
 export {
   buildCallReport,

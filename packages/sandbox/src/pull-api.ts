@@ -68,13 +68,13 @@ function filterOf(
   return { filter };
 }
 
-function isDay(text: string): boolean {
+export function isDay(text: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
   const date = new Date(`${text}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
 }
 
-function pageOf(query: URLSearchParams): number {
+export function pageOf(query: URLSearchParams): number {
   const text = query.get("page") ?? "1";
   // Laravel reads a page it cannot use as page 1.
   return /^\d+$/.test(text) && Number(text) >= 1 ? Number(text) : 1;

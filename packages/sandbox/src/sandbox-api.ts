@@ -11,11 +11,13 @@ import {
 import { maskRequest, maskText, maskUrl } from "./mask.js";
 import type { MessageLog } from "./message-log.js";
 import type { PushAttempt, Pusher } from "./pusher.js";
+import type { RecordingFiles } from "./recording-files.js";
 import { resolveTemplate } from "./render-composed.js";
 import { sentHeaders } from "./send-once.js";
 import type { Dispatcher } from "./simulate-sms-and-calls.js";
 import type { SubscriptionStore } from "./subscriptions-api.js";
 import { challengeJson } from "./verification-challenge.js";
+import type { VoiceLog } from "./voice-log.js";
 import { bearerOf, type StoredWebhook, type WebhookStore } from "./webhook-store.js";
 
 /**
@@ -36,6 +38,10 @@ export interface SandboxState {
   messages: MessageLog;
   /** Event subscriptions: a send without `webhook_id` goes to the subscribed webhook. */
   subscriptions: SubscriptionStore;
+  /** Every simulated call and its recording, as the voice logs list them. */
+  voice: VoiceLog;
+  /** The recording host: the files at their presigned URLs. */
+  recordingFiles: RecordingFiles;
 }
 
 export function sandboxRoute(
@@ -141,6 +147,7 @@ function makeCall(dispatcher: Dispatcher, { body }: ApiRequest): JsonReply {
     source: body.source as string | undefined,
     recordingUrl: body.recording_url as string | null | undefined,
     mid: body.mid as string | undefined,
+    recordingBytes: body.recording_bytes as number | undefined,
   });
   return ok(sent.pushed ? "Queued" : "Not pushed: the webhook is inactive", {
     report_id: sent.report.mid,

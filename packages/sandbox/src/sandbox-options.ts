@@ -37,6 +37,13 @@ export interface SandboxOptions {
    * "complete": every documented field, as strict JSON.
    */
   payloads?: PayloadStyle;
+  /**
+   * The sandbox's clock, in ms since the epoch (default `Date.now`): the reports' times, the
+   * recordings' presigned URLs (their `X-Amz-Date`) and when those expire are read from it.
+   * Tests move it forward to pass the recording URLs' 2-hour window without waiting. (The
+   * pusher's retries keep real time: `retryIntervalMs`.)
+   */
+  now?: () => number;
   /** Told of every verification request the sandbox sends a webhook, once answered (or not). */
   onVerification?: (verification: VerificationSent) => void;
   /**
@@ -71,6 +78,8 @@ export interface ResolvedSandboxOptions {
   payloads: PayloadStyle;
   /** `webhookSecret` (or its old name `webhookToken`), undefined when not given or empty. */
   fallbackSecret: string | undefined;
+  /** The clock, `Date.now` unless given. */
+  now: () => number;
 }
 
 /**
@@ -111,6 +120,12 @@ export function resolveSandboxOptions(options: SandboxOptions): ResolvedSandboxO
     );
   }
   const fallbackSecret = fallbackSecretOf(options);
+  const now = options.now ?? Date.now;
+  if (typeof now !== "function") {
+    throw new TypeError(
+      "reportkit sandbox: `now` must be a function giving the time in ms since the epoch, like Date.now.",
+    );
+  }
   return {
     token,
     host,
@@ -120,6 +135,7 @@ export function resolveSandboxOptions(options: SandboxOptions): ResolvedSandboxO
     pushing,
     payloads,
     fallbackSecret,
+    now,
   };
 }
 

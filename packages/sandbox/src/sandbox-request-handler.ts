@@ -17,6 +17,8 @@ import {
 import { type SandboxState, sandboxRoute } from "./sandbox-api.js";
 import { type SandboxCredentials, unauthenticated } from "./sandbox-credentials.js";
 import { subscriptionsRoute } from "./subscriptions-api.js";
+import { RECORDINGS_PATH } from "./voice-log.js";
+import { voiceLogsRoute } from "./voice-logs-api.js";
 
 /** Where the management API lives, as on the provider. */
 export const API_BASE_PATH = "/api/v2/";
@@ -37,7 +39,8 @@ export interface RequestHandlerContext {
 /**
  * The sandbox's HTTP listener: guards each request (Host, credential, failed-credential limit,
  * cross-site dashboard writes), routes it to the management API, the sandbox endpoints, the
- * dashboard's event stream or its files, and sends the JSON reply (500 if a route throws).
+ * dashboard's event stream or its files, or the recording host, and sends the JSON reply
+ * (500 if a route throws).
  */
 export function createRequestHandler(
   context: RequestHandlerContext,
@@ -57,6 +60,10 @@ export function createRequestHandler(
     const pathname = url.pathname.replace(/\/{2,}/g, "/");
     const method = (req.method ?? "GET").toUpperCase();
     const dashboardApi = pathname.startsWith(DASHBOARD_API_PATH);
+    if (pathname.startsWith(RECORDINGS_PATH)) {
+      state.recordingFiles.serve(req, res, url);
+      return "streamed";
+    }
     if (!dashboardApi && !pathname.startsWith(API_BASE_PATH)) {
       if (await serveDashboardAsset(pathname, method, res)) return "streamed";
       return fail(404, `The route ${pathname.slice(1)} could not be found.`);
@@ -105,6 +112,7 @@ export function createRequestHandler(
       managementRoute(state.store, request, state.challenge) ??
       sandboxRoute(state, request) ??
       pullRoute(state.messages, request) ??
+      voiceLogsRoute(state.voice, request) ??
       subscriptionsRoute(state.subscriptions, request);
     if (route === undefined) return fail(404, `The route ${request.path} could not be found.`);
     if (typeof route !== "function") return route;

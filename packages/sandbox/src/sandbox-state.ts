@@ -1,23 +1,29 @@
 import { EventFeed } from "./event-feed.js";
 import { credentialsOf } from "./mask.js";
 import { MessageLog } from "./message-log.js";
+import { PresignedUrls } from "./presigned-url.js";
 import { createPusher, type PushAttempt } from "./pusher.js";
+import { RecordingFiles } from "./recording-files.js";
 import type { SandboxState } from "./sandbox-api.js";
 import type { ResolvedSandboxOptions, VerificationSent } from "./sandbox-options.js";
 import { Dispatcher } from "./simulate-sms-and-calls.js";
 import { SubscriptionStore } from "./subscriptions-api.js";
 import { type ChallengeOutcome, sendVerification } from "./verification-challenge.js";
+import { VoiceLog } from "./voice-log.js";
 import { bearerOf, WebhookStore } from "./webhook-store.js";
 
 /**
  * The sandbox's working parts, wired together: the webhook store, the pusher, the dispatcher
- * of simulated messages and calls, the credentials to mask, and the feed that tells the
- * dashboard of every change to the webhooks and of every push attempt.
+ * of simulated messages and calls, the credentials to mask, the voice logs and the recording
+ * host, and the feed that tells the dashboard of every change to the webhooks and of every
+ * push attempt.
  */
 export function createSandboxState(
   options: ResolvedSandboxOptions,
   onAttempt: (attempt: PushAttempt) => void,
-  onVerification: (verification: VerificationSent) => void = () => {},
+  onVerification: (verification: VerificationSent) => void,
+  /** The sandbox's own origin (known once it listens): the recording URLs' host. */
+  origin: () => string,
 ): { state: SandboxState; feed: EventFeed; close: () => void } {
   const { pushing, fallbackSecret } = options;
   // Aborts the verification requests still waiting for an answer when the sandbox closes.
@@ -41,6 +47,8 @@ export function createSandboxState(
     },
   });
   const messages = new MessageLog();
+  const urls = new PresignedUrls();
+  const voice = new VoiceLog(urls, options.now);
   const dispatcher = new Dispatcher(
     store,
     pusher,
@@ -48,6 +56,8 @@ export function createSandboxState(
     options.payloads,
     fallbackSecret,
     messages,
+    { log: voice, origin },
+    options.now,
   );
   const state: SandboxState = {
     store,
@@ -60,6 +70,8 @@ export function createSandboxState(
     fallbackSecret,
     messages,
     subscriptions: new SubscriptionStore(),
+    voice,
+    recordingFiles: new RecordingFiles(voice, urls, options.now),
     async challenge(webhook) {
       const outcome: ChallengeOutcome =
         webhook.composed === null

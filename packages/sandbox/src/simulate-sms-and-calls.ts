@@ -3,6 +3,7 @@ import { FieldErrors } from "./field-errors.js";
 import type { MessageLog } from "./message-log.js";
 import { type PushRequest, standardPush } from "./push-request.js";
 import type { Pusher, PushJob, PushOutcome } from "./pusher.js";
+import { MAX_RECORDING_BYTES, recordingBytesFor, WAV_HEADER_BYTES } from "./recording-audio.js";
 import { composedValuesOf, renderComposed } from "./render-composed.js";
 import {
   buildCallReport,
@@ -16,6 +17,7 @@ import {
   type SandboxDeliveryPayload,
   withoutDeliveryTime,
 } from "./reports.js";
+import type { VoiceLog } from "./voice-log.js";
 import { bearerOf, type StoredWebhook, type WebhookStore } from "./webhook-store.js";
 
 export interface SmsInput extends DeliveryOverrides {
@@ -26,6 +28,12 @@ export interface SmsInput extends DeliveryOverrides {
 export interface CallInput extends CallOverrides {
   /** The webhook that receives the call report. */
   webhookId: string;
+  /**
+   * Sandbox only: the size in bytes of the call's recording, for a recorded call (one with the
+   * default `recordingUrl`). Default the call's duration in 8 kHz 8-bit mono WAV (8 kB a
+   * second); a large one (tens of MB, made as it is read) tests a downloader's bounds.
+   */
+  recordingBytes?: number;
 }
 
 /** A simulated message or call, and the fate of its report. */
@@ -36,6 +44,28 @@ export interface Dispatched<R> {
   pushed: boolean;
   /** Resolves with the push's final outcome ("skipped" for an inactive or deleted webhook). */
   outcome: Promise<PushOutcome>;
+}
+
+/**
+ * A recording size given (a number, or its digits as the HTTP API may send it), checked.
+ * @throws FieldErrors when it is not a size the sandbox makes
+ */
+function checkRecordingBytes(given: unknown): number | undefined {
+  if (given === undefined) return undefined;
+  const bytes = typeof given === "string" && /^\d{1,10}$/.test(given) ? Number(given) : given;
+  if (
+    typeof bytes !== "number" ||
+    !Number.isSafeInteger(bytes) ||
+    bytes < WAV_HEADER_BYTES ||
+    bytes > MAX_RECORDING_BYTES
+  ) {
+    throw new FieldErrors({
+      recording_bytes: [
+        `The recording bytes field must be a whole number from ${WAV_HEADER_BYTES} to ${MAX_RECORDING_BYTES}.`,
+      ],
+    });
+  }
+  return bytes;
 }
 
 export const INACTIVE_REASON =
@@ -69,12 +99,19 @@ export class Dispatcher {
     private readonly fallbackSecret: string | undefined = undefined,
     /** Where each message and call is kept for the pull APIs. */
     private readonly log: MessageLog | undefined = undefined,
+    /** Where each call and its recording is kept for the voice logs; none: no recordings made. */
+    private readonly voice: { log: VoiceLog; origin: () => string } | undefined = undefined,
+    /** The clock of the reports' times, in ms. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   sendSms(input: SmsInput): Dispatched<SandboxDeliveryPayload> {
     const webhook = this.webhookFor(input.webhookId, "delivery");
     const { webhookId: _, ...overrides } = input;
-    const complete = buildDeliveryReport(overrides, { now: new Date(), timeZone: this.timeZone });
+    const complete = buildDeliveryReport(overrides, {
+      now: new Date(this.now()),
+      timeZone: this.timeZone,
+    });
     this.log?.sms(complete, overrides.message);
     const report = this.shape(webhook, complete, documentedDelivery, withoutDeliveryTime);
     return this.dispatch(webhook, report, "delivery", report.id);
@@ -82,12 +119,20 @@ export class Dispatcher {
 
   makeCall(input: CallInput): Dispatched<SandboxCallPayload> {
     const webhook = this.webhookFor(input.webhookId, "call");
-    const { webhookId: _, ...overrides } = input;
-    const complete = buildCallReport(webhook.id, overrides, {
-      now: new Date(),
-      timeZone: this.timeZone,
-    });
+    const { webhookId: _, recordingBytes: given, ...overrides } = input;
+    const recordingBytes = checkRecordingBytes(given);
+    const now = new Date(this.now());
+    const complete = buildCallReport(webhook.id, overrides, { now, timeZone: this.timeZone });
     this.log?.call(complete);
+    if (this.voice !== undefined) {
+      // The default recording is the sandbox's own file; a recordingUrl given is kept as given.
+      const recorded = overrides.recordingUrl === undefined && complete.recording_url !== undefined;
+      const bytes = recorded
+        ? (recordingBytes ?? recordingBytesFor(Number(complete.duration)))
+        : undefined;
+      const url = this.voice.log.call(complete, now.getTime(), bytes, this.voice.origin());
+      if (url !== undefined) complete.recording_url = url;
+    }
     const report = this.shape(webhook, complete, documentedCall, (r) => r);
     return this.dispatch(webhook, report, "call", report.mid);
   }

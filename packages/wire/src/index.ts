@@ -12,7 +12,18 @@ export {
   type ReportType,
   type UnsubscribePayload,
 } from "./payloads.js";
-export type { PulledCall, PulledMessage } from "./pulled-records.js";
+export type {
+  PulledCall,
+  PulledCallLog,
+  PulledMessage,
+  PulledRecording,
+} from "./pulled-records.js";
+export {
+  RECORDING_RETENTION_MS,
+  RECORDING_URL_TTL_MS,
+  type RecordingExpiry,
+  recordingExpiry,
+} from "./recording-expiry.js";
 export {
   CALL_FIELD_TABLE,
   CALL_FIELDS,

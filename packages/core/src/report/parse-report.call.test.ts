@@ -22,6 +22,8 @@ describe("parseReport: call reports", () => {
       transient: false,
       source: "OBD",
       recordingUrl: "https://recordings.example.com/5f2b1a9c.mp3",
+      // An outbound-dial report has no time of its own: the call's end plus the 2 hours.
+      recordingExpiresAt: new Date("2021-04-09T12:58:14Z"),
       // Click2Call's own fields, which an outbound-dial report does not carry.
       billing: null,
       status1: null,
@@ -31,6 +33,22 @@ describe("parseReport: call reports", () => {
       warnings: [],
       raw: SAMPLE_CALL,
     });
+  });
+
+  it("says when the recording URL stops working: its presigned expiry, else the report's time plus 2 hours", () => {
+    const presigned =
+      "https://s3.example.com/rec.wav?X-Amz-Date=20190813T124618Z&X-Amz-Expires=3600&X-Amz-Signature=abc";
+    expect(ok({ ...SAMPLE_CALL, recording_url: presigned }).recordingExpiresAt).toEqual(
+      new Date("2019-08-13T13:46:18Z"),
+    );
+    // Click2Call: its unixtime is when the report was made.
+    const c2c = ok({ ...SAMPLE_CALL, unixtime: "1653455555" });
+    expect(c2c.recordingExpiresAt).toEqual(new Date((1653455555 + 7200) * 1000));
+    const { end_at: _, ...started } = SAMPLE_CALL;
+    expect(ok(started).recordingExpiresAt).toEqual(new Date("2021-04-09T12:57:51Z"));
+    expect(ok({ ...SAMPLE_CALL, recording_url: null }).recordingExpiresAt).toBeNull();
+    const { end_at: __, start_at: ___, ...timeless } = SAMPLE_CALL;
+    expect(ok(timeless).recordingExpiresAt).toBeNull();
   });
 
   it("accepts phone numbers as strings and numbers as digits", () => {

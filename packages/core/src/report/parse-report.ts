@@ -10,6 +10,7 @@ import {
   type FieldRow,
   PROVIDER_TIME_ZONE,
   type ReportKind,
+  recordingExpiry,
   type StatusClass,
   UNSUBSCRIBE_FIELD_TABLE,
 } from "@reportkit/wire";
@@ -232,6 +233,12 @@ function fielded(kind: Fielded, p: Payload, readWallClock: WallClockReader): Par
     report.outcome = status.outcome;
     if (kind === "delivery") report.reason = status.reason;
     report.transient = status.transient;
+  }
+  if (kind === "call") {
+    const url = report.recordingUrl as string | null;
+    const base = (report.reportedAt ?? report.endedAt ?? report.startedAt) as Date | null;
+    // An empty recording_url is no recording.
+    report.recordingExpiresAt = url ? (recordingExpiry(url, base)?.expiresAt ?? null) : null;
   }
   report.warnings = warnings;
   report.raw = boundedRaw(p, warnings);

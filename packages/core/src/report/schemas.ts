@@ -150,8 +150,15 @@ export const CallReportSchema = z.object({
   final: z.boolean(),
   /** Whether the callee answered; `unknown` for a status not in the table. */
   outcome: z.enum(CALL_OUTCOMES),
-  /** Whether calling again later may get through (busy, no answer, congestion). */
+  /** Whether calling again later may get through (busy, no answer, no channel). */
   transient: z.boolean(),
+  /**
+   * When `recordingUrl` stops working: its presigned expiry when it states one, else the
+   * report's time (Click2Call's `unixtime`/`date`, else the call's end, else its start) plus the
+   * documented 2 hours (`recordingExpiry` of @reportkit/wire); null without a recording or a time.
+   * Fetch the file before then, or ask the Recordings API for a fresh URL (docs/recordings.md).
+   */
+  recordingExpiresAt: z.date().nullable(),
   ...common,
 });
 
