@@ -367,6 +367,16 @@ describe("parseReport: what is not a report", () => {
     },
   );
 
+  it("reads an event named after an Object.prototype member as an event (found by the property test)", () => {
+    for (const event of ["toString", "constructor", "__proto__", "hasOwnProperty"]) {
+      expect(ok({ event, payload: { id: "e-1" } })).toMatchObject({
+        type: "event",
+        event,
+        id: "e-1",
+      });
+    }
+  });
+
   it("is not fooled by __proto__ or constructor keys", () => {
     const payload = JSON.parse(
       '{"__proto__":{"polluted":true,"mobile":"1"},"constructor":{"prototype":{"polluted":true}}}',
