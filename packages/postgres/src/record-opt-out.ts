@@ -16,11 +16,13 @@ const INSERT = `INSERT INTO ${OPT_OUTS_TABLE} (id, receiver, receiver_key, type,
 VALUES ($1, $2, $3, $4, $5, $6, now())
 ON CONFLICT (id) DO NOTHING`;
 
-// Opted out of every sender: type "all", or type "sender" with the value "*". Another type (a
-// WhatsApp "category") is kept, and blocks no SMS sender. Compared without case or spaces.
-const BLOCKED = `SELECT EXISTS (SELECT 1 FROM ${OPT_OUTS_TABLE}
-  WHERE receiver_key = $1 AND (lower(btrim(type)) = 'all' OR (lower(btrim(type)) = 'sender'
-    AND (btrim(value) = '*' OR lower(btrim(value)) = lower(btrim($2)))))) AS blocked`;
+// An opt-out row of every sender: type "all", or type "sender" with the value "*". Another
+// type (a WhatsApp "category") is kept, and blocks no SMS sender. Compared without case or spaces.
+const SENDER = "lower(btrim(type)) = 'sender'";
+export const EVERY_SENDER = `(lower(btrim(type)) = 'all' OR (${SENDER} AND btrim(value) = '*'))`;
+
+const BLOCKED = `SELECT EXISTS (SELECT 1 FROM ${OPT_OUTS_TABLE} WHERE receiver_key = $1
+  AND (${EVERY_SENDER} OR (${SENDER} AND lower(btrim(value)) = lower(btrim($2))))) AS blocked`;
 
 /**
  * Records an opt-out (`onUnsubscribe`'s report) in `reportkit_opt_outs`, in your transaction

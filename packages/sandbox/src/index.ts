@@ -21,17 +21,20 @@ export { renderComposed, resolveTemplate } from "./render-composed.js";
 export {
   buildCallReport,
   buildDeliveryReport,
+  buildOptOut,
   type CallOverrides,
   type DeliveryOverrides,
   documentedCall,
   documentedDelivery,
+  type OptOutOverrides,
   PAYLOAD_STYLES,
   type PayloadStyle,
   type ReportClock,
   type SandboxCallPayload,
   type SandboxDeliveryPayload,
+  type SandboxOptOutPayload,
 } from "./reports.js";
 export { pushAttemptJson } from "./sandbox-api.js";
 export type { SandboxOptions, VerificationSent } from "./sandbox-options.js";
-export type { CallInput, Dispatched, SmsInput } from "./simulate-sms-and-calls.js";
+export type { CallInput, Dispatched, OptOutInput, SmsInput } from "./simulate-sms-and-calls.js";
 export type { ChallengeOutcome } from "./verification-challenge.js";

@@ -7,13 +7,16 @@ import { composedValuesOf, renderComposed } from "./render-composed.js";
 import {
   buildCallReport,
   buildDeliveryReport,
+  buildOptOut,
   type CallOverrides,
   type DeliveryOverrides,
   documentedCall,
   documentedDelivery,
+  type OptOutOverrides,
   type PayloadStyle,
   type SandboxCallPayload,
   type SandboxDeliveryPayload,
+  type SandboxOptOutPayload,
   withoutDeliveryTime,
 } from "./reports.js";
 import { bearerOf, type StoredWebhook, type WebhookStore } from "./webhook-store.js";
@@ -25,6 +28,11 @@ export interface SmsInput extends DeliveryOverrides {
 
 export interface CallInput extends CallOverrides {
   /** The webhook that receives the call report. */
+  webhookId: string;
+}
+
+export interface OptOutInput extends OptOutOverrides {
+  /** The webhook that receives the opt-out (a standard one). */
   webhookId: string;
 }
 
@@ -48,7 +56,7 @@ export const INACTIVE_RETRY_REASON =
 interface SentReport {
   webhookId: string;
   report: DeliveryPayload | CallPayload;
-  reportType: "delivery" | "call";
+  reportType: PushJob["reportType"];
   reportId: string;
 }
 
@@ -126,6 +134,17 @@ export class Dispatcher {
     return this.dispatch(webhook, sent.report, sent.reportType, sent.reportId);
   }
 
+  /**
+   * Simulates a number opting out (the `sms:unsubscription` event): the opt-out is pushed to
+   * the webhook as strict JSON, as the event page shows it.
+   */
+  optOut(input: OptOutInput): Dispatched<SandboxOptOutPayload> {
+    const webhook = this.webhookFor(input.webhookId, "unsubscribe");
+    const { webhookId: _, ...overrides } = input;
+    const report = buildOptOut(overrides, { now: new Date(), timeZone: this.timeZone });
+    return this.dispatch(webhook, report, "unsubscribe", report.id);
+  }
+
   /** Whether `reportId` is one the sandbox sent and still remembers. */
   knows(reportId: string): boolean {
     return this.sent.has(reportId);
@@ -143,13 +162,20 @@ export class Dispatcher {
     return outcome;
   }
 
-  private webhookFor(id: unknown, type: "delivery" | "call"): StoredWebhook {
+  private webhookFor(id: unknown, type: PushJob["reportType"]): StoredWebhook {
     if (typeof id !== "string" || id.trim() === "") {
       throw new FieldErrors({ webhook_id: ["The webhook id field is required."] });
     }
     const webhook = this.store.get(id.trim());
     if (webhook === undefined) {
       throw new FieldErrors({ webhook_id: ["The selected webhook id is invalid."] });
+    }
+    if (webhook.composed !== null && type === "unsubscribe") {
+      throw new FieldErrors({
+        webhook_id: [
+          "The selected webhook is a composed webhook: opt-outs go to standard webhooks (through a subscription).",
+        ],
+      });
     }
     if (webhook.composed !== null && webhook.composed.type !== type) {
       const other = webhook.composed.type === "call" ? "call reports" : "SMS delivery reports";
@@ -160,10 +186,10 @@ export class Dispatcher {
     return webhook;
   }
 
-  private dispatch<R extends DeliveryPayload | CallPayload>(
+  private dispatch<R extends DeliveryPayload | CallPayload | SandboxOptOutPayload>(
     webhook: StoredWebhook,
     report: R,
-    reportType: "delivery" | "call",
+    reportType: PushJob["reportType"],
     reportId: string,
   ): Dispatched<R> {
     this.sent.delete(reportId);
@@ -174,13 +200,15 @@ export class Dispatcher {
     // The webhook's secret as the bearer, else the sandbox's REPORTKIT_SECRET (never its token).
     const bearer = bearerOf(webhook, this.fallbackSecret)?.secret ?? null;
     const render = (): Promise<PushRequest> =>
-      webhook.composed === null
-        ? Promise.resolve(standardPush(webhook.uri, report, bearer, this.payloads))
-        : renderComposed(
-            webhook.composed,
-            composedValuesOf(reportType, report, webhook.id),
-            bearer,
-          );
+      reportType === "unsubscribe"
+        ? Promise.resolve(standardPush(webhook.uri, report, bearer, "complete"))
+        : webhook.composed === null
+          ? Promise.resolve(standardPush(webhook.uri, report, bearer, this.payloads))
+          : renderComposed(
+              webhook.composed,
+              composedValuesOf(reportType, report as DeliveryPayload | CallPayload, webhook.id),
+              bearer,
+            );
     const job = (request: PushRequest): PushJob => ({
       reportId,
       reportType,
