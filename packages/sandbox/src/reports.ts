@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import type { DocumentedCallPayload, DocumentedDeliveryPayload } from "@reportkit/wire";
 import { FieldCheck, hasControlCharacter } from "./field-errors.js";
 import { formatWallClock, unixSeconds } from "./format-wall-clock.js";
-import { laravelTimestamp } from "./laravel.js";
+import { laravelTimestamp } from "./laravel-timestamp.js";
 import { locationOf } from "./number-location.js";
 
 /**
