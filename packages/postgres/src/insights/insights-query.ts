@@ -47,11 +47,25 @@ const MAX_FILTER_LENGTH = 255;
 /** A statement's parameters, numbered as they are added. */
 export class Parameters {
   readonly values: unknown[] = [];
+  readonly #named = new Map<string, string>();
 
   /** `$n` for `value`. */
   add(value: unknown): string {
     this.values.push(value);
     return `$${this.values.length}`;
+  }
+
+  /**
+   * `$n` for `value`, the same `$n` each time for `name`, added on first use (Postgres cannot
+   * type a parameter the statement never reads).
+   */
+  once(name: string, value: unknown): string {
+    let placeholder = this.#named.get(name);
+    if (placeholder === undefined) {
+      placeholder = this.add(value);
+      this.#named.set(name, placeholder);
+    }
+    return placeholder;
   }
 }
 
@@ -61,8 +75,8 @@ export interface ResolvedQuery {
   /** The range's start and end (excluded), as timestamptz expressions. */
   readonly lower: string;
   readonly upper: string;
-  /** The zone's parameter. */
-  readonly zone: string;
+  /** The zone's parameter (added to `parameters` on first use). */
+  zone(): string;
   /** `AND column = $n` for each filter given, or "". */
   readonly filters: string;
 }
@@ -86,16 +100,16 @@ export function resolveQuery(who: string, query: InsightsQuery, filtered = true)
   const from = bound(who, "from", query.from);
   const to = bound(who, "to", query.to);
   const parameters = new Parameters();
-  const zone = parameters.add(timeZone);
+  const zone = () => parameters.once("zone", timeZone);
   // A day as a bound: its midnight in the zone (the day after `to`'s, to include it).
   const lower =
     from instanceof Date
       ? `${parameters.add(from)}::timestamptz`
-      : `(${parameters.add(from)}::date::timestamp AT TIME ZONE ${zone})`;
+      : `(${parameters.add(from)}::date::timestamp AT TIME ZONE ${zone()})`;
   const upper =
     to instanceof Date
       ? `${parameters.add(to)}::timestamptz`
-      : `((${parameters.add(to)}::date + 1)::timestamp AT TIME ZONE ${zone})`;
+      : `((${parameters.add(to)}::date + 1)::timestamp AT TIME ZONE ${zone()})`;
   const span = spanDays(from, to);
   if (span <= 0) {
     throw new TypeError(`${who}: \`to\` must be after \`from\` (a day \`to\` is included).`);
@@ -129,7 +143,7 @@ export function inRange(resolved: ResolvedQuery, time: string): string {
 
 /** `time`'s day in the zone, as a date. */
 export function dayOf(resolved: ResolvedQuery, time: string): string {
-  return `((${time}) AT TIME ZONE ${resolved.zone})::date`;
+  return `((${time}) AT TIME ZONE ${resolved.zone()})::date`;
 }
 
 /**
