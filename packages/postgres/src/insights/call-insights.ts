@@ -4,7 +4,7 @@
 import { CALL_TIME } from "../ledger-schema.js";
 import { CALLS_TABLE } from "../table-names.js";
 import {
-  everyDay,
+  aggregatedByDay,
   type InsightsRange,
   inRange,
   type Queryable,
@@ -42,7 +42,7 @@ const CALL_COLUMNS = `count(*) AS calls,
 export async function callsByDay(db: Queryable, range: InsightsRange): Promise<DayCalls[]> {
   const resolved = resolveQuery("callsByDay", range, false);
   const { rows } = await db.query<Record<string, unknown>>(
-    everyDay(
+    aggregatedByDay(
       resolved,
       CALL_TIME,
       CALL_COLUMNS,

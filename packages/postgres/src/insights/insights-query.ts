@@ -147,23 +147,45 @@ export function dayOf(resolved: ResolvedQuery, time: string): string {
 }
 
 /**
- * A statement answering a row for every day of the range, from its first to its last: the
- * columns `aggregate` selects (rows grouped by `time`'s day; `aggregate` is the rest of a
- * SELECT, from its FROM on, with `columns`), each day's `day` as "yyyy-mm-dd", nulls for a day
- * without rows.
+ * A statement answering a row for every day of the range, from its first to its last: the rows
+ * `grouped` selects (a SELECT with an `on_day` column, made with the `day` it is given: a time's
+ * day, as a number), each day's `day` as "yyyy-mm-dd", nulls for a day without rows. A time's day
+ * is found among the days' midnights in the zone (width_bucket, a binary search), not by
+ * converting each row's time to the zone: half the cost on a million rows.
  */
 export function everyDay(
   resolved: ResolvedQuery,
-  time: string,
-  columns: string,
-  aggregate: string,
+  grouped: (day: (time: string) => string) => string,
 ): string {
   const first = dayOf(resolved, resolved.lower);
   const last = dayOf(resolved, `${resolved.upper} - interval '1 microsecond'`);
-  return `WITH grouped AS (SELECT ${dayOf(resolved, time)} AS on_day, ${columns} ${aggregate} GROUP BY 1)
+  const days = `generate_series(${first}, ${last}, interval '1 day')`;
+  const day = (time: string) => `width_bucket(${time}, (SELECT at FROM midnights))`;
+  return `WITH midnights AS (
+  SELECT array_agg(d::timestamp AT TIME ZONE ${resolved.zone()} ORDER BY d) AS at FROM ${days} AS d),
+grouped AS (${grouped(day)})
 SELECT grouped.*, to_char(days.d, 'YYYY-MM-DD') AS day
-FROM generate_series(${first}, ${last}, interval '1 day') AS days(d)
-LEFT JOIN grouped ON grouped.on_day = days.d::date ORDER BY days.d`;
+FROM ${days} WITH ORDINALITY AS days(d, n)
+LEFT JOIN grouped ON grouped.on_day = days.n ORDER BY days.n`;
+}
+
+/**
+ * everyDay of `columns` (aggregates) over `rows` (a FROM … WHERE), grouped by `time`'s day. The
+ * rows are read in a subquery the planner keeps apart (OFFSET 0): grouping by an expression of
+ * three columns it would otherwise estimate a group per row, and sort a million rows on disk
+ * instead of hashing them into a few dozen days.
+ */
+export function aggregatedByDay(
+  resolved: ResolvedQuery,
+  time: string,
+  columns: string,
+  rows: string,
+): string {
+  return everyDay(
+    resolved,
+    (day) =>
+      `SELECT on_day, ${columns} FROM (SELECT ${day(time)} AS on_day, * ${rows} OFFSET 0) fenced GROUP BY 1`,
+  );
 }
 
 function bound(who: string, name: "from" | "to", value: unknown): Date | string {

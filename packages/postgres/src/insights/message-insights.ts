@@ -5,6 +5,7 @@
 import { MESSAGE_TIME } from "../ledger-schema.js";
 import { MESSAGE_STATUS_TABLE } from "../table-names.js";
 import {
+  aggregatedByDay,
   everyDay,
   type InsightsQuery,
   inRange,
@@ -75,7 +76,7 @@ export async function messagesByDay(db: Queryable, query: InsightsQuery): Promis
   const resolved = resolveQuery("messagesByDay", query);
   const rows = await rowsOf(
     db,
-    everyDay(resolved, MESSAGE_TIME, OUTCOME_COLUMNS, messagesIn(resolved)),
+    aggregatedByDay(resolved, MESSAGE_TIME, OUTCOME_COLUMNS, messagesIn(resolved)),
     resolved,
   );
   return rows.map((row) => ({ day: row.day as string, ...outcomeCounts(row) }));
@@ -223,9 +224,35 @@ export interface ProviderLatency extends LatencyPercentiles {
   code: string | null;
 }
 
-const LATENCY = "extract(epoch FROM delivered_at - submitted_at)";
-const PERCENTILES = `count(*) AS messages,
-  percentile_disc(ARRAY[0.5, 0.9, 0.99]) WITHIN GROUP (ORDER BY ${LATENCY}) AS p`;
+// In seconds, as double precision: extract() answers numeric, whose arithmetic and hashing cost
+// twice as much over a million rows.
+const LATENCY = "date_part('epoch', delivered_at) - date_part('epoch', submitted_at)";
+
+/**
+ * Latency percentiles of `delivered` (a FROM … WHERE over message rows) by `groups` (each an
+ * expression and its name), the same as percentile_disc (each one the first latency whose share
+ * of the messages, counted from the fastest, reaches p) but from a histogram: the rows counted
+ * by group and latency (few distinct latencies), then those counts summed in order. Sorting every
+ * delivered message took 0.8 s on a million. The rows are read in a subquery the planner keeps
+ * apart (OFFSET 0): grouping by the latency of two columns it would otherwise estimate a group
+ * per row, and sort a million rows on disk instead of hashing them.
+ */
+function percentilesBy(groups: readonly [string, string][], delivered: string): string {
+  const names = groups.map(([, name]) => name).join(", ");
+  return `WITH histogram AS (
+    SELECT ${names}, latency, count(*) AS n FROM (
+      SELECT ${groups.map(([expression, name]) => `${expression} AS ${name}`).join(", ")},
+        ${LATENCY} AS latency ${delivered} OFFSET 0) measured
+    WHERE latency >= 0 GROUP BY ${names}, latency),
+  running AS (SELECT ${names}, latency,
+    sum(n) OVER (PARTITION BY ${names} ORDER BY latency) AS below,
+    sum(n) OVER (PARTITION BY ${names}) AS messages FROM histogram)
+  SELECT ${names}, max(messages) AS messages,
+    min(latency) FILTER (WHERE below >= 0.5 * messages) AS p50,
+    min(latency) FILTER (WHERE below >= 0.9 * messages) AS p90,
+    min(latency) FILTER (WHERE below >= 0.99 * messages) AS p99
+  FROM running GROUP BY ${names}`;
+}
 
 /**
  * Delivery latency (submitted → delivered, in seconds) of the range's delivered messages,
@@ -256,20 +283,26 @@ export async function deliveryLatency(
   }
   const limit = limitOf(who, options.limit);
   const resolved = resolveQuery(who, query);
-  const delivered = `${messagesIn(resolved)} AND outcome = 'delivered'
-    AND delivered_at >= submitted_at`;
+  // Those without both times give a null latency, and those whose times disagree a negative
+  // one: the histogram leaves both out.
+  const delivered = `${messagesIn(resolved)} AND outcome = 'delivered'`;
   if (by === "day") {
     const rows = await rowsOf(
       db,
-      everyDay(resolved, MESSAGE_TIME, PERCENTILES, delivered),
+      everyDay(resolved, (day) => percentilesBy([[day(MESSAGE_TIME), "on_day"]], delivered)),
       resolved,
     );
     return rows.map((row) => ({ day: row.day as string, ...percentiles(row) }));
   }
   const rows = await rowsOf(
     db,
-    `SELECT provider AS name, provider_code AS code, ${PERCENTILES} ${delivered}
-    GROUP BY 1, 2 ORDER BY messages DESC, name NULLS LAST LIMIT ${limit}`,
+    `${percentilesBy(
+      [
+        ["provider", "name"],
+        ["provider_code", "code"],
+      ],
+      delivered,
+    )} ORDER BY messages DESC, name NULLS LAST LIMIT ${limit}`,
     resolved,
   );
   return rows.map((row) => ({
@@ -280,12 +313,11 @@ export async function deliveryLatency(
 }
 
 function percentiles(row: Record<string, unknown>): LatencyPercentiles {
-  const p = (row.p as unknown[] | null) ?? [];
   return {
     messages: numberOf(row.messages) ?? 0,
-    p50: numberOf(p[0]),
-    p90: numberOf(p[1]),
-    p99: numberOf(p[2]),
+    p50: numberOf(row.p50),
+    p90: numberOf(row.p90),
+    p99: numberOf(row.p99),
   };
 }
 
@@ -306,7 +338,12 @@ export async function creditsByDay(db: Queryable, query: InsightsQuery): Promise
   const resolved = resolveQuery("creditsByDay", query);
   const rows = await rowsOf(
     db,
-    everyDay(resolved, MESSAGE_TIME, `${OUTCOME_COLUMNS}, ${CREDIT_COLUMNS}`, messagesIn(resolved)),
+    aggregatedByDay(
+      resolved,
+      MESSAGE_TIME,
+      `${OUTCOME_COLUMNS}, ${CREDIT_COLUMNS}`,
+      messagesIn(resolved),
+    ),
     resolved,
   );
   return rows.map((row) => {

@@ -4,7 +4,7 @@ import { OPT_OUT_TIME } from "../ledger-schema.js";
 import { EVERY_SENDER } from "../record-opt-out.js";
 import { OPT_OUTS_TABLE } from "../table-names.js";
 import {
-  everyDay,
+  aggregatedByDay,
   type InsightsRange,
   inRange,
   type Queryable,
@@ -38,7 +38,7 @@ function optOutsIn(range: ReturnType<typeof resolveQuery>): string {
 export async function optOutsByDay(db: Queryable, range: InsightsRange): Promise<DayOptOuts[]> {
   const resolved = resolveQuery("optOutsByDay", range, false);
   const { rows } = await db.query<Record<string, unknown>>(
-    everyDay(
+    aggregatedByDay(
       resolved,
       OPT_OUT_TIME,
       `count(*) AS opt_outs, count(*) FILTER (WHERE ${EVERY_SENDER}) AS all_senders`,
