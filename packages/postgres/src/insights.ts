@@ -44,3 +44,8 @@ export {
   TAG_FIELDS,
   type TagField,
 } from "./insights/read-insights.js";
+export {
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  type ReadOnlyPoolOptions,
+  readOnlyPool,
+} from "./insights/read-only-pool.js";

@@ -5,6 +5,7 @@ export {
   type Sandbox,
   type SandboxComposedWebhook,
 } from "./create-sandbox.js";
+export { SECURITY_HEADERS } from "./dashboard-server.js";
 export { FieldErrors } from "./field-errors.js";
 export { formatAttempt, formatVerification } from "./format-attempt.js";
 export { maskUrl } from "./mask.js";
@@ -34,6 +35,7 @@ export {
   type SandboxDeliveryPayload,
   type SandboxOptOutPayload,
 } from "./reports.js";
+export { hostCheck } from "./request-guard.js";
 export { pushAttemptJson } from "./sandbox-api.js";
 export type { SandboxOptions, VerificationSent } from "./sandbox-options.js";
 export type { CallInput, Dispatched, OptOutInput, SmsInput } from "./simulate-sms-and-calls.js";
