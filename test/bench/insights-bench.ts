@@ -23,6 +23,7 @@ import {
   messagesByDay,
   optOutsByDay,
   optOutsBySender,
+  readInsights,
 } from "@reportkit/postgres/insights";
 import pg from "pg";
 import { startPostgresServer } from "../support/postgres-server.js";
@@ -70,6 +71,8 @@ const QUERIES: [string, Query, boolean][] = [
   ["callsByDay", (db, q) => callsByDay(db, range(q)), false],
   ["optOutsByDay", (db, q) => optOutsByDay(db, range(q)), false],
   ["optOutsBySender", (db, q) => optOutsBySender(db, range(q)), false],
+  // The page's one request: every query above (one connection here: one after the other).
+  ["readInsights (all of them)", readInsights, true],
 ];
 
 /** The CPU time (user + system) a process has used, in ms (Linux, 100 ticks a second). */

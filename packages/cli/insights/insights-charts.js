@@ -202,10 +202,9 @@ export const SECTIONS = [
         latencyDatasets(data.latencyByProvider),
       ),
     table: (data) => ({
-      headers: ["operator", "code", "delivered", "p50", "p90", "p99"],
+      headers: ["operator", "delivered", "p50", "p90", "p99"],
       rows: data.latencyByProvider.map((d) => [
-        named(d.name),
-        d.code ?? "",
+        withCode(d),
         number(d.messages),
         number(d.p50),
         number(d.p90),
@@ -236,6 +235,8 @@ export const SECTIONS = [
             backgroundColor: COLORS.third,
             yAxisID: "yPerDelivered",
             pointRadius: 4,
+            // Chart.js draws the first dataset on top; a line over bars goes first.
+            order: -1,
           },
         ],
         { y: { min: 0 }, scales: { yPerDelivered: rightAxis } },
@@ -279,6 +280,8 @@ export const SECTIONS = [
             backgroundColor: COLORS.accent,
             yAxisID: "ySeconds",
             stack: "seconds",
+            pointRadius: 4,
+            order: -1,
           },
         ],
         { stacked: true, scales: { ySeconds: rightAxis } },
