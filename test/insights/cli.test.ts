@@ -88,17 +88,17 @@ describe.runIf(requirePostgresServer("test/insights/cli.test.ts"))(
       expect(run.code, run.stderr).toBe(0);
       const delivered = ledger.messages.filter((m) => m.report.status === "DELIVRD").length;
       expect(run.stdout).toContain(
-        `reportkit insights: ${PREVIOUS_DAY} to ${DAY} (Asia/Kolkata)\nmessages ${ledger.messages.length}: ${delivered} delivered,`,
+        `reportkit insights: ${PREVIOUS_DAY} to ${DAY} (Asia/Kolkata); campaigns by custom1\nmessages ${ledger.messages.length}: ${delivered} delivered,`,
       );
       for (const title of [
         "Messages by day",
         "Delivery rate by operator",
         "Delivery rate by circle",
-        "Delivery rate by campaign (custom1)",
-        "Failures by reason",
+        "Delivery rate by campaign",
+        "Why messages failed",
         "Failures by status",
-        "Delivery latency by day",
-        "Delivery latency by operator",
+        "How long delivery took, by day (seconds)",
+        "How long delivery took, by operator (seconds)",
         "Credits by day",
         "Calls by day",
         "Opt-outs by day",

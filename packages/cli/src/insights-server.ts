@@ -22,8 +22,11 @@ const FILTERS = ["provider", "region", "custom", "custom1", "custom2"] as const;
 const LOOPBACK = "127.0.0.1";
 
 const require = createRequire(import.meta.url);
+/** A file of the sandbox dashboard's, which the page shares (its stylesheet, its DOM helpers). */
+const dashboardFile = (name: string) =>
+  join(dirname(require.resolve("@reportkit/sandbox/package.json")), "dashboard", name);
 const PAGE_DIR = fileURLToPath(new URL("../insights/", import.meta.url));
-/** The page's files: its own, the sandbox dashboard's element helpers, and Chart.js. */
+/** The page's files: its own, the sandbox dashboard's stylesheet and DOM helpers, and Chart.js. */
 const FILES: Record<string, { path: () => string; type: string }> = {
   "/": { path: () => join(PAGE_DIR, "index.html"), type: "text/html; charset=utf-8" },
   "/insights.css": { path: () => join(PAGE_DIR, "insights.css"), type: "text/css; charset=utf-8" },
@@ -35,11 +38,8 @@ const FILES: Record<string, { path: () => string; type: string }> = {
     path: () => join(PAGE_DIR, "insights-charts.js"),
     type: "text/javascript; charset=utf-8",
   },
-  "/dom.js": {
-    path: () =>
-      join(dirname(require.resolve("@reportkit/sandbox/package.json")), "dashboard", "dom.js"),
-    type: "text/javascript; charset=utf-8",
-  },
+  "/app.css": { path: () => dashboardFile("app.css"), type: "text/css; charset=utf-8" },
+  "/dom.js": { path: () => dashboardFile("dom.js"), type: "text/javascript; charset=utf-8" },
   "/chart.umd.min.js": {
     // chart.js exports no path to its UMD build: it is beside the file its main entry names.
     path: () => join(dirname(require.resolve("chart.js")), "chart.umd.min.js"),
