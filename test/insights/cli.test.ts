@@ -2,33 +2,20 @@
 // receiver, as a role that may only SELECT (the session read-only as well); the alert check's
 // exit codes over the last hour; and never the database URL's password, in any output.
 import { randomUUID } from "node:crypto";
-import { main } from "@reportkit/cli";
 import { parseReport } from "@reportkit/core";
 import { recordStatus } from "@reportkit/postgres";
 import type { Insights } from "@reportkit/postgres/insights";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requirePostgresServer } from "../support/postgres-server.js";
+import { runReportkit } from "../support/reportkit-cli.js";
 import { DAY, PREVIOUS_DAY, type SeededLedger, seedLedger } from "./seed-rig.js";
 
 const PASSWORD = "Pa55-w0rd%2Fsecret";
 
-/** Runs `reportkit insights …args` in this process: its exit code and what it printed. */
-async function insights(args: string[], env: Record<string, string> = {}) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(["node", "reportkit", "insights", ...args], {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env,
-    stopSignal: () => new Promise(() => {}),
-  });
-  return { code, stdout, stderr };
-}
+/** Runs `reportkit insights …args` in this process. */
+const insights = (args: string[], env: Record<string, string> = {}) =>
+  runReportkit(["insights", ...args], env);
 
 describe.runIf(requirePostgresServer("test/insights/cli.test.ts"))(
   "reportkit insights: text, JSON and the alert check",
