@@ -63,10 +63,12 @@ describe("the publishable packages' manifests", () => {
     for (const store of ["@reportkit/postgres", "@reportkit/redis", "@reportkit/bullmq"]) {
       expect(optionalPeer("@reportkit/cli", store), store).toBe(true);
     }
+    // chart.js: what `reportkit insights`'s page draws with, served by the CLI (no CDN).
     expect(Object.keys(manifest("@reportkit/cli").dependencies ?? {}).sort()).toEqual([
       "@reportkit/client",
       "@reportkit/sandbox",
       "@reportkit/wire",
+      "chart.js",
       "commander",
     ]);
   });
