@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { parseReport } from "@reportkit/core";
 import { recordStatus } from "@reportkit/postgres";
-import type { Insights } from "@reportkit/postgres/insights";
+import { type Insights, readOnlyPool } from "@reportkit/postgres/insights";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requirePostgresServer } from "../support/postgres-server.js";
@@ -68,6 +68,22 @@ describe.runIf(requirePostgresServer("test/insights/cli.test.ts"))(
       expect((JSON.parse(jio.stdout) as Insights).summary.messages).toBe(
         ledger.messages.filter((m) => m.report.provider === "Jio").length,
       );
+    });
+
+    it("reads through sessions that cannot write, whatever the role may do", async () => {
+      const pool = readOnlyPool({ connectionString: ledger.url, statementTimeoutMs: 1000 });
+      try {
+        await expect(pool.query("DELETE FROM reportkit_opt_outs")).rejects.toThrow(
+          "cannot execute DELETE in a read-only transaction",
+        );
+        await expect(pool.query("SELECT pg_sleep(3)")).rejects.toThrow(
+          "canceling statement due to statement timeout",
+        );
+        const { rows } = await pool.query("SELECT count(*)::int AS n FROM reportkit_opt_outs");
+        expect(rows).toEqual([{ n: ledger.optOuts.length }]);
+      } finally {
+        await pool.end();
+      }
     });
 
     it("prints every insight as text tables", async () => {
