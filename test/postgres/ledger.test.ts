@@ -344,6 +344,39 @@ describe.runIf(requirePostgresServer("ledger.test.ts"))("the ledger", () => {
     );
   });
 
+  it("keeps text with NUL (which Postgres cannot store) written out, instead of failing the report", async () => {
+    const id = `${randomUUID()}:1`;
+    const message = dlr(id, "DELIVRD", { custom1: "camp\u0000aign", provider: "J\u0000io" });
+    const call = parsed("call", {
+      ...sample("Click2Call report"),
+      start_at: "2021-04-10 10:00:00", // another call than the earlier test's
+      hangup_by: "call\u0000er",
+      status1: "RECEIVED\u0000",
+    });
+    const optOut = parsed("unsubscribe", {
+      ...sample("sms:unsubscription"),
+      id: randomUUID(),
+      value: "Demo\u000012",
+    });
+    await inTransaction(ledger, async (tx) => {
+      await recordStatus(tx, message);
+      await recordCall(tx, call);
+      await recordOptOut(tx, optOut);
+    });
+    expect(await messageRow(id)).toMatchObject({
+      custom1: "camp\\u0000aign",
+      provider: "J\\u0000io",
+    });
+    const calls = await ledger.query(
+      "SELECT hangup_by, status1 FROM reportkit_calls WHERE started_at = '2021-04-10 04:30:00Z'",
+    );
+    expect(calls.rows).toEqual([{ hangup_by: "call\\u0000er", status1: "RECEIVED\\u0000" }]);
+    const optOuts = await ledger.query("SELECT value FROM reportkit_opt_outs WHERE id = $1", [
+      optOut.id,
+    ]);
+    expect(optOuts.rows).toEqual([{ value: "Demo\\u000012" }]);
+  });
+
   it("says which table to create when the ledger's are not there", async () => {
     const { pool } = await database();
     const optOut = parsed("unsubscribe", sample("sms:unsubscription"));

@@ -2,6 +2,7 @@
 // write through, a report of their kind) and the error for a ledger table that is not there.
 import type { Report } from "@reportkit/core";
 import type pg from "pg";
+import { withoutNul } from "./pg-text.js";
 
 /** What the ledger's functions write through: the inbox's `ctx.tx`, a pg client or a pool. */
 export type Executor = Pick<pg.ClientBase, "query">;
@@ -64,4 +65,12 @@ export async function ledgerQuery<R extends pg.QueryResultRow>(
  */
 export function int4(value: number | null): number | null {
   return value !== null && value <= 2_147_483_647 ? value : null;
+}
+
+/**
+ * Text as a `text` column holds it: Postgres cannot store NUL, and a report's text may carry one
+ * (a JSON "\u0000" in a tag): written out as `\u0000`, rather than failing the report forever.
+ */
+export function pgText(value: string | null): string | null {
+  return value === null ? null : withoutNul(value);
 }

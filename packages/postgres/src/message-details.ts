@@ -1,7 +1,7 @@
 // What recordStatus keeps of a delivery report besides its status: the columns of
 // MESSAGE_DETAIL_COLUMNS, their values from the report, and how the statement writes them.
 import { classifyDeliveryStatus, type DeliveryReport } from "@reportkit/core";
-import { int4 } from "./ledger-arguments.js";
+import { int4, pgText } from "./ledger-arguments.js";
 import { MESSAGE_DETAIL_COLUMNS } from "./ledger-schema.js";
 
 type DetailColumn = (typeof MESSAGE_DETAIL_COLUMNS)[number]["name"];
@@ -34,7 +34,10 @@ export function detailValues(report: DeliveryReport): unknown[] {
     custom1: report.custom1,
     custom2: report.custom2,
   };
-  return MESSAGE_DETAIL_COLUMNS.map(({ name }) => values[name] ?? null);
+  return MESSAGE_DETAIL_COLUMNS.map(({ name }) => {
+    const value = values[name] ?? null;
+    return typeof value === "string" ? pgText(value) : value;
+  });
 }
 
 /** The detail columns, for the INSERT's column list. */

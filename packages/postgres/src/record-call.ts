@@ -3,7 +3,14 @@
 // final), so there is no order to keep: a retried push of the same call (the same identity as
 // the receiver's `defaultDedupeKey`) is recorded once.
 import { type CallReport, classifyCallStatus, defaultDedupeKey } from "@reportkit/core";
-import { checkExecutor, checkKind, type Executor, int4, ledgerQuery } from "./ledger-arguments.js";
+import {
+  checkExecutor,
+  checkKind,
+  type Executor,
+  int4,
+  ledgerQuery,
+  pgText,
+} from "./ledger-arguments.js";
 import { CALLS_TABLE } from "./table-names.js";
 
 /** What recordCall did. */
@@ -40,21 +47,21 @@ export async function recordCall(tx: Executor, report: CallReport): Promise<Reco
   checkKind("recordCall", report, "call", "onCall");
   const row = classifyCallStatus(report.status);
   const { rowCount } = await ledgerQuery("recordCall", CALLS_TABLE, tx, INSERT, [
-    defaultDedupeKey(report) ?? null,
-    report.mid,
-    report.status,
+    pgText(defaultDedupeKey(report) ?? null),
+    pgText(report.mid),
+    pgText(report.status),
     row.known ? row.outcome : report.outcome,
     row.known ? row.transient : report.transient,
-    report.source,
+    pgText(report.source),
     int4(report.duration),
     int4(report.billing),
     report.startedAt,
     report.endedAt,
     report.reportedAt,
     int4(report.flowId),
-    report.hangupBy,
-    report.status1,
-    report.status2,
+    pgText(report.hangupBy),
+    pgText(report.status1),
+    pgText(report.status2),
   ]);
   return { recorded: rowCount === 1 };
 }

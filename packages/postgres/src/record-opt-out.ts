@@ -2,7 +2,13 @@
 // channels'), one row per opt-out in reportkit_opt_outs, written in the caller's transaction;
 // and mayMessage, which reads them: in India (TRAI) the sender must honour an opt-out.
 import type { UnsubscribeReport } from "@reportkit/core";
-import { checkExecutor, checkKind, type Executor, ledgerQuery } from "./ledger-arguments.js";
+import {
+  checkExecutor,
+  checkKind,
+  type Executor,
+  ledgerQuery,
+  pgText,
+} from "./ledger-arguments.js";
 import { numberKey } from "./number-key.js";
 import { OPT_OUTS_TABLE } from "./table-names.js";
 
@@ -49,11 +55,11 @@ export async function recordOptOut(
   const { id, receiver, scope, value, createdAt } = report;
   const key = receiver === null ? null : numberKey(receiver);
   const { rowCount } = await ledgerQuery("recordOptOut", OPT_OUTS_TABLE, tx, INSERT, [
-    id,
-    receiver,
+    pgText(id),
+    pgText(receiver),
     key,
-    scope,
-    value,
+    pgText(scope),
+    pgText(value),
     createdAt,
   ]);
   return { recorded: rowCount === 1 };
@@ -86,7 +92,7 @@ export async function mayMessage(db: Executor, number: string, senderId: string)
     OPT_OUTS_TABLE,
     db,
     BLOCKED,
-    [key, senderId],
+    [key, pgText(senderId)],
   );
   return rows[0]?.blocked !== true;
 }
