@@ -189,6 +189,9 @@ const otherEvent = fc.oneof(
 );
 const UNSUBSCRIPTIONS = ["sms:unsubscription", "voice:unsubscription", "whatsapp:unsubscription"];
 
+/** What an arbitrary generates. */
+type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
+
 /** A generated body: the kind it must be read as when it is identified, and whether it is. */
 type Case = { payload: Record<string, unknown>; kind: Report["type"]; identified: boolean };
 
@@ -203,14 +206,14 @@ const isNumber = (v: unknown) =>
   (typeof v === "number" && Number.isSafeInteger(v) && v >= 0);
 
 /** A delivery report's body, and whether it can be identified (`own`: it needs a field of its own). */
-function delivery({ id, status, rest }: fc.GeneratedValueOf<typeof deliveryPayload>, own: boolean) {
+function delivery({ id, status, rest }: ValueOf<typeof deliveryPayload>, own: boolean) {
   const payload = defined({ id: id.value, status: status.value, ...rest });
   // Bare, a delivery report is told by a field of its own: id and status alone are an opt-out's too.
   const hasOwn = Object.keys(payload).some((key) => !["id", "status", "operator"].includes(key));
   return { payload, identified: id.usable && status.usable && (hasOwn || !own) };
 }
 
-function call({ status, mid, webhookId, rest, flow }: fc.GeneratedValueOf<typeof callPayload>) {
+function call({ status, mid, webhookId, rest, flow }: ValueOf<typeof callPayload>) {
   const payload = defined({
     status: status.value,
     mid: mid.value,
@@ -223,7 +226,7 @@ function call({ status, mid, webhookId, rest, flow }: fc.GeneratedValueOf<typeof
   return { payload, identified };
 }
 
-function unsubscribe({ id, receiver, rest }: fc.GeneratedValueOf<typeof unsubscribePayload>) {
+function unsubscribe({ id, receiver, rest }: ValueOf<typeof unsubscribePayload>) {
   return { payload: defined({ id: id.value, receiver, ...rest }), identified: id.usable };
 }
 
