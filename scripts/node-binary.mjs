@@ -62,7 +62,7 @@ export function nodeBinary(line, options = {}) {
         `no binary: could not look up ${pkg}@${line} on the npm registry (${lookup.problem})` +
           (lookup.unreachable
             ? `, and no Node ${line} is cached in ${cacheDir}. Check the network and the registry npm uses (npm config get registry).`
-            : `. Is ${line} a released Node line?`),
+            : `. Is ${line} a released Node line, and does the registry have ${pkg} builds of it?`),
       );
     }
     version = cached[0];

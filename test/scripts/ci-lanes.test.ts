@@ -130,7 +130,7 @@ describe("scripts/ci-lanes.mjs", () => {
         expect.stringMatching(/^node 99 FAILED in \d+ s: 0 passed, 1 failed, 0 skipped$/),
         expect.stringMatching(
           new RegExp(
-            String.raw`^ {2}node 99: no binary: could not look up ${PACKAGE}@99 on the npm registry \(E404 .*\)\. Is 99 a released Node line\?$`,
+            String.raw`^ {2}node 99: no binary: could not look up ${PACKAGE}@99 on the npm registry \(E404 .*\)\. Is 99 a released Node line, and does the registry have ${PACKAGE} builds of it\?$`,
           ),
         ),
         "5 passed, 2 failed, 0 skipped",
