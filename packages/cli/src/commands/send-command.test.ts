@@ -306,10 +306,26 @@ export async function resolve(specifier, context, next) {
 }
 `,
     );
+    // module.register() is deprecated from Node 26 (DEP0205, a warning on every run); its
+    // successor registerHooks() (Node 22.15 and later) runs the hook in this thread, and is
+    // synchronous. Node 20 has only register().
     const register = join(dir, "register.mjs");
     writeFileSync(
       register,
-      `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+      `import { appendFileSync } from "node:fs";
+import * as nodeModule from "node:module";
+if (typeof nodeModule.registerHooks === "function") {
+  nodeModule.registerHooks({
+    resolve(specifier, context, next) {
+      const resolved = next(specifier, context);
+      appendFileSync(${JSON.stringify(trace)}, resolved.url + "\\n");
+      return resolved;
+    },
+  });
+} else {
+  nodeModule.register(${JSON.stringify(pathToFileURL(hooks).href)});
+}
+`,
     );
     const traced = async (args: string[]) => {
       writeFileSync(trace, "");
