@@ -1,21 +1,29 @@
 // The micro-benchmarks micro.mjs runs, by index: references (JSON.parse, a zod schema), then
 // @reportkit/core's parseReport, bearer check and Receiver.handle on each kind of request.
-import { createReceiver, parseReport } from "@reportkit/core";
-// The bearer check is internal to core (no entry exports it): measured from the built file.
-import { checkBearer } from "../../packages/core/dist/request/check-bearer.js";
+// Requests go through `handle` only, the entry point every adapter keeps.
+import { parseReport } from "@reportkit/core";
 import {
   authorization,
   fixtures,
   handles,
   handlesUnique,
   multipart,
-  OK_BODY,
   request,
   strings,
   UNIQUE_SLOT,
   uniqueBytes,
   uniqueJson,
 } from "./micro-requests.mjs";
+
+/**
+ * The bearer check is internal to core (no entry exports it): measured from the built file,
+ * loaded by the tasks that need it, so that a core where it has moved fails those two rows only.
+ */
+async function checkBearer(secrets) {
+  const { checkBearer } = await import("../../packages/core/dist/request/check-bearer.js");
+  return checkBearer(secrets);
+}
+
 import { DeliveryReport } from "./servers/hand-written.mjs";
 
 // Each entry: a name and a setup giving { run, async }; run returns true when it worked.
@@ -68,17 +76,17 @@ export const TASKS = [
   ],
   [
     "bearer check, 1 token",
-    () => {
-      const check = checkBearer(fixtures.token);
+    async () => {
+      const check = await checkBearer(fixtures.token);
       const value = authorization();
       return { run: () => check(value) === "ok" };
     },
   ],
   [
     "bearer check, 10 tokens",
-    () => {
+    async () => {
       const old = Array.from({ length: 9 }, (_, i) => `${fixtures.token}-old-${i}`);
-      const check = checkBearer([...old, fixtures.token]);
+      const check = await checkBearer([...old, fixtures.token]);
       const value = authorization();
       return { run: () => check(value) === "ok" };
     },
@@ -95,18 +103,6 @@ export const TASKS = [
     () => {
       const next = uniqueJson(fixtures.dlr, "id");
       return handlesUnique({}, () => request("application/json", next()));
-    },
-  ],
-  [
-    "Receiver.respond: DLR, JSON string body (the reply without a promise)",
-    async () => {
-      const next = uniqueJson(fixtures.dlr, "id");
-      const receiver = createReceiver({ token: fixtures.token, onDelivery() {}, logger: false });
-      const first = receiver.respond(request("application/json", next()));
-      if (first instanceof Promise || first.body !== OK_BODY) {
-        throw new Error("respond did not answer synchronously with 200 ok");
-      }
-      return { run: () => receiver.respond(request("application/json", next())).status === 200 };
     },
   ],
   [

@@ -131,6 +131,7 @@ export async function queueBench(
     for (const server of servers) {
       const row: Row = {
         framework: server.fw.label,
+        tree: "current",
         server: "reportkit",
         scenario: QUEUED_SCENARIO,
         runs: [],
