@@ -23,10 +23,6 @@ export const withMicro = !args.includes("--no-micro");
 export type Mode = "concurrent" | "sequential";
 const sequentialOnly = args.includes("--sequential");
 const concurrentOnly = args.includes("--concurrent");
-if (sequentialOnly && concurrentOnly) {
-  console.error("--sequential and --concurrent each run one mode only: give neither to run both.");
-  process.exit(2);
-}
 /** The modes this run measures, each in every round: both unless one is asked for. */
 export const MODES: readonly Mode[] = sequentialOnly
   ? ["sequential"]
@@ -59,14 +55,28 @@ function checkedBase(dir: string): string {
 }
 
 const FLAGS = ["--quick", "--smoke", "--profile", "--no-micro", "--sequential", "--concurrent"];
-const unknown = args.filter(
-  (a) => !FLAGS.includes(a) && !a.startsWith("--only=") && !a.startsWith("--base="),
-);
-if (unknown.length > 0) {
-  console.error(
-    `Unknown option ${unknown.join(" ")}. Use --quick, --smoke, --only=<text>, --no-micro, --profile, --sequential, --concurrent, --base=<dir>.`,
+
+/**
+ * Exits with what is wrong when run.ts's command line has an option it does not know, or asks
+ * for both modes alone. Called by run.ts, not on import: the other tools of this folder
+ * (instructions.ts) read the same plan with command lines of their own.
+ */
+export function checkArguments(): void {
+  const unknown = args.filter(
+    (a) => !FLAGS.includes(a) && !a.startsWith("--only=") && !a.startsWith("--base="),
   );
-  process.exit(2);
+  if (unknown.length > 0) {
+    console.error(
+      `Unknown option ${unknown.join(" ")}. Use --quick, --smoke, --only=<text>, --no-micro, --profile, --sequential, --concurrent, --base=<dir>.`,
+    );
+    process.exit(2);
+  }
+  if (sequentialOnly && concurrentOnly) {
+    console.error(
+      "--sequential and --concurrent each run one mode only: give neither to run both.",
+    );
+    process.exit(2);
+  }
 }
 
 /**

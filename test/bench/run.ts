@@ -58,6 +58,7 @@ import {
   baseDir,
   benchDir,
   CONNECTIONS,
+  checkArguments,
   here,
   MODES,
   type Mode,
@@ -77,6 +78,7 @@ import { FRAMEWORKS, plan, serverLabel } from "./server-plan.js";
 import { type MicroResult, type Row, type RunResult, summarize } from "./statistics.js";
 
 async function main(): Promise<number> {
+  checkArguments();
   const started = Date.now();
   const date = new Date().toISOString().replace(/\.\d+Z$/, "Z");
   const loadAtStart = loadavg()[0] ?? 0;
@@ -102,6 +104,10 @@ async function main(): Promise<number> {
   if (profile) mkdirSync(profileDir, { recursive: true });
   const running: RunningServer[] = [];
   const children: LineProcess[] = [];
+  // One redis-server for the Redis store's servers (unpinned: it runs beside them).
+  let redis: RedisServer | undefined;
+  // One PostgreSQL cluster for the Postgres inbox's servers (unpinned, as Redis).
+  let postgres: PostgresServer | undefined;
   const killAll = () => {
     for (const child of children) child.kill();
   };
@@ -111,14 +117,11 @@ async function main(): Promise<number> {
   ] as const) {
     process.on(signal, () => {
       killAll();
-      process.exit(code);
+      // The databases too: they outlive a killed bench otherwise (a cluster left running).
+      Promise.allSettled([redis?.close(), postgres?.close()]).then(() => process.exit(code));
     });
   }
 
-  // One redis-server for the Redis store's servers (unpinned: it runs beside them).
-  let redis: RedisServer | undefined;
-  // One PostgreSQL cluster for the Postgres inbox's servers (unpinned, as Redis).
-  let postgres: PostgresServer | undefined;
   const rowsByMode = new Map<Mode, Row[]>(MODES.map((mode) => [mode, []]));
   const allRows = () => [...rowsByMode.values()].flat();
   let rounds = 0;
