@@ -127,6 +127,7 @@ export async function loadTogether(
   loader: LineProcess,
   targets: readonly { server: RunningServer; scenario: Scenario }[],
   duration: number,
+  connections = CONNECTIONS,
 ): Promise<RunResult[]> {
   const servers = new Set(targets.map((t) => t.server));
   if (servers.size !== targets.length) throw new Error("one server twice in one block");
@@ -136,7 +137,7 @@ export async function loadTogether(
   const wallBefore = performance.now();
   loader.send({
     id,
-    connections: CONNECTIONS,
+    connections,
     duration,
     targets: targets.map(({ server, scenario }, i) => ({
       id: ids[i],
