@@ -1,5 +1,6 @@
 // Comparisons between rows measured in the same rounds: reportkit against the other servers,
-// the controls, the dedupe stores and telemetry, each a ratio per round summarized.
+// the controls, the dedupe stores and telemetry, this tree against a base tree, each a ratio
+// per round summarized. Every comparison but the before/after reads the current tree's rows.
 import { type Row, type Spread, spread, summarize } from "./statistics.js";
 
 export interface Ratio {
@@ -44,9 +45,19 @@ export function ratios(rows: readonly Row[], scenarios: readonly string[]): Rati
   return out;
 }
 
-function rowOf(rows: readonly Row[], framework: string, server: Row["server"], scenario: string) {
+function rowOf(
+  rows: readonly Row[],
+  framework: string,
+  server: Row["server"],
+  scenario: string,
+  tree: Row["tree"] = "current",
+) {
   return rows.find(
-    (r) => r.framework === framework && r.server === server && r.scenario === scenario,
+    (r) =>
+      r.framework === framework &&
+      r.server === server &&
+      r.scenario === scenario &&
+      r.tree === tree,
   );
 }
 
@@ -114,7 +125,7 @@ export function dedupeRatios(rows: readonly Row[]): DedupeRatio[] {
   const out: DedupeRatio[] = [];
   for (const framework of [...new Set(rows.map((r) => r.framework))]) {
     const find = (server: Row["server"]) =>
-      rows.find((r) => r.framework === framework && r.server === server);
+      rows.find((r) => r.framework === framework && r.server === server && r.tree === "current");
     const off = find("reportkit, dedupe off");
     if (off === undefined) continue;
     for (const store of [
@@ -163,7 +174,7 @@ export function telemetryCosts(rows: readonly Row[]): TelemetryCost[] {
   const out: TelemetryCost[] = [];
   for (const framework of [...new Set(rows.map((r) => r.framework))]) {
     const find = (server: Row["server"]) =>
-      rows.find((r) => r.framework === framework && r.server === server);
+      rows.find((r) => r.framework === framework && r.server === server && r.tree === "current");
     const off = find("reportkit, telemetry off");
     const otel = find("reportkit, OpenTelemetry");
     if (off === undefined || otel === undefined) continue;
@@ -178,6 +189,50 @@ export function telemetryCosts(rows: readonly Row[]): TelemetryCost[] {
       ratio: cpu.median,
       iqr: [cpu.q1, cpu.q3],
       addedMicros: summarize(otel).cpuPerRequest - summarize(off).cpuPerRequest,
+    });
+  }
+  return out;
+}
+
+const INLINE = "reportkit's work, inline";
+
+/** A reportkit server of this tree against the same server of the base tree (--base). */
+export interface BeforeAfter {
+  readonly framework: string;
+  readonly scenario: string;
+  readonly server: Row["server"];
+  /** What both are held against in their rounds: the inline floor, else bare; none off the headline. */
+  readonly floor: "reportkit's work, inline" | "bare" | undefined;
+  /** By server CPU per request, the floor's / this tree's, per round. */
+  readonly current: Spread | undefined;
+  /** The same for the base tree's server. */
+  readonly base: Spread | undefined;
+  /** By server CPU per request, the base tree's / this tree's, per round: above 1, this tree costs less. */
+  readonly change: Spread;
+}
+
+/**
+ * Each base-tree row against its twin of this tree, loaded in the same rounds; for the headline
+ * requests, each against the floor too. Within a round the floor cancels out: `change` is both
+ * trees' ratios to the floor divided, round by round.
+ */
+export function beforeAfter(rows: readonly Row[]): BeforeAfter[] {
+  const out: BeforeAfter[] = [];
+  for (const base of rows.filter((r) => r.tree === "base")) {
+    const { framework, server, scenario } = base;
+    const current = rowOf(rows, framework, server, scenario);
+    if (current === undefined) continue;
+    const inline = rowOf(rows, framework, INLINE, scenario);
+    const bare = rowOf(rows, framework, "bare", scenario);
+    const floorRow = server === "reportkit" ? (inline ?? bare) : undefined;
+    out.push({
+      framework,
+      scenario,
+      server,
+      floor: floorRow === undefined ? undefined : inline !== undefined ? INLINE : "bare",
+      current: floorRow === undefined ? undefined : perRound(current, floorRow).byCpu,
+      base: floorRow === undefined ? undefined : perRound(base, floorRow).byCpu,
+      change: perRound(current, base).byCpu,
     });
   }
   return out;

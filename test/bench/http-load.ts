@@ -2,7 +2,7 @@
 // of its comparison by the load generator (loader.mjs), each one's CPU read around the run.
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { benchDir, CONNECTIONS, profile } from "./options.js";
+import { baseDir, benchDir, CONNECTIONS, profile } from "./options.js";
 import { LineProcess, SERVER_READY_MS } from "./processes.js";
 import { COMPOSED_TEMPLATES, FIXTURES, type Scenario, UNIQUE } from "./scenarios.js";
 import type { ServerSpec } from "./server-plan.js";
@@ -25,9 +25,11 @@ export async function startServer(
 ): Promise<RunningServer> {
   const node = [process.execPath];
   if (profile) node.push("--cpu-prof", `--cpu-prof-dir=${profileDir}`);
+  // A base tree's server is its own servers/ (written for its own API), on its own packages.
+  const dir = spec.tree === "base" ? join(baseDir as string, "test", "bench") : benchDir;
   const proc = new LineProcess(
-    `${spec.framework} ${spec.variant} server`,
-    [...pin, ...node, join(benchDir, "servers", "server.mjs"), spec.module, spec.variant],
+    `${spec.framework} ${spec.variant} server${spec.tree === "base" ? " (base tree)" : ""}`,
+    [...pin, ...node, join(dir, "servers", "server.mjs"), spec.module, spec.variant],
     {
       BENCH_TOKEN: FIXTURES.token,
       BENCH_COMPOSED: JSON.stringify(COMPOSED_TEMPLATES),
@@ -125,6 +127,7 @@ export async function loadTogether(
   loader: LineProcess,
   targets: readonly { server: RunningServer; scenario: Scenario }[],
   duration: number,
+  connections = CONNECTIONS,
 ): Promise<RunResult[]> {
   const servers = new Set(targets.map((t) => t.server));
   if (servers.size !== targets.length) throw new Error("one server twice in one block");
@@ -134,7 +137,7 @@ export async function loadTogether(
   const wallBefore = performance.now();
   loader.send({
     id,
-    connections: CONNECTIONS,
+    connections,
     duration,
     targets: targets.map(({ server, scenario }, i) => ({
       id: ids[i],

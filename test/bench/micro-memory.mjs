@@ -1,6 +1,7 @@
 // `node --expose-gc micro.mjs --memory [off]`: the memory one receiver keeps (see memory below).
 import { createReceiver } from "@reportkit/core";
 import { fixtures, OK_BODY, request, uniqueJson } from "./micro-requests.mjs";
+import { withCredential } from "./servers/common.mjs";
 
 /**
  * `node --expose-gc micro.mjs --memory`: the RSS of one receiver (defaults: the in-memory
@@ -10,12 +11,7 @@ import { fixtures, OK_BODY, request, uniqueJson } from "./micro-requests.mjs";
 export async function memory(small, large, label, options) {
   if (typeof globalThis.gc !== "function") throw new Error("run with --expose-gc");
   const next = uniqueJson(fixtures.dlr, "id");
-  const receiver = createReceiver({
-    secret: fixtures.token,
-    onDelivery() {},
-    logger: false,
-    ...options,
-  });
+  const receiver = createReceiver(withCredential({ onDelivery() {}, logger: false, ...options }));
   let sent = 0;
   const upTo = async (n) => {
     for (; sent < n; sent++) {

@@ -2,6 +2,7 @@
 // built from them, bodies with a report id of their own per call, and a receiver's handle
 // checked to answer as expected before it is timed.
 import { createReceiver } from "@reportkit/core";
+import { withCredential } from "./servers/common.mjs";
 
 export const fixtures = JSON.parse(process.env.BENCH_FIXTURES ?? "null");
 
@@ -38,13 +39,9 @@ export const OK_BODY = '{"ok":true}';
  * Checked to answer 200 and not a duplicate before it is timed.
  */
 export async function handlesUnique(options, next, expected = 200, expectedBody = OK_BODY) {
-  const receiver = createReceiver({
-    secret: fixtures.token,
-    onDelivery() {},
-    onCall() {},
-    logger: false,
-    ...options,
-  });
+  const receiver = createReceiver(
+    withCredential({ onDelivery() {}, onCall() {}, logger: false, ...options }),
+  );
   const first = await receiver.handle(next());
   const second = await receiver.handle(next());
   // The first of a repeated request is the original; the second is what gets timed.

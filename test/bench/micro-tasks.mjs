@@ -1,8 +1,6 @@
 // The micro-benchmarks micro.mjs runs, by index: references (JSON.parse, a zod schema), then
 // @reportkit/core's parseReport, bearer check and Receiver.handle on each kind of request.
 import { parseReport } from "@reportkit/core";
-// The secret check is internal to core (no entry exports it): measured from the built file.
-import { secretCheck } from "../../packages/core/dist/request/authenticate.js";
 import {
   authorization,
   fixtures,
@@ -15,6 +13,16 @@ import {
   uniqueBytes,
   uniqueJson,
 } from "./micro-requests.mjs";
+
+/**
+ * The bearer check is internal to core (no entry exports it): measured from the built file,
+ * loaded by the tasks that need it, so that a core where it has moved fails those two rows only.
+ */
+async function secretCheck(secrets) {
+  const { secretCheck } = await import("../../packages/core/dist/request/authenticate.js");
+  return secretCheck(secrets);
+}
+
 import { DeliveryReport } from "./servers/hand-written.mjs";
 
 // Each entry: a name and a setup giving { run, async }; run returns true when it worked.
@@ -67,17 +75,17 @@ export const TASKS = [
   ],
   [
     "bearer check, 1 token",
-    () => {
-      const check = secretCheck(fixtures.token);
+    async () => {
+      const check = await secretCheck(fixtures.token);
       const value = authorization();
       return { run: () => check(value) === "ok" };
     },
   ],
   [
     "bearer check, 10 tokens",
-    () => {
+    async () => {
       const old = Array.from({ length: 9 }, (_, i) => `${fixtures.token}-old-${i}`);
-      const check = secretCheck([...old, fixtures.token]);
+      const check = await secretCheck([...old, fixtures.token]);
       const value = authorization();
       return { run: () => check(value) === "ok" };
     },

@@ -183,6 +183,7 @@ export async function queueBench(
     for (const server of servers) {
       const row: Row = {
         framework: server.fw.label,
+        tree: "current",
         server: server.store.server,
         scenario: QUEUED_SCENARIO,
         runs: [],

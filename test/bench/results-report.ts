@@ -3,20 +3,23 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, platform, release } from "node:os";
 import { join } from "node:path";
-import { controls, dedupeRatios, ratios, telemetryCosts } from "./comparisons.js";
-import type { MemoryResult } from "./micro-runs.js";
-import { CONNECTIONS, here, PLAN, quick, TARGET_HALF_IQR } from "./options.js";
+import { beforeAfter, controls, dedupeRatios, ratios, telemetryCosts } from "./comparisons.js";
+import { HANDLE_DLR, type HandleCosts, type MemoryResult } from "./micro-runs.js";
+import { baseDir, CONNECTIONS, here, type Mode, PLAN, quick, TARGET_HALF_IQR } from "./options.js";
 import { CALL, DLR, DLR_TELEMETRY, DLR_UNIQUE_IDS } from "./scenarios.js";
 import { type ServerSpec, serverLabel } from "./server-plan.js";
 import type { MicroResult, Row } from "./statistics.js";
 import {
+  beforeAfterTable,
   controlTable,
   dedupeRatioTable,
+  handleCostTable,
   httpTable,
   microTable,
   ratioTable,
   table,
   telemetryTable,
+  WORSE_BY_AT_MOST,
 } from "./tables.js";
 
 /** What one server process's `process.nextTick` cost, asked after the rounds. */
@@ -39,7 +42,7 @@ function nextTickReport(costs: readonly NextTickCost[]): string[] {
       ["l", "r", "r", "r"],
       costs.map(({ server, ns }) => [
         server.framework,
-        serverLabel(server.variant),
+        `${serverLabel(server.variant)}${server.tree === "base" ? " (base tree)" : ""}`,
         server.scenarios.map((scenario) => scenario.name).join(", "),
         ns > SLOW_NEXT_TICK_NS ? `**${ns.toFixed(0)} (slow)**` : ns.toFixed(0),
       ]),
@@ -132,9 +135,12 @@ export interface MeasuredRun {
   /** How the servers and the load generator were pinned to CPUs. */
   readonly pinning: string;
   readonly rounds: number;
-  readonly rows: readonly Row[];
+  /** Each mode's rows (the sequential mode has the headline requests only). */
+  readonly rowsByMode: ReadonlyMap<Mode, readonly Row[]>;
   readonly nextTicks: readonly NextTickCost[];
   readonly micro: readonly MicroResult[];
+  /** Core's `handle` per DLR, from this tree (and the base tree). */
+  readonly handleCosts: HandleCosts | undefined;
   readonly memory: readonly MemoryResult[] | undefined;
   /** Queue mode's section (queue.ts), already in markdown. */
   readonly queueSection: readonly string[];
@@ -144,22 +150,97 @@ export interface MeasuredRun {
   readonly minutes: string;
 }
 
-export function resultsReport(run: MeasuredRun): string {
-  const {
-    date,
-    loadAtStart,
-    pinning,
-    rounds,
-    rows,
-    nextTicks,
-    micro,
-    queueSection,
-    notes,
-    minutes,
-  } = run;
-  const memoryResult = run.memory;
+/** The targets are judged in this mode (docs/performance.md says why). */
+const JUDGED: Mode = "sequential";
+
+const MODE_METHOD: Record<Mode, (rounds: number) => string> = {
+  concurrent: (rounds) =>
+    `${rounds} rounds of ${PLAN.duration} s per configuration: in a round, the servers one comparison is made of (one request's bare, hand-written and reportkit servers, a second process of the bare one as a control, reportkit's work written inline on Fastify and Hono, the bare route in a plugin on Fastify; the dedupe variants) are loaded together, for the same second, each by its own ${CONNECTIONS} connections, all of them on the servers' CPU, so each one's cost is measured while the machine does the same other work for all. Many processes share one CPU, so each one's requests queue up and are answered in batches.`,
+  sequential: (rounds) =>
+    `${rounds} rounds of ${PLAN.duration} s per configuration: in a round, the same servers of one comparison (headline requests only) are loaded one at a time, in an order of the round's own, each alone on the servers' CPU by ${CONNECTIONS} connections, the load generator on the other CPU: each runs as a receiver does with one process per core, and its second is shared with whatever else the machine does then. Its own control is the bare server's second process, loaded the same way.`,
+};
+
+const MODE_TITLE: Record<Mode, string> = {
+  concurrent: "concurrent mode (a comparison's servers loaded together)",
+  sequential: "sequential mode (one server at a time)",
+};
+
+/** One mode's headline section: its runs, its ratios, its controls. */
+function modeReport(mode: Mode, rows: readonly Row[], rounds: number): string[] {
   const headlineNames = [DLR.name, CALL.name];
   const dlrRows = rows.filter((r) => headlineNames.includes(r.scenario));
+  const current = dlrRows.filter((r) => r.tree === "current");
+  const judged = mode === JUDGED;
+  const report = [
+    `## HTTP, ${MODE_TITLE[mode]}`,
+    "",
+    `${MODE_METHOD[mode](rounds)}`,
+    "",
+    httpTable(dlrRows),
+    "",
+    `### Ratios (${mode}), each computed within a round; median and interquartile range over the rounds`,
+    "",
+    `By server CPU per request: the other server's µs / reportkit's (above 1: reportkit costs less). By req/s: reportkit's / the other's. ${judged ? "The targets are judged in this mode, by the CPU ratio, the steadier of the two on a shared machine." : `The targets are judged in the ${JUDGED} mode (docs/performance.md says why), so they are not repeated here.`}`,
+    "",
+    ratioTable(ratios(current, headlineNames), judged),
+    "",
+    `### The method's own error (${mode}): the bare server against a second process of itself`,
+    "",
+    "Loaded in the same rounds as the rows above, the same way. Identical code, so any distance from 1.00 is what this method reads as a difference where there is none: a ratio above is only as good as this.",
+    "",
+    controlTable(controls(current, headlineNames)),
+    "",
+  ];
+  const plugin = controls(current, headlineNames, "bare, in a plugin");
+  if (plugin.length > 0) {
+    report.push(
+      `### Fastify (${mode}): what an encapsulated plugin costs by itself`,
+      "",
+      "reportkit's route lives in an encapsulated plugin, since it brings body parsers of its own. The bare route in a plugin of its own, against the bare route, loaded in the same rounds (below 1: the plugin's costs more). A Fastify 5 process with an encapsulated plugin draws a megamorphic `process.nextTick` early more often than one without (see the notes), which costs every request about 5 µs more whatever its route, so this ratio moves from run to run; the nextTick table says which processes of this run were in that state at its end. The ratio table above also gives reportkit against this route.",
+      "",
+      controlTable(plugin),
+      "",
+    );
+  }
+  return report;
+}
+
+/** With --base: each reportkit server of this tree against the base tree's, per mode. */
+function beforeAfterReport(rowsByMode: ReadonlyMap<Mode, readonly Row[]>): string[] {
+  if (baseDir === undefined) return [];
+  const report = [
+    "## Before and after: this tree against the base tree",
+    "",
+    `The base tree is ${baseDir}. Each reportkit server runs twice, from this tree and from the base tree (its own servers/, on its own built packages), and the two are loaded in the same rounds and blocks, the same way. For the headline requests both are held against the floor loaded with them (reportkit's work written inline; bare on Express) and against each other, each ratio per round, by server CPU per request. Within a round the floor cancels out, so the last ratio is the first two divided round by round: above 1, this tree costs less. A row reads **no** when the whole IQR of that ratio lies below ${(1 - WORSE_BY_AT_MOST).toFixed(2)}: this tree worse by more than ${WORSE_BY_AT_MOST * 100}% beyond its spread.`,
+    "",
+  ];
+  for (const [mode, rows] of rowsByMode) {
+    report.push(`### ${MODE_TITLE[mode]}`, "", beforeAfterTable(beforeAfter(rows)), "");
+  }
+  return report;
+}
+
+function handleCostReport(costs: HandleCosts): string[] {
+  return [
+    "### Core's `handle` per DLR, in µs of CPU",
+    "",
+    `"${HANDLE_DLR}" as \`micro.mjs --iterations\` runs it: ${costs.iterations.toLocaleString("en-US")} calls after a quarter as many to warm up, in a fresh process per measurement, CPU time (\`process.cpuUsage\`) over the calls, ${costs.trees[0]?.micros.rounds ?? 0} rounds${costs.trees.length > 1 ? ", each measuring both trees (each from its own micro.mjs, on its own packages) in an order of its own" : ""}.`,
+    "",
+    handleCostTable(costs),
+    "",
+    ...costs.errors.map((error) => `Not measured: ${error}`),
+    ...(costs.errors.length > 0 ? [""] : []),
+  ];
+}
+
+export function resultsReport(run: MeasuredRun): string {
+  const { date, loadAtStart, pinning, rounds, rowsByMode, nextTicks, micro, queueSection, notes } =
+    run;
+  const { minutes, handleCosts } = run;
+  const memoryResult = run.memory;
+  const headlineNames = [DLR.name, CALL.name];
+  // The other sections are the concurrent mode's (the sequential one loads the headline only).
+  const rows = rowsByMode.get("concurrent") ?? [];
   const dedupeRows = rows.filter((r) => r.scenario === DLR_UNIQUE_IDS.name);
   const telemetryRows = rows.filter((r) => r.scenario === DLR_TELEMETRY.name);
   const extraRows = rows.filter(
@@ -168,7 +249,7 @@ export function resultsReport(run: MeasuredRun): string {
       r.scenario !== DLR_UNIQUE_IDS.name &&
       r.scenario !== DLR_TELEMETRY.name,
   );
-  const handle = micro.find((m) => m.name === "Receiver.handle: DLR, JSON string body");
+  const handle = micro.find((m) => m.name === HANDLE_DLR);
   const handleOps = handle?.opsPerSecond ?? Number.NaN;
 
   const report = [
@@ -177,9 +258,11 @@ export function resultsReport(run: MeasuredRun): string {
     `Measured ${date} on ${machine()}.`,
     `Load average when the run began: ${loadAtStart.toFixed(2)}. ${pinning}.`,
     "",
-    `Each server runs in its own process from built JavaScript (\`pnpm build\`, plain \`node\`); the load generator (\`loader.mjs\`, a minimal HTTP/1.1 client: keep-alive, one request in flight per connection, no pipelining) runs in another, on the other CPU. After a warm-up, ${rounds} rounds of ${PLAN.duration} s per configuration: in a round, the servers one comparison is made of (one request's bare, hand-written and reportkit servers, a second process of the bare one as a control, reportkit's work written inline on Fastify and Hono, the bare route in a plugin on Fastify; the dedupe variants) are loaded together, for the same second, each by its own ${CONNECTIONS} connections, all of them on the servers' CPU, so each one's cost is measured while the machine does the same other work for all; frameworks and comparisons run in a different order each round, and rounds stop once every headline ratio's interquartile range is within ±${TARGET_HALF_IQR * 100}% (at least ${PLAN.minRounds}, at most ${PLAN.maxRounds} rounds or ${PLAN.budgetMin} minutes). Server CPU is the server process's own \`process.cpuUsage()\` over a run divided by the requests it answered. An idle Node process is started after the servers: without it, the server started last read 11–20% cheaper than identical ones. Every request carries the bearer token and a report id of its own, so reportkit's default in-memory dedupe store claims and completes a key for each. Figures are medians over the rounds; spread is (max − min) / median of requests/s; non-2xx counts warm-up runs too and must be 0.`,
+    `Each server runs in its own process from built JavaScript (\`pnpm build\`, plain \`node\`); the load generator (\`loader.mjs\`, a minimal HTTP/1.1 client: keep-alive, one request in flight per connection, no pipelining) runs in another, on the other CPU. After a warm-up (each server alone), every round measures each mode below once: frameworks, comparisons and modes in a different order each round, and rounds stop once every headline ratio's interquartile range is within ±${TARGET_HALF_IQR * 100}% in every mode (at least ${PLAN.minRounds}, at most ${PLAN.maxRounds} rounds or ${PLAN.budgetMin} minutes). Server CPU is the server process's own \`process.cpuUsage()\` over a run divided by the requests it answered. An idle Node process is started after the servers: without it, the server started last read 11–20% cheaper than identical ones. Every request carries the bearer token and a report id of its own, so reportkit's default in-memory dedupe store claims and completes a key for each. Figures are medians over the rounds; spread is (max − min) / median of requests/s; non-2xx counts warm-up runs too and must be 0.`,
     "",
-    "## HTTP: the field-notes DLR and call report, POST /webhooks",
+    "The same server processes are measured in two modes, which can read different ratios: concurrent (a comparison's servers loaded together, on one CPU) and sequential (one server at a time, alone on its CPU). The targets are judged in the sequential mode, the closer of the two to a receiver in production, one process per core (docs/performance.md).",
+    "",
+    "The servers of the headline requests (the field-notes DLR and call report, POST /webhooks):",
     "",
     "- **bare**: the framework's own JSON parsing and a 200.",
     "- **hand-written**: bare plus a constant-time bearer check and a zod parse of the report (10 or 11 fields).",
@@ -187,32 +270,9 @@ export function resultsReport(run: MeasuredRun): string {
     "- **reportkit's work, inline** (Fastify, Hono): what reportkit does for these two reports, written in the route with nothing around it (constant-time bearer check, JSON.parse, identity, every field normalized, the three or two dates at +05:30, a report object, its dedupe key claimed and completed in a Map): the floor for that work (servers/inline-work.mjs).",
     "- **bare, in a plugin** (Fastify): the bare route in an encapsulated plugin of its own, as reportkit's route is.",
     "",
-    httpTable(dlrRows),
-    "",
-    "## Ratios, each computed within a round; median and interquartile range over the rounds",
-    "",
-    "By server CPU per request: the other server's µs / reportkit's (above 1: reportkit costs less). By req/s: reportkit's / the other's. The target applies to the CPU ratio, the steadier of the two on a shared machine.",
-    "",
-    ratioTable(ratios(dlrRows, headlineNames)),
-    "",
-    "### The method's own error: the bare server against a second process of itself",
-    "",
-    "Loaded in the same rounds as the rows above. Identical code, so any distance from 1.00 is what this method reads as a difference where there is none: a ratio above is only as good as this.",
-    "",
-    controlTable(controls(dlrRows, headlineNames)),
-    "",
   ];
-  const plugin = controls(dlrRows, headlineNames, "bare, in a plugin");
-  if (plugin.length > 0) {
-    report.push(
-      "### Fastify: what an encapsulated plugin costs by itself",
-      "",
-      "reportkit's route lives in an encapsulated plugin, since it brings body parsers of its own. The bare route in a plugin of its own, against the bare route, loaded in the same rounds (below 1: the plugin's costs more). A Fastify 5 process with an encapsulated plugin draws a megamorphic `process.nextTick` early more often than one without (see the notes), which costs every request about 5 µs more whatever its route, so this ratio moves from run to run; the next table says which processes of this run were in that state at its end. The ratio table above also gives reportkit against this route.",
-      "",
-      controlTable(plugin),
-      "",
-    );
-  }
+  for (const [mode, modeRows] of rowsByMode) report.push(...modeReport(mode, modeRows, rounds));
+  report.push(...beforeAfterReport(rowsByMode));
   if (nextTicks.length > 0) report.push(...nextTickReport(nextTicks));
   if (extraRows.length > 0) {
     report.push(
@@ -232,7 +292,7 @@ export function resultsReport(run: MeasuredRun): string {
       "",
       httpTable(dedupeRows),
       "",
-      dedupeRatioTable(dedupeRatios(dedupeRows)),
+      dedupeRatioTable(dedupeRatios(dedupeRows.filter((r) => r.tree === "current"))),
       "",
     );
   }
@@ -244,7 +304,7 @@ export function resultsReport(run: MeasuredRun): string {
       "",
       httpTable(telemetryRows),
       "",
-      telemetryTable(telemetryCosts(telemetryRows)),
+      telemetryTable(telemetryCosts(telemetryRows.filter((r) => r.tree === "current"))),
       "",
     );
   }
@@ -267,6 +327,7 @@ export function resultsReport(run: MeasuredRun): string {
       "",
     );
   }
+  if (handleCosts !== undefined) report.push(...handleCostReport(handleCosts));
   if (memoryResult !== undefined) report.push(...memoryReport(memoryResult));
   report.push(...queueSection);
   if (notes.length > 0) report.push(...notes.map((n) => `Not measured: ${n}`), "");

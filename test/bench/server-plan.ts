@@ -1,10 +1,11 @@
 // Which servers a run starts: every framework's bare, hand-written and reportkit servers and
-// their variants, as installed here and as --smoke and --only select, and their labels.
+// their variants, as installed here and as --smoke, --only, --sequential and --base select, and
+// their labels.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { hasPostgresServer } from "../support/postgres-server.js";
 import { hasRedisServer } from "../support/redis-server.js";
-import { benchDir, only, smoke } from "./options.js";
+import { baseDir, benchDir, MODES, only, smoke } from "./options.js";
 import {
   CALL,
   COMPOSED_GET,
@@ -14,7 +15,7 @@ import {
   DLR_UNIQUE_IDS,
   type Scenario,
 } from "./scenarios.js";
-import type { Row } from "./statistics.js";
+import type { Row, Tree } from "./statistics.js";
 
 export type Variant =
   | "bare"
@@ -35,6 +36,8 @@ export interface ServerSpec {
   readonly module: string;
   readonly variant: Variant;
   readonly scenarios: readonly Scenario[];
+  /** Absent: the current tree. */
+  readonly tree?: Tree;
 }
 
 const ALL_FRAMEWORKS = [
@@ -48,13 +51,22 @@ export const FRAMEWORKS = smoke
   ? ALL_FRAMEWORKS.filter((fw) => fw.module === "fastify")
   : ALL_FRAMEWORKS;
 
-function adapterInstalled(adapter: string): boolean {
-  const dir = join(dirname(benchDir), "node_modules", adapter);
+/** Where a tree's servers resolve @reportkit/* from: its test package's node_modules. */
+const modulesOf = (tree: Tree) =>
+  tree === "base" && baseDir !== undefined
+    ? join(baseDir, "test", "node_modules")
+    : join(dirname(benchDir), "node_modules");
+
+function adapterInstalled(adapter: string, tree: Tree = "current"): boolean {
+  const dir = join(modulesOf(tree), adapter);
   if (!existsSync(join(dir, "package.json"))) return false;
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   const entry = pkg.exports?.["."]?.default;
   return typeof entry === "string" && existsSync(join(dir, entry));
 }
+
+/** The requests the targets are about: the only ones the sequential mode loads. */
+const HEADLINE: readonly Scenario[] = [DLR, CALL];
 
 export async function plan(): Promise<{ servers: ServerSpec[]; notes: string[] }> {
   const multipart = await composedMultipart();
@@ -148,13 +160,41 @@ export async function plan(): Promise<{ servers: ServerSpec[]; notes: string[] }
     }
   }
   const wanted = only?.toLowerCase();
-  const selected =
-    wanted === undefined
-      ? servers
-      : servers.filter((s) =>
-          `${s.framework} ${s.module} ${s.variant}`.toLowerCase().includes(wanted),
-        );
-  return { servers: selected, notes };
+  const selected = servers.filter(
+    (s) =>
+      (wanted === undefined ||
+        `${s.framework} ${s.module} ${s.variant}`.toLowerCase().includes(wanted)) &&
+      // The sequential mode measures the headline comparisons only (see MODES).
+      (MODES.includes("concurrent") || s.scenarios.some((sc) => HEADLINE.includes(sc))),
+  );
+  return { servers: [...selected, ...baseTwins(selected, notes)], notes };
+}
+
+/**
+ * With --base, each reportkit server again, run from the base tree: loaded in the same blocks as
+ * its twin, for the before/after ratios. Skipped, with a note, where the base tree lacks the
+ * adapter (or @reportkit/otel) built.
+ */
+function baseTwins(servers: readonly ServerSpec[], notes: string[]): ServerSpec[] {
+  if (baseDir === undefined) return [];
+  const twins: ServerSpec[] = [];
+  for (const spec of servers) {
+    if (!spec.variant.startsWith("reportkit")) continue;
+    const fw = FRAMEWORKS.find((f) => f.module === spec.module);
+    const needs = [
+      fw?.adapter ?? "",
+      ...(spec.variant === "reportkit-telemetry-otel" ? ["@reportkit/otel"] : []),
+    ];
+    const missing = needs.filter((adapter) => !adapterInstalled(adapter, "base"));
+    if (missing.length > 0) {
+      notes.push(
+        `${spec.framework} ${spec.variant}, base tree: ${missing.join(", ")} is not installed and built in ${baseDir}.`,
+      );
+      continue;
+    }
+    twins.push({ ...spec, tree: "base" });
+  }
+  return twins;
 }
 
 const DEDUPE_LABELS = {

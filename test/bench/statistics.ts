@@ -25,9 +25,14 @@ export interface RunResult {
   serverCpuPerRequest?: number;
 }
 
+/** Which tree a server runs from: this one, or the one --base names (before/after). */
+export type Tree = "current" | "base";
+
 /** One measured configuration: a server answering one kind of request. */
 export interface Row {
   readonly framework: string;
+  /** The tree its server runs from. */
+  readonly tree: Tree;
   readonly server:
     | "bare"
     | "bare, second process"

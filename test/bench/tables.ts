@@ -1,6 +1,7 @@
 // The markdown tables of the report. The smoke test (bench-smoke.test.ts) tells them apart
 // by their number of columns.
-import type { Control, DedupeRatio, Ratio, TelemetryCost } from "./comparisons.js";
+import type { BeforeAfter, Control, DedupeRatio, Ratio, TelemetryCost } from "./comparisons.js";
+import type { HandleCosts } from "./micro-runs.js";
 import { halfIqr, type MicroResult, type Row, type Spread, summarize } from "./statistics.js";
 
 const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "–");
@@ -35,7 +36,7 @@ export function httpTable(rows: readonly Row[]): string {
       const non2xx = s.non2xx + s.failures;
       return [
         row.framework,
-        row.server,
+        row.tree === "base" ? `${row.server} (base tree)` : row.server,
         row.scenario,
         int(s.rps),
         pct(s.spread),
@@ -49,7 +50,11 @@ export function httpTable(rows: readonly Row[]): string {
   );
 }
 
-export function ratioTable(list: readonly Ratio[]): string {
+/**
+ * `judged`: whether this mode's ratios are the ones the targets are judged by (else the target
+ * and met columns say "–").
+ */
+export function ratioTable(list: readonly Ratio[], judged = true): string {
   const cell = (r: Spread) =>
     Number.isFinite(r.median)
       ? [times(r.median), `${times(r.q1)}–${times(r.q3)} (±${pct(halfIqr(r))})`]
@@ -73,18 +78,78 @@ export function ratioTable(list: readonly Ratio[]): string {
       r.of,
       ...cell(r.byCpu),
       ...cell(r.byRps),
-      r.target === undefined ? "–" : `≥ ${r.target.toFixed(2)}`,
-      r.target === undefined ? "–" : r.byCpu.median >= r.target ? "yes" : "**no**",
+      r.target === undefined || !judged ? "–" : `≥ ${r.target.toFixed(2)}`,
+      r.target === undefined || !judged ? "–" : r.byCpu.median >= r.target ? "yes" : "**no**",
+    ]),
+  );
+}
+
+/** A ratio's median with its interquartile range, in one cell. */
+const spreadCell = (r: Spread | undefined) =>
+  r !== undefined && Number.isFinite(r.median)
+    ? `${times(r.median)} (${times(r.q1)}–${times(r.q3)}, ±${pct(halfIqr(r))})`
+    : "–";
+
+/** How much worse than the base tree this tree may read, beyond its IQR, by the issue's rule. */
+export const WORSE_BY_AT_MOST = 0.03;
+
+/**
+ * Eight columns (no other table has eight). A row fails the check when the whole IQR of
+ * base / this tree lies below 1 − WORSE_BY_AT_MOST: worse by more than that beyond its spread.
+ */
+export function beforeAfterTable(list: readonly BeforeAfter[]): string {
+  return table(
+    [
+      "Framework",
+      "Request",
+      "reportkit server",
+      "against",
+      "this tree: the floor's CPU / reportkit's (median, IQR)",
+      "base tree: the same",
+      "base tree's CPU / this tree's (median, IQR)",
+      `no worse than ${WORSE_BY_AT_MOST * 100}% beyond its IQR`,
+    ],
+    ["l", "l", "l", "l", "r", "r", "r", "l"],
+    list.map((r) => [
+      r.framework,
+      r.scenario,
+      r.server,
+      r.floor ?? "–",
+      spreadCell(r.current),
+      spreadCell(r.base),
+      spreadCell(r.change),
+      Number.isFinite(r.change.q3) ? (r.change.q3 >= 1 - WORSE_BY_AT_MOST ? "yes" : "**no**") : "–",
+    ]),
+  );
+}
+
+/** Five columns, "this tree" or "base tree" first. */
+export function handleCostTable(costs: HandleCosts): string {
+  const micros = (r: Spread) =>
+    Number.isFinite(r.median)
+      ? [r.median.toFixed(2), `${r.q1.toFixed(2)}–${r.q3.toFixed(2)} (±${pct(halfIqr(r))})`]
+      : ["–", "–"];
+  return table(
+    [
+      "Tree",
+      "core `handle` per DLR, µs of CPU (median)",
+      "IQR",
+      "base tree's µs / this tree's (median, IQR)",
+      "rounds",
+    ],
+    ["l", "r", "r", "r", "r"],
+    costs.trees.map(({ tree, micros: spread }) => [
+      tree === "base" ? "base tree" : "this tree",
+      ...micros(spread),
+      tree === "current" ? spreadCell(costs.change) : "",
+      String(spread.rounds),
     ]),
   );
 }
 
 /** Five columns: the smoke test tells the tables apart by width. */
 export function controlTable(list: readonly Control[]): string {
-  const cell = (r: Spread) =>
-    Number.isFinite(r.median)
-      ? `${times(r.median)} (${times(r.q1)}–${times(r.q3)}, ±${pct(halfIqr(r))})`
-      : "–";
+  const cell = spreadCell;
   return table(
     [
       "Framework",

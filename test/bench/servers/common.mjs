@@ -1,10 +1,21 @@
-// What every benchmark server shares: its configuration from the orchestrator, the report of
-// the port it listens on, the count of requests it answered 2xx, and the stop protocol.
+// What every benchmark server shares: its configuration from the orchestrator, the receiver's
+// credential option, the report of the port it listens on, the count of requests it answered
+// 2xx, and the stop protocol.
 
 /** The bearer token the load generator sends (the test fixtures' TOKEN, passed by run.ts). */
 export const token = required("BENCH_TOKEN");
 export const path = "/webhooks";
 export const OK_BODY = '{"ok":true}';
+
+/**
+ * reportkit options with the bench's credential: the one place that says how a receiver gets
+ * its secret, for every adapter's servers and the micro-benchmarks, so a change to the option
+ * (regrouped as `auth: { secret }`, say) is made here alone. A base tree's servers keep their
+ * own copy of this file, written for that tree's options.
+ */
+export function withCredential(options, secret = token) {
+  return { secret, ...options };
+}
 
 // Counted on each success so the orchestrator can check every 2xx it saw reached a handler:
 // a server that answered 200 without doing its work would make the numbers meaningless.

@@ -1,5 +1,5 @@
 import express from "express";
-import { countHandled, path, token } from "./common.mjs";
+import { countHandled, path, token, withCredential } from "./common.mjs";
 import { bearerCheck, validReport } from "./hand-written.mjs";
 
 function listen(app) {
@@ -46,7 +46,7 @@ export function handWritten() {
 export async function reportkit(options) {
   const { webhookReceiver } = await import("@reportkit/express");
   const app = express();
-  app.use(webhookReceiver({ path, secret: token, ...options }));
+  app.use(webhookReceiver(withCredential({ path, ...options })));
   return listen(app);
 }
 
@@ -55,7 +55,7 @@ export async function reportkitComposed(webhooks) {
   const { webhookReceiver } = await import("@reportkit/express");
   const app = express();
   for (const { path, template, handlers } of webhooks) {
-    app.use(webhookReceiver({ path, secret: token, composed: template, ...handlers }));
+    app.use(webhookReceiver(withCredential({ path, composed: template, ...handlers })));
   }
   return listen(app);
 }

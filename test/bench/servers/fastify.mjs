@@ -1,5 +1,5 @@
 import Fastify from "fastify";
-import { countHandled, path, token } from "./common.mjs";
+import { countHandled, path, token, withCredential } from "./common.mjs";
 import { bearerCheck, validReport } from "./hand-written.mjs";
 import { inlineWork, replyBody } from "./inline-work.mjs";
 
@@ -66,7 +66,7 @@ export function inline() {
 export async function reportkit(options) {
   const { webhookReceiver } = await import("@reportkit/fastify");
   const app = Fastify();
-  await app.register(webhookReceiver, { path, secret: token, ...options });
+  await app.register(webhookReceiver, withCredential({ path, ...options }));
   return listen(app);
 }
 
@@ -77,12 +77,10 @@ export async function reportkitComposed(webhooks) {
   for (const { path, template, handlers } of webhooks) {
     // One receiver per scope: each decorates its own `fastify.reportkit`.
     await app.register(async (scope) => {
-      await scope.register(webhookReceiver, {
-        path,
-        secret: token,
-        composed: template,
-        ...handlers,
-      });
+      await scope.register(
+        webhookReceiver,
+        withCredential({ path, composed: template, ...handlers }),
+      );
     });
   }
   return listen(app);

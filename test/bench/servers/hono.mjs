@@ -1,6 +1,6 @@
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
-import { countHandled, path, token } from "./common.mjs";
+import { countHandled, path, token, withCredential } from "./common.mjs";
 import { bearerCheck, validReport } from "./hand-written.mjs";
 import { inlineWork, replyBody } from "./inline-work.mjs";
 
@@ -52,7 +52,7 @@ export function inline() {
 export async function reportkit(options) {
   const { webhookReceiver } = await import("@reportkit/hono");
   const app = new Hono();
-  app.post(path, webhookReceiver({ secret: token, ...options }));
+  app.post(path, webhookReceiver(withCredential(options)));
   return listen(app);
 }
 
@@ -64,7 +64,7 @@ export async function reportkitComposed(webhooks) {
     app.on(
       template.method,
       path,
-      webhookReceiver({ secret: token, composed: template, ...handlers }),
+      webhookReceiver(withCredential({ composed: template, ...handlers })),
     );
   }
   return listen(app);
