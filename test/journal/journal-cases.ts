@@ -26,13 +26,14 @@ export interface JournalSetup {
   close(): Promise<void>;
 }
 
-interface Run {
+export interface Run {
   code: number;
   stdout: string;
   stderr: string;
 }
 
-function reportkit(...args: string[]): Promise<Run> {
+/** `reportkit <args>`, the CLI's main in process. */
+export function reportkit(...args: string[]): Promise<Run> {
   return reportkitWith({}, ...args);
 }
 

@@ -20,6 +20,7 @@ import {
   releaseClient,
 } from "./connection.js";
 import { claimTracker } from "./inbox-claims.js";
+import { staleKindCheck } from "./journal-kind-check.js";
 import { CHORE_TIMEOUT_MS, journalOn, PRUNE_BATCH, PRUNE_EVERY_MS } from "./postgres-journal.js";
 import {
   DEFAULT_INBOX_TABLE,
@@ -168,6 +169,7 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     {
       relations: [...inboxRelations(inbox), ...journalRelations(journalTable)],
       createSql: () => inboxTableSql(inbox) + journalTableSql(journalTable),
+      stale: (db, ms) => staleKindCheck(db, journalTable, ms),
     },
     read.flag("createTables", true) ? "create" : "migrated",
     timeoutMs,

@@ -1,5 +1,6 @@
-// Whether the store's tables are there, asked of the catalog without a lock: `to_regclass` of
-// each table and index. Only what is missing is created (`CREATE … IF NOT EXISTS` takes a lock
+// Whether the store's tables are there and current, asked of the catalog without a lock:
+// `to_regclass` of each table and index, and what `stale` asks (the journal's kind check). Only
+// what is missing or out of date is made (`CREATE … IF NOT EXISTS` takes a lock
 // on the table even when the index exists, so a new process running it would wait behind every
 // open report transaction, and every other process's claims behind it). With `createTables:
 // false` nothing is ever created: a missing table is an error naming `postgresInboxSql()`.
@@ -10,6 +11,19 @@ export interface TableSet {
   /** Each table and index, as `to_regclass` reads a name (quoted parts, schema first). */
   readonly relations: readonly string[];
   readonly createSql: () => string;
+  /**
+   * Why a table that is there is out of date (one an older version made) and the statement that
+   * updates it (`createSql` ends with it too), or undefined when it is current. Reading an
+   * out-of-date table is fine.
+   */
+  readonly stale?: (db: Connection, timeoutMs: number) => Promise<Stale | undefined>;
+}
+
+/** A table that is there but out of date. */
+export interface Stale {
+  readonly reason: string;
+  /** The statement a migration runs to update it. */
+  readonly sql: string;
 }
 
 /** Why a store creates nothing: its tables were migrated, or it only reads. */
@@ -32,8 +46,18 @@ export function tableCheck(
 
   async function check(): Promise<void> {
     const missing = await missingOf(db, tables.relations, timeoutMs);
-    if (missing.length === 0) return;
-    if (mode !== "create") throw db.failure("checking the tables", missingError(missing, mode));
+    // Reading an out-of-date table is fine: only a store that writes asks.
+    const stale =
+      missing.length === 0 && mode !== "read-only"
+        ? await tables.stale?.(db, timeoutMs)
+        : undefined;
+    if (missing.length === 0 && stale === undefined) return;
+    if (mode !== "create") {
+      throw db.failure(
+        "checking the tables",
+        stale === undefined ? missingError(missing, mode) : staleError(stale),
+      );
+    }
     let client: Awaited<ReturnType<Connection["connect"]>>;
     try {
       client = await db.connect();
@@ -76,6 +100,12 @@ async function missingOf(
     timeoutMs,
   );
   return rows.map((row: { name: string }) => row.name);
+}
+
+function staleError(stale: Stale): Error {
+  return new Error(
+    `${stale.reason}; with \`createTables: false\` the store changes nothing: run ${stale.sql} in a migration (postgresInboxSql() ends with it)`,
+  );
 }
 
 function missingError(missing: readonly string[], mode: CreateMode): Error {
