@@ -2,16 +2,22 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { DASHBOARD_PATH } from "./dashboard-server.js";
 import { formatHost } from "./format-host.js";
+import type { DispatchedNotification, NotificationInput } from "./push-notification.js";
+import { pushNotification } from "./push-notification.js";
 import type { PushAttempt } from "./pusher.js";
 import type { RecordingRequest } from "./recording-files.js";
 import type { ComposedTemplate } from "./render-composed.js";
-import type { SandboxCallPayload, SandboxDeliveryPayload } from "./reports.js";
+import type {
+  SandboxCallPayload,
+  SandboxClick2CallPayload,
+  SandboxDeliveryPayload,
+} from "./reports.js";
 import { composedResource, registerComposed } from "./sandbox-api.js";
 import { SandboxCredentials } from "./sandbox-credentials.js";
 import { resolveSandboxOptions, type SandboxOptions } from "./sandbox-options.js";
 import { API_BASE_PATH, createRequestHandler } from "./sandbox-request-handler.js";
 import { createSandboxState } from "./sandbox-state.js";
-import type { CallInput, Dispatched, SmsInput } from "./simulate-sms-and-calls.js";
+import type { CallInput, Click2CallInput, Dispatched, SmsInput } from "./simulate-sms-and-calls.js";
 
 export interface ComposedWebhookInput extends ComposedTemplate {
   name: string;
@@ -41,6 +47,19 @@ export interface Sandbox {
   sendSms(input: SmsInput): Dispatched<SandboxDeliveryPayload>;
   /** Simulates a call made with `webhook_id`: its call report is pushed to the webhook. */
   makeCall(input: CallInput): Dispatched<SandboxCallPayload>;
+  /**
+   * Simulates a Click2Call made with `webhook_id` (`v2/voice/c2c.md`): its report (`source`
+   * "C2C", `billing`, `status1`, `status2`, `hangup_by`, no `mid` unless given) is pushed to the
+   * webhook; `reportId` is its call id, as the push log knows it.
+   */
+  click2Call(input: Click2CallInput): Dispatched<SandboxClick2CallPayload>;
+  /**
+   * Pushes an opt-out (`sms:unsubscription`, `voice:unsubscription`, …) or another event
+   * (`whatsapp:message:status`, `vmn:message:in`, `contacts:subscriber:subscription`, or a
+   * smart-link visit, `link:visit`) as the provider does: to the webhook subscribed to the event
+   * (subscribing `webhookId` to it first when given), a smart-link visit to `webhookId`.
+   */
+  notify(input: NotificationInput): DispatchedNotification;
   /** Registers a composed webhook; pass its `id` as the webhookId of sendSms/makeCall. */
   createComposedWebhook(input: ComposedWebhookInput): SandboxComposedWebhook;
   /** Every push attempt so far, oldest first. */
@@ -115,6 +134,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     port: actualPort(),
     sendSms: (input) => dispatcher.sendSms(input),
     makeCall: (input) => dispatcher.makeCall(input),
+    click2Call: (input) => dispatcher.click2Call(input),
+    notify: (input) => pushNotification(state, input),
     createComposedWebhook: (input) =>
       composedResource(
         registerComposed(store, input as unknown as Record<string, unknown>),

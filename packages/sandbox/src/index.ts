@@ -8,7 +8,16 @@ export {
 export { FieldErrors } from "./field-errors.js";
 export { formatAttempt, formatVerification } from "./format-attempt.js";
 export { maskUrl } from "./mask.js";
-export { documentedJson, type PushRequest, standardPush } from "./push-request.js";
+export {
+  type BuiltNotification,
+  buildNotification,
+  NOTIFICATION_EVENTS,
+  type NotificationEvent,
+  type NotificationOverrides,
+  type NotificationPayload,
+} from "./notifications.js";
+export type { DispatchedNotification, NotificationInput } from "./push-notification.js";
+export { documentedJson, indentedJson, type PushRequest, standardPush } from "./push-request.js";
 export {
   createPusher,
   type PushAttempt,
@@ -21,8 +30,10 @@ export type { RecordingRequest } from "./recording-files.js";
 export { renderComposed, resolveTemplate } from "./render-composed.js";
 export {
   buildCallReport,
+  buildClick2CallReport,
   buildDeliveryReport,
   type CallOverrides,
+  type Click2CallOverrides,
   type DeliveryOverrides,
   documentedCall,
   documentedDelivery,
@@ -30,9 +41,15 @@ export {
   type PayloadStyle,
   type ReportClock,
   type SandboxCallPayload,
+  type SandboxClick2CallPayload,
   type SandboxDeliveryPayload,
 } from "./reports.js";
 export { pushAttemptJson } from "./sandbox-api.js";
 export type { SandboxOptions, VerificationSent } from "./sandbox-options.js";
-export type { CallInput, Dispatched, SmsInput } from "./simulate-sms-and-calls.js";
+export type {
+  CallInput,
+  Click2CallInput,
+  Dispatched,
+  SmsInput,
+} from "./simulate-sms-and-calls.js";
 export type { ChallengeOutcome } from "./verification-challenge.js";
