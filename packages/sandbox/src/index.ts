@@ -15,6 +15,7 @@ export {
   type NotificationEvent,
   type NotificationOverrides,
   type NotificationPayload,
+  notificationOverrides,
 } from "./notifications.js";
 export type { DispatchedNotification, NotificationInput } from "./push-notification.js";
 export { documentedJson, indentedJson, type PushRequest, standardPush } from "./push-request.js";
