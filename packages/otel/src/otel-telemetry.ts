@@ -48,9 +48,10 @@ const ERROR_OUTCOMES: ReadonlySet<ReportOutcome> = new Set(["failed", "timeout",
 /**
  * reportkit's telemetry on OpenTelemetry, for the `telemetry` option of `createReceiver`, of
  * every adapter and of `createWorker`. Each report reportkit identified gets a span named
- * `process reportkit.delivery` or `process reportkit.call` (kind CONSUMER, a child of the active
- * context, so it nests under the framework's HTTP span; the handler runs inside it), and is
- * counted in `reportkit.reports` by `reportkit.kind` and `reportkit.outcome`; refused requests
+ * after its kind, `process reportkit.delivery`, `process reportkit.call`, `process
+ * reportkit.unsubscribe` (an opt-out) or `process reportkit.event` (kind CONSUMER, a child of the
+ * active context, so it nests under the framework's HTTP span; the handler runs inside it), and
+ * is counted in `reportkit.reports` by `reportkit.kind` and `reportkit.outcome`; refused requests
  * are counted as outcome `refused` with `reportkit.error.code`. Handler durations go to the
  * `reportkit.handler.duration` histogram, in seconds. No phone number, token or body is ever
  * put in an attribute: only kinds, statuses, outcomes and error codes.
