@@ -2,14 +2,12 @@
 // keeps one (Postgres, Redis): an opt-out and another channel's event whose handlers failed,
 // listed with `reportkit journal list --kind` and sent again, each kind on its own, with
 // `reportkit replay --kind` once the handlers are fixed, over real HTTP to an Express receiver.
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import type { EventReport, UnsubscribeReport } from "@reportkit/core";
-import { webhookReceiver } from "@reportkit/express";
-import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROVIDER_SAMPLES } from "../fixtures/provider-samples.js";
 import { TOKEN } from "../fixtures/samples.js";
-import { type JournalSetup, reportkit } from "./journal-cases.js";
+import { type JournalSetup, reportkit, serveOn } from "./journal-cases.js";
 
 /** A page's sample, byte for byte, with a fresh id in place of `id` (each run its own entries). */
 function sampleWithFreshId(name: string, id: string): { body: string; fresh: string } {
@@ -23,33 +21,23 @@ export function runKindCases(name: string, open: () => Promise<JournalSetup>): v
   describe(`the failure journal in ${name}, by kind`, () => {
     let setup: JournalSetup;
     let origin: string;
-    let server: import("node:http").Server;
+    let server: Server;
     let failing = true;
     const optOuts: UnsubscribeReport[] = [];
     const events: EventReport[] = [];
 
     beforeAll(async () => {
       setup = await open();
-      const app = express();
-      app.use(
-        webhookReceiver({
-          secret: TOKEN,
-          dedupe: setup.store(),
-          logger: false,
-          onUnsubscribe: (report) => {
-            if (failing) throw new Error("the suppression list is down");
-            optOuts.push(report);
-          },
-          onEvent: (report) => {
-            if (failing) throw new Error("the chat inbox is down");
-            events.push(report);
-          },
-        }),
-      );
-      server = await new Promise((resolve) => {
-        const s = app.listen(0, "127.0.0.1", () => resolve(s));
-      });
-      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      ({ server, origin } = await serveOn(setup, {
+        onUnsubscribe: (report) => {
+          if (failing) throw new Error("the suppression list is down");
+          optOuts.push(report);
+        },
+        onEvent: (report) => {
+          if (failing) throw new Error("the chat inbox is down");
+          events.push(report);
+        },
+      }));
     });
     afterAll(async () => {
       await new Promise((resolve) => server?.close(resolve));

@@ -1,32 +1,56 @@
-// What `reportkit trigger` and `reportkit send` share about the kind of push: its argument (the
-// receiver's four kinds), the flags of a Click2Call, an opt-out and an event, and how they
-// become the fields of the body, by the names the provider's pages give them.
+// What `reportkit trigger` and `reportkit send` share about the push: its kind (the receiver's
+// four), the flags of its fields (a delivery report's, a call's, a Click2Call's, an opt-out's and
+// an event's), and how an opt-out's or an event's become the fields of its body, by the names
+// the provider's pages give them.
 import { NOTIFICATION_EVENTS, type NotificationEvent } from "@reportkit/sandbox";
 import { REPORT_KINDS, type ReportKind } from "@reportkit/wire";
 import { Argument, type Command } from "commander";
 import { CliError } from "./io.js";
 
-/** The flags of the kinds beyond a delivery report and an outbound-dial call's. */
+/** The flags of a push's fields. */
 export interface KindFlags {
+  status?: string;
+  mobile?: string;
+  custom?: string;
+  units?: string;
+  credits?: string;
+  toNumber?: string;
+  fromNumber?: string;
+  bridge?: string;
+  duration?: string;
   source?: string;
   event?: string;
   receiver?: string;
   type?: string;
   value?: string;
   text?: string;
-  status?: string;
-  mobile?: string;
-  toNumber?: string;
-  fromNumber?: string;
 }
 
 /** What each kind pushes by default: the provider's event of an opt-out, of another event. */
 const DEFAULT_EVENT = { unsubscribe: "sms:unsubscription", event: "whatsapp:message:status" };
 
-/** `<kind>`, one of the receiver's four, and the flags of a Click2Call, an opt-out and an event. */
+/** `<kind>`, one of the receiver's four, and the flags of each kind's fields. */
 export function withKinds(command: Command): Command {
   return command
     .addArgument(new Argument("<kind>", "which push").choices(REPORT_KINDS))
+    .option(
+      "--status <status>",
+      "report status (default DELIVRD / ANSWER; a Click2Call's second leg; an event's: delivered, read, …)",
+    )
+    .option(
+      "--mobile <digits>",
+      "delivery: mobile number with country code; link:visit: the visitor's",
+    )
+    .option("--custom <id>", "delivery: the client's custom id")
+    .option("--units <n>", "delivery: SMS parts")
+    .option("--credits <n>", "delivery: credits charged")
+    .option(
+      "--to-number <digits>",
+      "call: the number the call connected to (a Click2Call's also flow:<id>); event: the number messaged",
+    )
+    .option("--from-number <digits>", "call: the from number; event: who sent the message")
+    .option("--bridge <digits>", "call: the DID that initiated the call")
+    .option("--duration <seconds>", "call: duration in seconds")
     .option("--source <source>", "call: OBD (an outbound dial, default) or C2C (a Click2Call)")
     .option(
       "--event <event>",

@@ -20,7 +20,7 @@ import type { PushAttempt, Pusher } from "./pusher.js";
 import type { RecordingFiles } from "./recording-files.js";
 import { resolveTemplate } from "./render-composed.js";
 import { sentHeaders } from "./send-once.js";
-import type { Dispatcher } from "./simulate-sms-and-calls.js";
+import type { Dispatched, Dispatcher } from "./simulate-sms-and-calls.js";
 import type { SubscriptionStore } from "./subscriptions-api.js";
 import { challengeJson } from "./verification-challenge.js";
 import type { VoiceLog } from "./voice-log.js";
@@ -147,52 +147,52 @@ function sendSms(dispatcher: Dispatcher, { body }: ApiRequest): JsonReply {
   });
 }
 
-function makeCall(dispatcher: Dispatcher, { body }: ApiRequest): JsonReply {
-  const sent = dispatcher.makeCall({
+/** What an outbound dial's and a Click2Call's requests share, by the report's own names. */
+function callFields(body: ApiRequest["body"]) {
+  return {
     webhookId: body.webhook_id as string,
     to: body.to as string | undefined,
     from: body.from as string | undefined,
     bridge: body.bridge as string | undefined,
     status: body.status as string | undefined,
     duration: body.duration as number | undefined,
-    flowId: body.flow_id as number | undefined,
-    source: body.source as string | undefined,
     recordingUrl: body.recording_url as string | null | undefined,
     mid: body.mid as string | undefined,
     recordingBytes: body.recording_bytes as number | undefined,
-  });
+  };
+}
+
+/** The answer to a simulated call: what the push log knows it by, and the report. */
+function callAnswer(sent: Dispatched<object>, extra: Record<string, string> = {}): JsonReply {
   return ok(sent.pushed ? "Queued" : "Not pushed: the webhook is inactive", {
-    report_id: sent.report.mid,
+    report_id: sent.reportId,
+    ...extra,
     webhook_id: sent.webhookId,
     pushed: sent.pushed,
     report: sent.report,
   });
 }
 
+function makeCall(dispatcher: Dispatcher, { body }: ApiRequest): JsonReply {
+  return callAnswer(
+    dispatcher.makeCall({
+      ...callFields(body),
+      flowId: body.flow_id as number | undefined,
+      source: body.source as string | undefined,
+    }),
+  );
+}
+
 function click2Call(dispatcher: Dispatcher, { body }: ApiRequest): JsonReply {
   const sent = dispatcher.click2Call({
-    webhookId: body.webhook_id as string,
-    from: body.from as string | undefined,
-    to: body.to as string | undefined,
-    bridge: body.bridge as string | undefined,
-    status: body.status as string | undefined,
+    ...callFields(body),
     status1: body.status1 as string | undefined,
     status2: body.status2 as string | undefined,
-    duration: body.duration as number | undefined,
     billing: body.billing as number | undefined,
     hangupBy: body.hangup_by as string | undefined,
-    mid: body.mid as string | undefined,
-    recordingUrl: body.recording_url as string | null | undefined,
-    recordingBytes: body.recording_bytes as number | undefined,
   });
   // Some brands' Click2Call answers with a `callId`: the push log knows the report by it.
-  return ok(sent.pushed ? "Queued" : "Not pushed: the webhook is inactive", {
-    report_id: sent.reportId,
-    call_id: sent.reportId,
-    webhook_id: sent.webhookId,
-    pushed: sent.pushed,
-    report: sent.report,
-  });
+  return callAnswer(sent, { call_id: sent.reportId });
 }
 
 function notify(state: SandboxState, { body }: ApiRequest): JsonReply {

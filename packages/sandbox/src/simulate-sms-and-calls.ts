@@ -106,6 +106,28 @@ interface Sendable {
   written: (report: object) => string;
 }
 
+/** A call report as the voice logs list its call, under `id`. */
+function voiceCallOf(
+  id: string,
+  report: SandboxCallPayload | SandboxClick2CallPayload,
+  billing: number,
+  hangupBy: string,
+): VoiceCall {
+  return {
+    id,
+    from: String(report.from),
+    to: String(report.to),
+    bridge: String(report.bridge),
+    source: String(report.source),
+    status: report.status,
+    duration: Number(report.duration),
+    billing,
+    hangupBy,
+    startAt: report.start_at,
+    endAt: report.end_at,
+  };
+}
+
 /** A report the sandbox sent, kept so it can be sent again. */
 interface SentReport extends Sendable {
   webhookId: string;
@@ -159,19 +181,7 @@ export class Dispatcher {
     const complete = buildCallReport(webhook.id, overrides, { now, timeZone: this.timeZone });
     this.log?.call(complete);
     const seconds = Number(complete.duration);
-    const call: VoiceCall = {
-      id: complete.mid,
-      from: String(complete.from),
-      to: String(complete.to),
-      bridge: String(complete.bridge),
-      source: complete.source,
-      status: complete.status,
-      duration: seconds,
-      billing: seconds,
-      hangupBy: seconds > 0 ? "caller" : "",
-      startAt: complete.start_at,
-      endAt: complete.end_at,
-    };
+    const call = voiceCallOf(complete.mid, complete, seconds, seconds > 0 ? "caller" : "");
     this.record(call, complete, overrides.recordingUrl, recordingBytes, now);
     const report = this.shape(webhook, complete, documentedCall, (r) => r);
     return this.dispatch(webhook, {
@@ -198,19 +208,8 @@ export class Dispatcher {
       timeZone: this.timeZone,
     });
     const callId = randomUUID();
-    const call: VoiceCall = {
-      id: callId,
-      from: String(complete.from),
-      to: String(complete.to),
-      bridge: String(complete.bridge),
-      source: complete.source,
-      status: complete.status,
-      duration: Number(complete.duration),
-      billing: Number(complete.billing),
-      hangupBy: complete.hangup_by,
-      startAt: complete.start_at,
-      endAt: complete.end_at,
-    };
+    const billing = Number(complete.billing);
+    const call = voiceCallOf(callId, complete, billing, complete.hangup_by);
     this.record(call, complete, overrides.recordingUrl, recordingBytes, now);
     const report = this.shape(webhook, complete, documentedCall, (r) => r);
     return this.dispatch(webhook, {

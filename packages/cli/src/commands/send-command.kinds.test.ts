@@ -1,8 +1,6 @@
 // `reportkit send unsubscribe|event` and `send call --source C2C`: the real binary (dist/cli.js)
 // pushing an opt-out, another event and a Click2Call report, as the provider's pages show them,
 // to a reportkit receiver on node:http whose handler of each kind gets it, typed.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import {
   type CallReport,
   createReceiver,
@@ -10,11 +8,12 @@ import {
   type UnsubscribeReport,
 } from "@reportkit/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Running, serveReceiver } from "../../../../test/sandbox/servers.js";
 import { buildCli, reportkit } from "../../../../test/support/reportkit-cli.js";
 
 const SECRET = "send-kinds-secret-8127";
 
-let server: http.Server;
+let receiver: Running;
 let url: string;
 const calls: CallReport[] = [];
 const optOuts: UnsubscribeReport[] = [];
@@ -22,37 +21,24 @@ const events: EventReport[] = [];
 
 beforeAll(async () => {
   buildCli();
-  const receiver = createReceiver({
-    secret: SECRET,
-    logger: false,
-    onCall: (report) => {
-      calls.push(report);
-    },
-    onUnsubscribe: (report) => {
-      optOuts.push(report);
-    },
-    onEvent: (report) => {
-      events.push(report);
-    },
-  });
-  server = http.createServer(async (req, res) => {
-    const reply = await receiver.handle({
-      method: req.method ?? "GET",
-      url: req.url ?? "/",
-      headers: req.headers,
-      body: req,
-    });
-    res.writeHead(reply.status, reply.headers).end(reply.body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+  receiver = await serveReceiver(
+    createReceiver({
+      secret: SECRET,
+      logger: false,
+      onCall: (report) => {
+        calls.push(report);
+      },
+      onUnsubscribe: (report) => {
+        optOuts.push(report);
+      },
+      onEvent: (report) => {
+        events.push(report);
+      },
+    }),
+  );
+  url = `${receiver.url}/webhooks`;
 });
-afterAll(async () => {
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-});
+afterAll(() => receiver.close());
 
 const send = (...args: string[]) => reportkit(["send", ...args, "--to", url, "--secret", SECRET]);
 

@@ -30,15 +30,6 @@ import { type SecretFlags, secretOf, withSecretOptions } from "../webhook-secret
 
 interface SendFlags extends SecretFlags, KindFlags {
   to: string;
-  status?: string;
-  mobile?: string;
-  custom?: string;
-  units?: string;
-  credits?: string;
-  toNumber?: string;
-  fromNumber?: string;
-  bridge?: string;
-  duration?: string;
   webhookId?: string;
   retries: string;
   interval: string;
@@ -58,24 +49,6 @@ export function sendCommand(command: Command, io: CliIo): Command {
     command.description("push one realistic report, opt-out or event straight to a receiver"),
   ).requiredOption("--to <url>", "the receiver's URL");
   return withSecretOptions(command, "sent as Bearer, as the provider sends it with every push")
-    .option(
-      "--status <status>",
-      "report status (default DELIVRD / ANSWER; a Click2Call's second leg; an event's: delivered, read, …)",
-    )
-    .option(
-      "--mobile <digits>",
-      "delivery: mobile number with country code; link:visit: the visitor's",
-    )
-    .option("--custom <id>", "delivery: the client's custom id")
-    .option("--units <n>", "delivery: SMS parts")
-    .option("--credits <n>", "delivery: credits charged")
-    .option(
-      "--to-number <digits>",
-      "call: the number the call connected to (a Click2Call's also flow:<id>); event: the number messaged",
-    )
-    .option("--from-number <digits>", "call: the from number; event: who sent the message")
-    .option("--bridge <digits>", "call: the DID that initiated the call")
-    .option("--duration <seconds>", "call: duration in seconds")
     .option("--webhook-id <id>", "call: webhook_id in the report (default a new UUID)")
     .option("--retries <n>", "retries after a failed attempt (provider: 3)", "3")
     .option("--interval <duration>", "wait between attempts (provider: 30m)", "2s")

@@ -14,16 +14,7 @@ import { inline } from "../terminal-safe.js";
 
 interface TriggerFlags extends KindFlags {
   webhook?: string;
-  status?: string;
-  mobile?: string;
-  custom?: string;
-  units?: string;
-  credits?: string;
   message?: string;
-  toNumber?: string;
-  fromNumber?: string;
-  bridge?: string;
-  duration?: string;
   wait?: boolean;
   json?: boolean;
   baseUrl?: string;
@@ -63,25 +54,7 @@ export function triggerCommand(command: Command, io: CliIo): Command {
       "--webhook <id>",
       "the sandbox webhook that receives it (an opt-out or event: subscribed to its event first); default the one subscribed",
     )
-    .option(
-      "--status <status>",
-      "report status (default DELIVRD / ANSWER; a Click2Call's second leg; an event's: delivered, read, …)",
-    )
-    .option(
-      "--mobile <digits>",
-      "delivery: mobile number with country code; link:visit: the visitor's",
-    )
-    .option("--custom <id>", "delivery: the client's custom id")
-    .option("--units <n>", "delivery: SMS parts")
-    .option("--credits <n>", "delivery: credits charged")
     .option("--message <text>", "delivery: the message (only its length counts, for units)")
-    .option(
-      "--to-number <digits>",
-      "call: the number the call connected to (a Click2Call's also flow:<id>); event: the number messaged",
-    )
-    .option("--from-number <digits>", "call: the from number; event: who sent the message")
-    .option("--bridge <digits>", "call: the DID that initiated the call")
-    .option("--duration <seconds>", "call: duration in seconds")
     .option("--wait", "print each push attempt and exit once the report is delivered or dropped")
     .option("--json", "print the sandbox's answer (and with --wait the attempts) as JSON")
     .option("--base-url <url>", "the sandbox's API base (env: REPORTKIT_BASE_URL)")
