@@ -115,7 +115,16 @@ describe("buildNotification", () => {
     expect(visit.reportId).toMatch(/:1$/);
   });
 
+  it("dates a body at `at` when given (an opt-out of last week, say)", () => {
+    const at = new Date("2023-07-01T00:00:00.000Z");
+    const optOut = buildNotification("sms:unsubscription", { at }, clock);
+    expect(optOut.payload).toMatchObject({ created_at: "2023-07-01T00:00:00.000000Z" });
+    const visit = buildNotification("link:visit", { at }, clock);
+    expect(visit.payload).toMatchObject({ created_at: "2023-07-01 05:30:00" });
+  });
+
   it.each([
+    ["sms:unsubscription", { at: new Date(Number.NaN) }, "at", "a valid date"],
     ["sms:unsubscription", { receiver: "12" }, "receiver", "must be 8 to 15 digits"],
     [
       "whatsapp:message:status",

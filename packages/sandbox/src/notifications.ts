@@ -68,6 +68,8 @@ export interface NotificationOverrides {
   mobile?: string;
   /** A smart-link visit: the link's id (`link_id`). Default 246. */
   linkId?: number | string;
+  /** When it happened (an opt-out's `created_at`, a status's times). Default now. */
+  at?: Date;
 }
 
 /** A notification's body, as pushed. */
@@ -158,6 +160,11 @@ export function buildNotification(
 ): BuiltNotification {
   const check = new FieldCheck();
   const family = familyOf(event);
+  const { at } = overrides;
+  if (at !== undefined && (!(at instanceof Date) || Number.isNaN(at.getTime()))) {
+    check.add("at", "The at field must be a valid date.");
+  }
+  const now = at instanceof Date && !Number.isNaN(at.getTime()) ? at : clock.now;
   const channel = event.slice(0, event.indexOf(":"));
   const text = (field: WireName, fallback: string, max = 255) => {
     const value = overrides[NOTIFICATION_FIELDS[field]];
@@ -183,15 +190,15 @@ export function buildNotification(
   const built = (() => {
     switch (family) {
       case "unsubscription":
-        return optOut(channel, text, digits, clock.now);
+        return optOut(channel, text, digits, now);
       case "status":
-        return messageStatus(event, channel, text, digits, check, clock.now);
+        return messageStatus(event, channel, text, digits, check, now);
       case "in":
         return messageIn(event, channel, text, digits);
       case "contact":
-        return contactUpdate(overrides, text, check, clock.now);
+        return contactUpdate(overrides, text, check, now);
       case "link":
-        return linkVisit(overrides, digits, check, clock);
+        return linkVisit(overrides, digits, check, { ...clock, now });
     }
   })();
   check.done();

@@ -53,6 +53,17 @@ describe("buildClick2CallReport", () => {
     expect(Object.keys(values).sort()).toEqual(Object.keys(CALL_VARIABLES).sort());
   });
 
+  it("ends the call, and dates the report, at `at` when given", () => {
+    const at = new Date("2021-04-08T10:00:00.000Z"); // 15:30:00 in Asia/Kolkata
+    const report = buildClick2CallReport("hook-1", { at, duration: 30 }, clock);
+    expect(report).toMatchObject({
+      start_at: "2021-04-08 15:29:30",
+      end_at: "2021-04-08 15:30:00",
+      date: "2021-04-08 15:30:00",
+      unixtime: "1617876000",
+    });
+  });
+
   it("refuses bad overrides, naming each field", () => {
     const thrown = (() => {
       try {

@@ -114,6 +114,8 @@ export interface Click2CallOverrides {
   mid?: string;
   /** Default a made-up recording for a completed call; null leaves it out. */
   recordingUrl?: string | null;
+  /** When the call ended (and the report was made). Default now. */
+  at?: Date;
 }
 
 export interface ReportClock {
@@ -302,6 +304,10 @@ export function buildClick2CallReport(
     check.add("hangup_by", "The hangup by field must be caller or agent.");
   }
   const mid = checkText(check, "mid", overrides.mid, 64);
+  const { at: endedAt } = overrides;
+  if (endedAt !== undefined && (!(endedAt instanceof Date) || Number.isNaN(endedAt.getTime()))) {
+    check.add("at", "The at field must be a valid date.");
+  }
   let recordingUrl: string | undefined;
   if (overrides.recordingUrl === undefined) {
     if (status === "COMPLETED") recordingUrl = `https://recordings.example.com/${randomUUID()}.mp3`;
@@ -310,7 +316,7 @@ export function buildClick2CallReport(
   }
   check.done();
 
-  const ended = unixSeconds(clock.now);
+  const ended = unixSeconds(endedAt ?? clock.now);
   const at = (s: number) => formatWallClock(new Date(s * 1000), clock.timeZone);
   // In the order of the page's sample; webhook_id first, as its callback variables list it.
   const report: SandboxClick2CallPayload = {
