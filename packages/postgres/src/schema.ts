@@ -3,13 +3,17 @@
 // and the relations whose existence the store checks first.
 import { DELIVERY_OUTCOMES } from "@reportkit/core";
 import { REPORT_KINDS } from "@reportkit/wire";
+import { LEDGER_RELATIONS, ledgerSql } from "./ledger-schema.js";
+import { MESSAGE_STATUS_TABLE, STATUS_HISTORY_TABLE } from "./table-names.js";
 
 export const DEFAULT_INBOX_TABLE = "reportkit_inbox";
 export const DEFAULT_JOURNAL_TABLE = "reportkit_journal";
-/** recordStatus's table: one row per message, its status as far as it has moved. */
-export const MESSAGE_STATUS_TABLE = "reportkit_message_status";
-/** recordStatus's history: one row per status it was given, applied or not. */
-export const STATUS_HISTORY_TABLE = "reportkit_status_history";
+export {
+  CALLS_TABLE,
+  MESSAGE_STATUS_TABLE,
+  OPT_OUTS_TABLE,
+  STATUS_HISTORY_TABLE,
+} from "./table-names.js";
 
 /** A table name as SQL: each part quoted, so a name is never read as SQL. */
 export interface TableName {
@@ -41,7 +45,10 @@ export function tableName(who: string, option: string, name: unknown): TableName
   };
 }
 
-/** The inbox's table and index, and recordStatus's tables and index, as to_regclass reads them. */
+/**
+ * The inbox's table and index, and the ledger's tables and indexes (ledger-schema.ts), as
+ * to_regclass reads them.
+ */
 export function inboxRelations(table: TableName): string[] {
   return [
     table.sql,
@@ -49,6 +56,7 @@ export function inboxRelations(table: TableName): string[] {
     MESSAGE_STATUS_TABLE,
     STATUS_HISTORY_TABLE,
     `${STATUS_HISTORY_TABLE}_message_id_idx`,
+    ...LEDGER_RELATIONS,
   ];
 }
 
@@ -59,8 +67,8 @@ export function journalRelations(table: TableName): string[] {
 
 /**
  * The inbox: one row per report processed, its key committed with the handler's writes. With it
- * come recordStatus's tables, so that a handler can record statuses through `ctx.tx` from the
- * first report on.
+ * come the ledger's tables (recordStatus's, recordCall's, recordOptOut's), so that a handler can
+ * record reports through `ctx.tx` from the first report on.
  */
 export function inboxTableSql(table: TableName): string {
   return `CREATE TABLE IF NOT EXISTS ${table.sql} (
@@ -68,7 +76,7 @@ export function inboxTableSql(table: TableName): string {
   processed_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX IF NOT EXISTS "${table.base}_processed_at_idx" ON ${table.sql} (processed_at);
-${statusTablesSql()}`;
+${statusTablesSql()}${ledgerSql()}`;
 }
 
 const OUTCOMES = DELIVERY_OUTCOMES.map((outcome) => `'${outcome}'`).join(", ");
@@ -149,12 +157,14 @@ ${kindCheckSql(table)}
 }
 
 /**
- * The SQL that creates the inbox's and the journal's tables, and recordStatus's two
- * (`CREATE TABLE IF NOT EXISTS`, so it may run again), for a migration tool; it ends with the
+ * The SQL that creates the inbox's and the journal's tables, and the ledger's (recordStatus's
+ * two, recordCall's and recordOptOut's) with the insights' indexes (`CREATE TABLE IF NOT
+ * EXISTS`, so it may run again), for a migration tool. A ledger made by an older reportkit gets
+ * the columns it lacks (`ALTER TABLE … ADD COLUMN IF NOT EXISTS`), and the SQL ends with the
  * ALTER TABLE that lets a journal table made by an older version take every kind of report
- * (opt-outs and events besides delivery and call reports): run it again in a new migration to
- * upgrade. The store checks for the tables (and that check) first and runs the same statements
- * when one is missing or out of date, unless `createTables: false`.
+ * (opt-outs and events besides delivery and call reports): run it again in a new migration after
+ * an upgrade. The store checks for the tables, their columns and that check first and runs the
+ * same statements when one is missing or out of date, unless `createTables: false`.
  *
  * @example
  * import { postgresInboxSql } from "@reportkit/postgres";

@@ -2,8 +2,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { DASHBOARD_PATH } from "./dashboard-server.js";
 import { formatHost } from "./format-host.js";
-import type { DispatchedNotification, NotificationInput } from "./push-notification.js";
-import { pushNotification } from "./push-notification.js";
+import type { SandboxOptOutPayload } from "./notifications.js";
+import type { DispatchedNotification, NotificationInput, OptOutInput } from "./push-notification.js";
+import { pushNotification, pushOptOut } from "./push-notification.js";
 import type { PushAttempt } from "./pusher.js";
 import type { RecordingRequest } from "./recording-files.js";
 import type { ComposedTemplate } from "./render-composed.js";
@@ -60,6 +61,11 @@ export interface Sandbox {
    * (subscribing `webhookId` to it first when given), a smart-link visit to `webhookId`.
    */
   notify(input: NotificationInput): DispatchedNotification;
+  /**
+   * Simulates a number opting out of SMS: `notify` of an `sms:unsubscription`, pushed to the
+   * webhook subscribed to it (subscribing `webhookId` to it first when given).
+   */
+  optOut(input: OptOutInput): DispatchedNotification<SandboxOptOutPayload>;
   /** Registers a composed webhook; pass its `id` as the webhookId of sendSms/makeCall. */
   createComposedWebhook(input: ComposedWebhookInput): SandboxComposedWebhook;
   /** Every push attempt so far, oldest first. */
@@ -136,6 +142,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     makeCall: (input) => dispatcher.makeCall(input),
     click2Call: (input) => dispatcher.click2Call(input),
     notify: (input) => pushNotification(state, input),
+    optOut: (input) => pushOptOut(state, input),
     createComposedWebhook: (input) =>
       composedResource(
         registerComposed(store, input as unknown as Record<string, unknown>),

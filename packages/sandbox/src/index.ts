@@ -5,6 +5,7 @@ export {
   type Sandbox,
   type SandboxComposedWebhook,
 } from "./create-sandbox.js";
+export { SECURITY_HEADERS } from "./dashboard-server.js";
 export { FieldErrors } from "./field-errors.js";
 export { formatAttempt, formatVerification } from "./format-attempt.js";
 export { maskUrl } from "./mask.js";
@@ -16,8 +17,13 @@ export {
   type NotificationOverrides,
   type NotificationPayload,
   notificationOverrides,
+  type SandboxOptOutPayload,
 } from "./notifications.js";
-export type { DispatchedNotification, NotificationInput } from "./push-notification.js";
+export type {
+  DispatchedNotification,
+  NotificationInput,
+  OptOutInput,
+} from "./push-notification.js";
 export { documentedJson, indentedJson, type PushRequest, standardPush } from "./push-request.js";
 export {
   createPusher,
@@ -45,6 +51,7 @@ export {
   type SandboxClick2CallPayload,
   type SandboxDeliveryPayload,
 } from "./reports.js";
+export { hostCheck } from "./request-guard.js";
 export { pushAttemptJson } from "./sandbox-api.js";
 export type { SandboxOptions, VerificationSent } from "./sandbox-options.js";
 export type {

@@ -16,9 +16,9 @@ import {
 } from "@reportkit/wire";
 import { FieldCheck, hasControlCharacter } from "./field-errors.js";
 import { formatWallClock } from "./format-wall-clock.js";
-import { laravelTimestamp } from "./laravel.js";
+import { laravelTimestamp } from "./laravel-timestamp.js";
 import { SANDBOX_SENDER } from "./message-log.js";
-import type { ReportClock } from "./reports.js";
+import { checkAt, type ReportClock } from "./reports.js";
 
 // What the provider pushes besides delivery and call reports, as its pages show each body
 // (v2/event/index.md, v2/link/webhook.md): the opt-outs (`<channel>:unsubscription`, bare), other
@@ -71,6 +71,12 @@ export interface NotificationOverrides {
   /** When it happened (an opt-out's `created_at`, a status's times). Default now. */
   at?: Date;
 }
+
+/**
+ * The opt-out `sandbox.optOut` pushes: the `sms:unsubscription` body, in the order of the event
+ * page's sample, its id a uuid.
+ */
+export type SandboxOptOutPayload = DocumentedUnsubscribePayload & { id: string };
 
 /** A notification's body, as pushed. */
 export type NotificationPayload =
@@ -160,11 +166,7 @@ export function buildNotification(
 ): BuiltNotification {
   const check = new FieldCheck();
   const family = familyOf(event);
-  const { at } = overrides;
-  if (at !== undefined && (!(at instanceof Date) || Number.isNaN(at.getTime()))) {
-    check.add("at", "The at field must be a valid date.");
-  }
-  const now = at instanceof Date && !Number.isNaN(at.getTime()) ? at : clock.now;
+  const now = checkAt(check, overrides.at, clock.now);
   const channel = event.slice(0, event.indexOf(":"));
   const text = (field: WireName, fallback: string, max = 255) => {
     const value = overrides[NOTIFICATION_FIELDS[field]];

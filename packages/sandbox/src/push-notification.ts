@@ -5,6 +5,7 @@ import {
   type NotificationEvent,
   type NotificationOverrides,
   type NotificationPayload,
+  type SandboxOptOutPayload,
 } from "./notifications.js";
 import type { Dispatched, Dispatcher } from "./simulate-sms-and-calls.js";
 import type { SubscriptionStore } from "./subscriptions-api.js";
@@ -26,8 +27,12 @@ export interface NotificationInput extends NotificationOverrides {
   webhookId?: string;
 }
 
+/** What `sandbox.optOut` takes: an `sms:unsubscription`'s fields, and the webhook to send it to. */
+export type OptOutInput = Pick<NotificationInput, "webhookId" | "receiver" | "type" | "value" | "at">;
+
 /** A notification sent, and the subscription that routed it (none for a smart-link visit). */
-export interface DispatchedNotification extends Dispatched<NotificationPayload> {
+export interface DispatchedNotification<P extends NotificationPayload = NotificationPayload>
+  extends Dispatched<P> {
   subscription: { id: number; created: boolean } | null;
 }
 
@@ -89,4 +94,18 @@ export function pushNotification(
   }
   const made = routing.subscriptions.create({ event, identity: "all", webhookId: target });
   return { ...sent, subscription: { id: made.id, created: true } };
+}
+
+/**
+ * Pushes an SMS opt-out (`sms:unsubscription`) where the provider would: `pushNotification` of
+ * that event.
+ * @throws FieldErrors as pushNotification does
+ */
+export function pushOptOut(
+  routing: NotificationRouting,
+  input: OptOutInput,
+): DispatchedNotification<SandboxOptOutPayload> {
+  const sent = pushNotification(routing, { ...input, event: "sms:unsubscription" });
+  // buildNotification gives an SMS opt-out a uuid for its id.
+  return sent as DispatchedNotification<SandboxOptOutPayload>;
 }

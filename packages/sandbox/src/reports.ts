@@ -67,6 +67,10 @@ export interface DeliveryOverrides {
   cid?: string;
   /** Only used to count the parts. */
   message?: string;
+  /** When the report says the message was delivered (its receipt's time). Default now. */
+  at?: Date;
+  /** Seconds from its submission to the operator to that receipt. Default 2. */
+  deliverySeconds?: number;
 }
 
 /** What a simulated call may override. */
@@ -88,6 +92,8 @@ export interface CallOverrides {
   recordingUrl?: string | null;
   /** The campaign's message id. Default a new UUID. */
   mid?: string;
+  /** When the call ended. Default now. */
+  at?: Date;
 }
 
 /** What a simulated Click2Call may override. */
@@ -161,16 +167,18 @@ export function buildDeliveryReport(
       check.add("credits", "The credits field must be a number of at least 0.");
     }
   }
+  const at = checkAt(check, overrides.at, clock.now);
+  const deliverySeconds = checkSeconds(check, "delivery_seconds", overrides.deliverySeconds, 2);
   const custom = checkText(check, "custom", overrides.custom, 255);
   const custom1 = checkText(check, "custom1", overrides.custom1, 255);
   const custom2 = checkText(check, "custom2", overrides.custom2, 255);
   const cid = checkText(check, "cid", overrides.cid, 64) ?? String(randomInt(1000, 1_000_000));
   check.done();
 
-  const delivered = unixSeconds(clock.now);
-  const submitted = delivered - 2;
-  const sent = delivered - 3;
-  const at = (seconds: number) => formatWallClock(new Date(seconds * 1000), clock.timeZone);
+  const delivered = unixSeconds(at);
+  const submitted = delivered - deliverySeconds;
+  const sent = submitted - 1;
+  const wallClock = (seconds: number) => formatWallClock(new Date(seconds * 1000), clock.timeZone);
   const report: SandboxDeliveryPayload = {
     id: `${randomUUID()}:1`,
     mobile,
@@ -180,9 +188,9 @@ export function buildDeliveryReport(
     deliv_at: String(delivered),
     sent_at: String(sent),
     submit_at: String(submitted),
-    deliv_time: at(delivered),
-    sent_time: at(sent),
-    submit_time: at(submitted),
+    deliv_time: wallClock(delivered),
+    sent_time: wallClock(sent),
+    submit_time: wallClock(submitted),
     cid,
   };
   if (custom !== undefined) report.custom = custom;
@@ -248,6 +256,7 @@ export function buildCallReport(
   }
   const source = checkText(check, "source", overrides.source, 32) ?? "OBD";
   const mid = checkText(check, "mid", overrides.mid, 64) ?? randomUUID();
+  const endedAt = checkAt(check, overrides.at, clock.now);
   let recordingUrl: string | undefined;
   if (overrides.recordingUrl === undefined) {
     if (status === "ANSWER") recordingUrl = `https://recordings.example.com/${mid}.mp3`;
@@ -257,7 +266,7 @@ export function buildCallReport(
   check.done();
 
   const seconds = duration as number;
-  const ended = unixSeconds(clock.now);
+  const ended = unixSeconds(endedAt);
   const started = ended - seconds;
   const at = (s: number) => formatWallClock(new Date(s * 1000), clock.timeZone);
   const report: SandboxCallPayload = {
@@ -304,10 +313,7 @@ export function buildClick2CallReport(
     check.add("hangup_by", "The hangup by field must be caller or agent.");
   }
   const mid = checkText(check, "mid", overrides.mid, 64);
-  const { at: endedAt } = overrides;
-  if (endedAt !== undefined && (!(endedAt instanceof Date) || Number.isNaN(endedAt.getTime()))) {
-    check.add("at", "The at field must be a valid date.");
-  }
+  const endedAt = checkAt(check, overrides.at, clock.now);
   let recordingUrl: string | undefined;
   if (overrides.recordingUrl === undefined) {
     if (status === "COMPLETED") recordingUrl = `https://recordings.example.com/${randomUUID()}.mp3`;
@@ -316,7 +322,7 @@ export function buildClick2CallReport(
   }
   check.done();
 
-  const ended = unixSeconds(endedAt ?? clock.now);
+  const ended = unixSeconds(endedAt);
   const at = (s: number) => formatWallClock(new Date(s * 1000), clock.timeZone);
   // In the order of the page's sample; webhook_id first, as its callback variables list it.
   const report: SandboxClick2CallPayload = {
@@ -341,12 +347,30 @@ export function buildClick2CallReport(
   return report;
 }
 
-/** A whole number of seconds given (or its digits), checked; `fallback` when not given. */
+/** A date given, checked; `now` when not given. */
+export function checkAt(check: FieldCheck, value: unknown, now: Date): Date {
+  if (value === undefined) return now;
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
+    check.add("at", "The at field must be a valid date.");
+    return now;
+  }
+  return value;
+}
+
+/**
+ * A whole number of seconds given (or its digits, as the HTTP API may send it), at most a week,
+ * checked; `fallback` when not given.
+ */
 function checkSeconds(check: FieldCheck, field: string, value: unknown, fallback: number): number {
   const seconds = typeof value === "string" && DIGITS.test(value) ? Number(value) : value;
   if (seconds === undefined) return fallback;
-  if (typeof seconds !== "number" || !Number.isSafeInteger(seconds) || seconds < 0) {
-    check.add(field, `The ${field} field must be a whole number of seconds.`);
+  if (
+    typeof seconds !== "number" ||
+    !Number.isSafeInteger(seconds) ||
+    seconds < 0 ||
+    seconds > 604_800
+  ) {
+    check.add(field, `The ${field} field must be a whole number of seconds from 0 to 604800.`);
     return fallback;
   }
   return seconds;
