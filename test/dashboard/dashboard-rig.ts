@@ -4,7 +4,7 @@
 import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import type { DeliveryReport } from "@reportkit/core";
+import type { CallReport, DeliveryReport, EventReport, UnsubscribeReport } from "@reportkit/core";
 import { webhookReceiver } from "@reportkit/express";
 import { createSandbox, type Sandbox } from "@reportkit/sandbox";
 import express from "express";
@@ -27,11 +27,18 @@ export interface DashboardRig {
   receiverUrl: string;
   /** The delivery reports the receiver handled. */
   received: DeliveryReport[];
+  /** The call reports, opt-outs and events it handled. */
+  calls: CallReport[];
+  optOuts: UnsubscribeReport[];
+  events: EventReport[];
   close(): Promise<void>;
 }
 
 export async function startDashboardRig(): Promise<DashboardRig> {
   const received: DeliveryReport[] = [];
+  const calls: CallReport[] = [];
+  const optOuts: UnsubscribeReport[] = [];
+  const events: EventReport[] = [];
   const app = express();
   app.get("/ack", (_req, res) => {
     res.type("text/plain").send("ack");
@@ -60,6 +67,15 @@ export async function startDashboardRig(): Promise<DashboardRig> {
       onDelivery: (report) => {
         received.push(report);
       },
+      onCall: (report) => {
+        calls.push(report);
+      },
+      onUnsubscribe: (report) => {
+        optOuts.push(report);
+      },
+      onEvent: (report) => {
+        events.push(report);
+      },
     }),
   );
   const server = app.listen(0, "127.0.0.1");
@@ -77,6 +93,9 @@ export async function startDashboardRig(): Promise<DashboardRig> {
     page,
     receiverUrl,
     received,
+    calls,
+    optOuts,
+    events,
     close: async () => {
       await browser.close();
       await sandbox.close();

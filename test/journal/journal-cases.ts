@@ -2,8 +2,10 @@
 // Redis): an Express receiver over real HTTP, a handler that fails and is then fixed, and the
 // real `reportkit journal list` / `reportkit replay` commands (the CLI's main, in process).
 import { randomBytes } from "node:crypto";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { main } from "@reportkit/cli";
+import type { ReceiverOptions } from "@reportkit/core";
 import type { DedupeStore, JournalEntry, JournalRecord } from "@reportkit/core/adapter";
 import { webhookReceiver } from "@reportkit/express";
 import { storedKey } from "@reportkit/wire/internal";
@@ -26,13 +28,14 @@ export interface JournalSetup {
   close(): Promise<void>;
 }
 
-interface Run {
+export interface Run {
   code: number;
   stdout: string;
   stderr: string;
 }
 
-function reportkit(...args: string[]): Promise<Run> {
+/** `reportkit <args>`, the CLI's main in process. */
+export function reportkit(...args: string[]): Promise<Run> {
   return reportkitWith({}, ...args);
 }
 
@@ -52,11 +55,27 @@ async function reportkitWith(env: Record<string, string>, ...args: string[]): Pr
   return { code, stdout, stderr };
 }
 
+/**
+ * An Express receiver with the setup's store and `handlers` on a free loopback port, its
+ * secret TOKEN; the caller closes `server`.
+ */
+export async function serveOn(
+  setup: JournalSetup,
+  handlers: Omit<ReceiverOptions, "secret" | "dedupe" | "logger">,
+): Promise<{ server: Server; origin: string }> {
+  const app = express();
+  app.use(webhookReceiver({ secret: TOKEN, dedupe: setup.store(), logger: false, ...handlers }));
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
 export function runJournalCases(name: string, open: () => Promise<JournalSetup>): void {
   describe(`the failure journal in ${name}`, () => {
     let setup: JournalSetup;
     let origin: string;
-    let server: import("node:http").Server;
+    let server: Server;
     let failing = true;
     let runs: string[] = [];
     const errorText = 'relation "messages" does not exist';
@@ -75,22 +94,12 @@ export function runJournalCases(name: string, open: () => Promise<JournalSetup>)
 
     beforeAll(async () => {
       setup = await open();
-      const app = express();
-      app.use(
-        webhookReceiver({
-          secret: TOKEN,
-          dedupe: setup.store(),
-          logger: false,
-          onDelivery: (report) => {
-            runs.push(report.id);
-            if (failing) throw new Error(errorText);
-          },
-        }),
-      );
-      server = await new Promise((resolve) => {
-        const s = app.listen(0, "127.0.0.1", () => resolve(s));
-      });
-      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      ({ server, origin } = await serveOn(setup, {
+        onDelivery: (report) => {
+          runs.push(report.id);
+          if (failing) throw new Error(errorText);
+        },
+      }));
     });
     afterAll(async () => {
       await new Promise((resolve) => server?.close(resolve));

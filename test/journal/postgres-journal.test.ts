@@ -1,10 +1,11 @@
 import { postgresInbox, postgresJournal } from "@reportkit/postgres";
 import { describe } from "vitest";
 import { requirePostgresServer, startPostgresServer } from "../support/postgres-server.js";
-import { runJournalCases } from "./journal-cases.js";
+import { type JournalSetup, runJournalCases } from "./journal-cases.js";
+import { runKindCases } from "./kinds-cases.js";
 
 describe.runIf(requirePostgresServer("postgres-journal.test.ts"))("Postgres", () => {
-  runJournalCases("Postgres", async () => {
+  const open = async (): Promise<JournalSetup> => {
     const server = await startPostgresServer();
     const stores: { close(): Promise<void> }[] = [];
     const reader = postgresJournal({ connectionString: server.url });
@@ -22,5 +23,7 @@ describe.runIf(requirePostgresServer("postgres-journal.test.ts"))("Postgres", ()
         await server.close();
       },
     };
-  });
+  };
+  runJournalCases("Postgres", open);
+  runKindCases("Postgres", open);
 });

@@ -1,10 +1,11 @@
 import { redisDedupe, redisJournal } from "@reportkit/redis";
 import { describe } from "vitest";
 import { requireRedisServer, startRedisServer } from "../support/redis-server.js";
-import { runJournalCases } from "./journal-cases.js";
+import { type JournalSetup, runJournalCases } from "./journal-cases.js";
+import { runKindCases } from "./kinds-cases.js";
 
 describe.runIf(requireRedisServer("redis-journal.test.ts"))("Redis", () => {
-  runJournalCases("Redis", async () => {
+  const open = async (): Promise<JournalSetup> => {
     const server = await startRedisServer();
     const stores: { close(): Promise<void> }[] = [];
     const reader = redisJournal({ connection: server.url });
@@ -22,5 +23,7 @@ describe.runIf(requireRedisServer("redis-journal.test.ts"))("Redis", () => {
         await server.close();
       },
     };
-  });
+  };
+  runJournalCases("Redis", open);
+  runKindCases("Redis", open);
 });

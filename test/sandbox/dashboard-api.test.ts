@@ -5,7 +5,12 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { fileURLToPath } from "node:url";
-import { createSandbox, documentedJson, type Sandbox } from "@reportkit/sandbox";
+import {
+  createSandbox,
+  documentedJson,
+  NOTIFICATION_EVENTS,
+  type Sandbox,
+} from "@reportkit/sandbox";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listen, type Recorder, startRecorder, stop } from "./servers.js";
 
@@ -76,7 +81,12 @@ describe("sandbox event stream", () => {
     expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     const { events, raw } = readEvents(response);
     await expect.poll(() => events.map((e) => e.name), { timeout: 15_000 }).toEqual(["snapshot"]);
-    expect(events[0]?.data).toEqual({ base_url: sandbox.baseUrl, webhooks: [], attempts: [] });
+    expect(events[0]?.data).toEqual({
+      base_url: sandbox.baseUrl,
+      notification_events: NOTIFICATION_EVENTS,
+      webhooks: [],
+      attempts: [],
+    });
 
     const hook = await api("POST", "developer/webhooks", {
       name: "feed",

@@ -1,16 +1,7 @@
 // @reportkit/testing's sendReport against every adapter, the way a user's own test suite
 // would use it: Express (served on an ephemeral port), Fastify (inject), Hono (fetch),
 // core's receiver (fetch), and a URL of a server really listening.
-import { once } from "node:events";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import {
-  type CallReport,
-  type ComposedTemplate,
-  createReceiver,
-  type DeliveryReport,
-  type ReceiverOptions,
-} from "@reportkit/core";
+import { type CallReport, createReceiver, type DeliveryReport } from "@reportkit/core";
 import { webhookReceiver as expressReceiver } from "@reportkit/express";
 import { webhookReceiver as fastifyReceiver } from "@reportkit/fastify";
 import { webhookReceiver as honoReceiver } from "@reportkit/hono";
@@ -22,47 +13,16 @@ import {
   sendReport,
 } from "@reportkit/testing";
 import express from "express";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify from "fastify";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SAMPLE_CALL_TEXT, SAMPLE_DLR_TEXT, TOKEN } from "../fixtures/samples.js";
+import { cleanup, closeTargets, TARGETS } from "./targets.js";
 
-type Options = ReceiverOptions<ComposedTemplate | undefined>;
-
-const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   vi.unstubAllEnvs();
-  await Promise.all(cleanup.splice(0).map((close) => close()));
+  await closeTargets();
 });
-
-/** Each target as a user builds it, the receiver on /webhooks. */
-const TARGETS: Record<string, (options: Options) => Promise<ReportTarget>> = {
-  express: async (options) => {
-    const app = express();
-    app.use(expressReceiver({ path: "/webhooks", ...options } as never));
-    return app;
-  },
-  fastify: async (options) => {
-    const app: FastifyInstance = Fastify();
-    await app.register(fastifyReceiver, options as never);
-    cleanup.push(() => app.close());
-    return app;
-  },
-  hono: async (options) => {
-    const app = new Hono();
-    app.on(["GET", "POST", "PUT"], "/webhooks", honoReceiver(options as never));
-    return app;
-  },
-  "core receiver": async (options) => createReceiver(options as never),
-  "URL of a listening server": async (options) => {
-    const app = express();
-    app.use(expressReceiver({ path: "/webhooks", ...options } as never));
-    const server: Server = app.listen(0, "127.0.0.1");
-    await once(server, "listening");
-    cleanup.push(() => new Promise((resolve) => server.close(resolve)));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
-  },
-};
 
 function recorder() {
   const deliveries: DeliveryReport[] = [];

@@ -1,11 +1,16 @@
 import { createReceiver } from "@reportkit/core";
 import {
   callPayload,
+  click2CallPayload,
   composedRequest,
+  contactUpdatePayload,
   deliveryPayload,
+  eventPayload,
+  linkVisitPayload,
   type ReportTarget,
   type SentReport,
   sendReport,
+  unsubscribePayload,
 } from "@reportkit/testing";
 import express from "express";
 import express4 from "express4";
@@ -57,5 +62,29 @@ describe("@reportkit/testing types", () => {
     composedRequest(call, { status: "BUSY", flow_id: 7, webhook_id: "w" });
     // @ts-expect-error: deliv_at is a delivery variable
     composedRequest(call, { deliv_at: "1" });
+  });
+
+  it("the other kinds' payloads are typed from wire, overrides as given", () => {
+    const c2c = click2CallPayload({ to: "flow:220" });
+    expectTypeOf(c2c.to).toEqualTypeOf<"flow:220">();
+    expectTypeOf(c2c.billing).toEqualTypeOf<string>();
+    expectTypeOf(c2c.hangup_by).toEqualTypeOf<string>();
+    expectTypeOf(unsubscribePayload().id).toEqualTypeOf<string>();
+    expectTypeOf(unsubscribePayload({ id: 436 }).id).toEqualTypeOf<436>();
+    // @ts-expect-error: the number that opted out is text or a number
+    unsubscribePayload({ receiver: [] });
+    expectTypeOf(eventPayload().event).toEqualTypeOf<string>();
+    expectTypeOf(eventPayload().payload.read_at).toEqualTypeOf<string | null>();
+    expectTypeOf(
+      eventPayload("rcs:message:status", { status: "read" }).payload.status,
+    ).toEqualTypeOf<"read">();
+    expectTypeOf(eventPayload("vmn:message:in").payload.message.type).toEqualTypeOf<string>();
+    expectTypeOf(eventPayload("telegram:message:edit").payload.id).toEqualTypeOf<string>();
+    expectTypeOf(contactUpdatePayload().id).toEqualTypeOf<number>();
+    expectTypeOf(contactUpdatePayload({ company: undefined })).not.toHaveProperty("company");
+    expectTypeOf(linkVisitPayload({ link_id: 7 }).link_id).toEqualTypeOf<7>();
+    expectTypeOf(sendReport(express(), eventPayload(), { secret: "t" })).toEqualTypeOf<
+      Promise<SentReport>
+    >();
   });
 });

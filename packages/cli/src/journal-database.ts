@@ -1,6 +1,8 @@
 // What `reportkit journal list` and `reportkit replay` share: the journal's database (--db),
-// opened with the store's own package, and the filter their flags make (--status, --since).
+// opened with the store's own package, and the filter their flags make (--status, --kind,
+// --since).
 import type { JournalFilter, JournalStatus, ReadableJournal } from "@reportkit/core/adapter";
+import { REPORT_KINDS, type ReportKind } from "@reportkit/wire";
 import type { Command } from "commander";
 import { parseDuration } from "./duration.js";
 import { CliError, type CliIo } from "./io.js";
@@ -19,43 +21,62 @@ export const STATUSES = Object.keys({
 export interface JournalFlags {
   db?: string;
   status?: string;
+  kind?: string;
   since?: string;
 }
 
-/** Adds --db and --since. */
+/** Adds --db, --kind and --since. */
 export function withDb(command: Command): Command {
   return command
     .option(
       "--db <url>",
       "the journal's database: postgres://… or redis://… (a Redis Cluster's nodes comma-separated) (env: REPORTKIT_DB_URL)",
     )
+    .option(
+      "--kind <kind>",
+      `only reports of this kind: ${REPORT_KINDS.join(", ")} (comma-separated for several)`,
+    )
     .option("--since <duration>", "only entries last seen this long ago or later, e.g. 2h, 30m");
 }
 
 /**
- * The journal filter of --status (each one of `allowed`, default every status) and --since.
+ * The journal filter of --status (each one of `allowed`, default every status), --kind (default
+ * any) and --since.
  * @throws CliError naming the flag and what it takes
  */
 export function filterOf(
   flags: JournalFlags,
   allowed: readonly JournalStatus[] = STATUSES,
-): { status?: JournalStatus[]; since?: Date } {
-  const statuses =
-    flags.status === undefined
-      ? undefined
-      : flags.status.split(",").map((s) => s.trim() as JournalStatus);
-  for (const status of statuses ?? []) {
-    if (!allowed.includes(status)) {
-      throw new CliError(
-        `--status must be ${allowed.join(", ")} (comma-separated for several); got "${status}".`,
-      );
-    }
-  }
+): { status?: JournalStatus[]; kind?: ReportKind[]; since?: Date } {
+  const statuses = listOf(flags.status, "--status", allowed);
+  const kinds = listOf(flags.kind, "--kind", REPORT_KINDS);
   const since =
     flags.since === undefined
       ? undefined
       : new Date(Date.now() - parseDuration(flags.since, "--since"));
-  return { ...(statuses && { status: statuses }), ...(since && { since }) } satisfies JournalFilter;
+  return {
+    ...(statuses && { status: statuses }),
+    ...(kinds && { kind: kinds }),
+    ...(since && { since }),
+  } satisfies JournalFilter;
+}
+
+/** A comma-separated flag's values, each one of `allowed`; undefined when the flag is not given. */
+function listOf<T extends string>(
+  text: string | undefined,
+  flag: string,
+  allowed: readonly T[],
+): T[] | undefined {
+  if (text === undefined) return undefined;
+  const values = text.split(",").map((value) => value.trim() as T);
+  for (const value of values) {
+    if (!allowed.includes(value)) {
+      throw new CliError(
+        `${flag} must be ${allowed.join(", ")} (comma-separated for several); got "${value}".`,
+      );
+    }
+  }
+  return values;
 }
 
 /**

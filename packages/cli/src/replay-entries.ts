@@ -3,6 +3,7 @@
 // when the receiver answered with reportkit's own reply.
 import type { PushVerdict } from "@reportkit/client/internal";
 import type { JournalEntry, JournalStatus, ReadableJournal } from "@reportkit/core/adapter";
+import type { ReportKind } from "@reportkit/wire";
 
 export type ReplayOutcome = PushVerdict["kind"] | "would-send";
 
@@ -29,6 +30,8 @@ export interface ReplaySummary {
 
 export interface ReplayPlan {
   status: readonly JournalStatus[];
+  /** Only entries of these kinds; undefined for any. */
+  kind?: readonly ReportKind[];
   since: Date | undefined;
   concurrency: number;
   /** Sends one entry; undefined for a dry run. */
@@ -43,7 +46,8 @@ export const PAGE_SIZE = 500;
 const MAX_PAGE_SIZE = 64_000;
 
 /**
- * Replays every entry of `plan.status` last seen at or after `plan.since`, oldest first. The
+ * Replays every entry of `plan.status` (and `plan.kind`) last seen at or after `plan.since`,
+ * oldest first. The
  * journal is read in pages keyed by last seen: the next page starts at the last entry's
  * instant, and an entry already taken is skipped (one that fails again is seen again, later:
  * the receiver's journal records the new attempt). A journal failure after the first page, or
@@ -75,7 +79,12 @@ export async function replayEntries(
   while (summary.stopped === undefined) {
     let page: JournalEntry[];
     try {
-      page = await journal.list({ status: plan.status, ...(since && { since }), limit });
+      page = await journal.list({
+        status: plan.status,
+        ...(plan.kind && { kind: plan.kind }),
+        ...(since && { since }),
+        limit,
+      });
       summary.pages += 1;
     } catch (error) {
       if (summary.pages === 0) throw error;

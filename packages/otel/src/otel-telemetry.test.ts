@@ -197,6 +197,68 @@ describe("otelTelemetry on a receiver", () => {
     expect(await reportCounts(reader)).toEqual({ "refused method_not_allowed": 1 });
   });
 
+  it("labels opt-outs and events by their kinds: their spans, their counts, a refused opt-out's", async () => {
+    const { exporter, tracerProvider, meterProvider, reader } = sdk();
+    const receiver = createReceiver({
+      secret: TOKEN,
+      telemetry: otelTelemetry({ tracerProvider, meterProvider }),
+      logger: false,
+      onUnsubscribe(report) {
+        if (report.receiver === "919800000000") throw new Error("suppression list down");
+      },
+      onEvent() {},
+    });
+    const optOut = {
+      id: "d105a1ef-6728-4563-8b85-7f5356c8a123",
+      receiver: PHONE,
+      type: "sender",
+      value: "Demo12",
+      created_at: "2023-07-08T12:52:54.000000Z",
+      status: "Unsubscriber created successfully",
+    };
+    const event = {
+      event: "whatsapp:message:status",
+      payload: { id: "a418d672", channel: "whatsapp", to: PHONE, status: "read" },
+    };
+    const statuses: number[] = [];
+    for (const body of [
+      optOut,
+      { ...optOut, id: "second", receiver: "919800000000" },
+      { ...optOut, id: "" },
+      event,
+    ]) {
+      statuses.push((await receiver.handle(post(body))).status);
+    }
+    expect(statuses).toEqual([200, 500, 400, 200]);
+    const spans = exporter.getFinishedSpans().filter((s) => s.name.startsWith("process "));
+    expect(spans.map((s) => [s.name, s.attributes["reportkit.outcome"]])).toEqual([
+      ["process reportkit.unsubscribe", "acknowledged"],
+      ["process reportkit.unsubscribe", "failed"],
+      ["process reportkit.event", "acknowledged"],
+    ]);
+    // An opt-out's text is not a status code: no status attribute; an event's status is one.
+    expect(spans[0]?.attributes).toEqual({
+      "messaging.system": "reportkit",
+      "messaging.operation.name": "process",
+      "messaging.operation.type": "process",
+      "messaging.destination.name": "reportkit.unsubscribe",
+      "reportkit.kind": "unsubscribe",
+      "reportkit.outcome": "acknowledged",
+    });
+    expect(spans[2]?.attributes).toMatchObject({
+      "messaging.destination.name": "reportkit.event",
+      "reportkit.kind": "event",
+      "reportkit.report.status": "read",
+    });
+    expect(await reportCounts(reader)).toEqual({
+      "unsubscribe acknowledged": 1,
+      "unsubscribe failed handler_failed": 1,
+      "unsubscribe refused invalid_report": 1,
+      "event acknowledged": 1,
+    });
+    expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain(PHONE);
+  });
+
   it("counts a parked report (a worker's RetryLater) as parked, its span not an error", async () => {
     const { exporter, tracerProvider, meterProvider, reader } = sdk();
     const telemetry = otelTelemetry({ tracerProvider, meterProvider });

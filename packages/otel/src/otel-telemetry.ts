@@ -51,9 +51,10 @@ const ERROR_OUTCOMES: ReadonlySet<ReportOutcome> = new Set(["failed", "timeout",
 /**
  * reportkit's telemetry on OpenTelemetry, for the `telemetry` option of `createReceiver`, of
  * every adapter and of `createWorker`. Each report reportkit identified gets a span named
- * `process reportkit.delivery` or `process reportkit.call` (kind CONSUMER, a child of the active
- * context, so it nests under the framework's HTTP span; the handler runs inside it), and is
- * counted in `reportkit.reports` by `reportkit.kind` and `reportkit.outcome`, and, for a
+ * after its kind, `process reportkit.delivery`, `process reportkit.call`, `process
+ * reportkit.unsubscribe` (an opt-out) or `process reportkit.event` (kind CONSUMER, a child of the
+ * active context, so it nests under the framework's HTTP span; the handler runs inside it), and
+ * is counted in `reportkit.reports` by `reportkit.kind` and `reportkit.outcome`, and, for a
  * delivery or a call, by what its status says: `reportkit.report.outcome` (delivered,
  * undelivered, pending, unknown; answered, unanswered) and a failed delivery's
  * `reportkit.report.reason` (dlt, handset, network, …), from the status table; refused requests

@@ -20,6 +20,7 @@ import {
   releaseClient,
 } from "./connection.js";
 import { claimTracker } from "./inbox-claims.js";
+import { staleKindCheck } from "./journal-kind-check.js";
 import { LEDGER_COLUMNS } from "./ledger-schema.js";
 import { CHORE_TIMEOUT_MS, journalOn, PRUNE_BATCH, PRUNE_EVERY_MS } from "./postgres-journal.js";
 import {
@@ -170,6 +171,7 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
       relations: [...inboxRelations(inbox), ...journalRelations(journalTable)],
       columns: LEDGER_COLUMNS,
       createSql: () => inboxTableSql(inbox) + journalTableSql(journalTable),
+      stale: (db, ms) => staleKindCheck(db, journalTable, ms),
     },
     read.flag("createTables", true) ? "create" : "migrated",
     timeoutMs,

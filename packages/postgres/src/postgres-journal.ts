@@ -11,6 +11,7 @@ import type {
   ReadableJournal,
 } from "@reportkit/core/adapter";
 import { journalLimits, journalQuery, readOptions } from "@reportkit/core/adapter";
+import type { ReportKind } from "@reportkit/wire";
 import { listedKey, storedKey } from "@reportkit/wire/internal";
 import {
   type Connection,
@@ -18,6 +19,7 @@ import {
   connection,
   DEFAULT_TIMEOUT_MS,
 } from "./connection.js";
+import { staleKindCheck } from "./journal-kind-check.js";
 import { withoutNul } from "./pg-text.js";
 import {
   DEFAULT_JOURNAL_TABLE,
@@ -88,7 +90,11 @@ export function postgresJournal(options: PostgresJournalOptions): ReadableJourna
   });
   const table = tableName(who, "journalTable", options.journalTable ?? DEFAULT_JOURNAL_TABLE);
   const timeoutMs = read.positiveMs("timeoutMs", DEFAULT_TIMEOUT_MS);
-  const tables = { relations: journalRelations(table), createSql: () => journalTableSql(table) };
+  const tables = {
+    relations: journalRelations(table),
+    createSql: () => journalTableSql(table),
+    stale: (db: Connection, ms: number) => staleKindCheck(db, table, ms),
+  };
   const db = connection(who, options);
   const create = read.flag("createTables", true);
   return journalOn(db, {
@@ -140,7 +146,8 @@ ON CONFLICT (key) DO UPDATE SET kind = EXCLUDED.kind, status = EXCLUDED.status,
   last_error = EXCLUDED.last_error`;
   const RESOLVE = `UPDATE ${t} SET status = 'resolved' WHERE key = $1`;
   const LIST = `SELECT * FROM ${t} WHERE ($1::text[] IS NULL OR status = ANY($1))
-  AND ($2::timestamptz IS NULL OR last_seen >= $2) ORDER BY last_seen, key LIMIT $3`;
+  AND ($2::text[] IS NULL OR kind = ANY($2))
+  AND ($3::timestamptz IS NULL OR last_seen >= $3) ORDER BY last_seen, key LIMIT $4`;
   const EXPIRED = `DELETE FROM ${t} WHERE key IN (SELECT key FROM ${t}
   WHERE last_seen < now() - (CASE WHEN status = 'resolved' THEN $1::bigint ELSE $2::bigint END) * interval '1 millisecond'
   LIMIT ${PRUNE_BATCH})`;
@@ -222,10 +229,11 @@ ON CONFLICT (key) DO UPDATE SET kind = EXCLUDED.kind, status = EXCLUDED.status,
       await query("ping", "SELECT 1", []);
     },
     async list(filter) {
-      const { statuses, since, limit } = journalQuery(`${who}.list`, filter);
+      const { statuses, kinds, since, limit } = journalQuery(`${who}.list`, filter);
       await settings.forRead();
       const { rows } = await query("listing the journal", LIST, [
         statuses ?? null,
+        kinds ?? null,
         since ?? null,
         limit,
       ]);
@@ -245,7 +253,7 @@ ON CONFLICT (key) DO UPDATE SET kind = EXCLUDED.kind, status = EXCLUDED.status,
 
 interface JournalRow {
   key: string;
-  kind: "delivery" | "call" | null;
+  kind: ReportKind | null;
   status: JournalStatus;
   method: string;
   url: string;

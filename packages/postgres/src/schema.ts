@@ -2,6 +2,7 @@
 // use unless `createTables: false`, and exported for migration tools), the names they may have,
 // and the relations whose existence the store checks first.
 import { DELIVERY_OUTCOMES } from "@reportkit/core";
+import { REPORT_KINDS } from "@reportkit/wire";
 import { LEDGER_RELATIONS, ledgerSql } from "./ledger-schema.js";
 import { MESSAGE_STATUS_TABLE, STATUS_HISTORY_TABLE } from "./table-names.js";
 
@@ -111,11 +112,34 @@ CREATE INDEX IF NOT EXISTS ${STATUS_HISTORY_TABLE}_message_id_idx ON ${STATUS_HI
 `;
 }
 
-/** The failure journal: one row per report that could not be processed, until it is. */
+const KINDS = REPORT_KINDS.map((kind) => `'${kind}'`).join(", ");
+
+/**
+ * The journal's kind check's name: the one Postgres gave it in the CREATE TABLE of versions that
+ * did not name it (`<table>_kind_check`, the table's name cut so that the whole fits in 63
+ * bytes), so that an older table has its check under this name too.
+ */
+export function kindCheckName(table: TableName): string {
+  return `${table.base.slice(0, 63 - "_kind_check".length)}_kind_check`;
+}
+
+/**
+ * The statement that lets an existing journal table take every kind (an older one took
+ * delivery and call only); on a current table it changes nothing.
+ */
+export function kindCheckSql(table: TableName): string {
+  const name = `"${kindCheckName(table)}"`;
+  return `ALTER TABLE ${table.sql} DROP CONSTRAINT IF EXISTS ${name}, ADD CONSTRAINT ${name} CHECK (kind IN (${KINDS}));`;
+}
+
+/**
+ * The failure journal: one row per report that could not be processed, until it is; its kind
+ * check brought up to date when the table was there before (kindCheckSql).
+ */
 export function journalTableSql(table: TableName): string {
   return `CREATE TABLE IF NOT EXISTS ${table.sql} (
   key text PRIMARY KEY,
-  kind text CHECK (kind IN ('delivery', 'call')),
+  kind text CONSTRAINT "${kindCheckName(table)}" CHECK (kind IN (${KINDS})),
   status text NOT NULL CHECK (status IN ('failed', 'refused', 'resolved')),
   method text NOT NULL,
   url text NOT NULL,
@@ -128,6 +152,7 @@ export function journalTableSql(table: TableName): string {
   last_error text NOT NULL
 );
 CREATE INDEX IF NOT EXISTS "${table.base}_status_last_seen_idx" ON ${table.sql} (status, last_seen);
+${kindCheckSql(table)}
 `;
 }
 
@@ -135,8 +160,11 @@ CREATE INDEX IF NOT EXISTS "${table.base}_status_last_seen_idx" ON ${table.sql} 
  * The SQL that creates the inbox's and the journal's tables, and the ledger's (recordStatus's
  * two, recordCall's and recordOptOut's) with the insights' indexes (`CREATE TABLE IF NOT
  * EXISTS`, so it may run again), for a migration tool. A ledger made by an older reportkit gets
- * the columns it lacks (`ALTER TABLE … ADD COLUMN IF NOT EXISTS`): run it again after an upgrade. The store checks
- * for them first and runs the same statements when one is missing, unless `createTables: false`.
+ * the columns it lacks (`ALTER TABLE … ADD COLUMN IF NOT EXISTS`), and the SQL ends with the
+ * ALTER TABLE that lets a journal table made by an older version take every kind of report
+ * (opt-outs and events besides delivery and call reports): run it again in a new migration after
+ * an upgrade. The store checks for the tables, their columns and that check first and runs the
+ * same statements when one is missing or out of date, unless `createTables: false`.
  *
  * @example
  * import { postgresInboxSql } from "@reportkit/postgres";

@@ -1,8 +1,10 @@
-// Whether the store's tables are there, asked of the catalog without a lock: `to_regclass` of
-// each table and index. Only what is missing is created (`CREATE … IF NOT EXISTS` takes a lock
-// on the table even when the index exists, so a new process running it would wait behind every
-// open report transaction, and every other process's claims behind it). With `createTables:
-// false` nothing is ever created: a missing table is an error naming `postgresInboxSql()`.
+// Whether the store's tables are there and current, asked of the catalog without a lock:
+// `to_regclass` of each table and index, the columns an older ledger may lack, and what `stale`
+// asks (the journal's kind check). Only what is missing or out of date is made (`CREATE … IF NOT
+// EXISTS` takes a lock on the table even when the index exists, so a new process running it
+// would wait behind every open report transaction, and every other process's claims behind it).
+// With `createTables: false` nothing is ever created: a missing table is an error naming
+// `postgresInboxSql()`.
 import type { Connection } from "./connection.js";
 
 /** The relations a store needs, and the SQL that creates them. */
@@ -15,6 +17,19 @@ export interface TableSet {
    */
   readonly columns?: readonly (readonly [string, string])[];
   readonly createSql: () => string;
+  /**
+   * Why a table that is there is out of date (one an older version made) and the statement that
+   * updates it (`createSql` ends with it too), or undefined when it is current. Reading an
+   * out-of-date table is fine.
+   */
+  readonly stale?: (db: Connection, timeoutMs: number) => Promise<Stale | undefined>;
+}
+
+/** A table that is there but out of date. */
+export interface Stale {
+  readonly reason: string;
+  /** The statement a migration runs to update it. */
+  readonly sql: string;
 }
 
 /**
@@ -58,9 +73,17 @@ export function tableCheck(
 
   async function check(): Promise<void> {
     const missing = await missingOf(db, tables, timeoutMs);
-    if (missing.length === 0) return;
+    // Reading an out-of-date table is fine: only a store that writes asks.
+    const stale =
+      missing.length === 0 && mode !== "read-only"
+        ? await tables.stale?.(db, timeoutMs)
+        : undefined;
+    if (missing.length === 0 && stale === undefined) return;
     if (mode !== "create") {
-      throw db.failure("checking the tables", missingError(missing, tables.relations, mode));
+      throw db.failure(
+        "checking the tables",
+        stale === undefined ? missingError(missing, tables.relations, mode) : staleError(stale),
+      );
     }
     let client: Awaited<ReturnType<Connection["connect"]>>;
     try {
@@ -100,6 +123,12 @@ async function missingOf(db: Connection, tables: TableSet, timeoutMs: number): P
     timeoutMs,
   );
   return rows.map((row: { name: string }) => row.name);
+}
+
+function staleError(stale: Stale): Error {
+  return new Error(
+    `${stale.reason}; with \`createTables: false\` the store changes nothing: run ${stale.sql} in a migration (postgresInboxSql() ends with it)`,
+  );
 }
 
 function missingError(

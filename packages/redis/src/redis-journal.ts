@@ -16,6 +16,7 @@ import {
   journalQuery,
   readOptions,
 } from "@reportkit/core/adapter";
+import { REPORT_KINDS } from "@reportkit/wire";
 import { listedKey, storedKey } from "@reportkit/wire/internal";
 import { RECORD, RESOLVE } from "./lua-scripts.js";
 import {
@@ -48,7 +49,7 @@ export interface RedisJournalOptions {
   bodies?: JournalBodies;
 }
 
-/** Entries read per round trip by `list` with a status filter (without one: just the limit). */
+/** Entries read per round trip by `list` with a status or kind filter (without: just the limit). */
 const LIST_PAGE = 500;
 
 export const DEFAULT_JOURNAL_PREFIX = "reportkit:journal:";
@@ -155,10 +156,11 @@ export function journalOn(
       await call("ping", () => client.ping());
     },
     async list(filter) {
-      const { statuses, since: after, limit } = journalQuery(`${who}.list`, filter);
+      const { statuses, kinds, since: after, limit } = journalQuery(`${who}.list`, filter);
       const since = after === undefined ? "-inf" : String(after.getTime());
-      // Without a status filter every entry read is listed: read just the limit.
-      const page = statuses === undefined ? limit : Math.max(limit, LIST_PAGE);
+      // Without a filter every entry read is listed: read just the limit.
+      const filtered = statuses !== undefined || kinds !== undefined;
+      const page = filtered ? Math.max(limit, LIST_PAGE) : limit;
       return call("listing the journal", async () => {
         const entries: JournalEntry[] = [];
         const gone: string[] = [];
@@ -181,7 +183,12 @@ export function journalOn(
               return;
             }
             const entry = entryOf(fields);
-            if (statuses === undefined || statuses.includes(entry.status)) entries.push(entry);
+            if (
+              (statuses === undefined || statuses.includes(entry.status)) &&
+              (kinds === undefined || (entry.kind !== null && kinds.includes(entry.kind)))
+            ) {
+              entries.push(entry);
+            }
           });
           if (found.length < page) break;
         }
@@ -200,10 +207,10 @@ export function journalOn(
 }
 
 function entryOf(fields: Record<string, string>): JournalEntry {
-  const kind = fields.kind;
+  const kind = REPORT_KINDS.find((known) => known === fields.kind);
   return {
     key: fields.key ?? "",
-    kind: kind === "delivery" || kind === "call" ? kind : null,
+    kind: kind ?? null,
     status: fields.status as JournalStatus,
     request: {
       method: fields.method ?? "POST",

@@ -4,7 +4,7 @@
 //   live-feed.js    the server-sent event stream and the connection line
 //   webhook-list.js the webhook list (webhook-form.js creates and edits one; webhook-facts.js
 //                   says in words which credentials are set and how the verification went)
-//   send-form.js    the "send a test report" form
+//   send-form.js    the "send a test report" form (every kind the provider pushes)
 //   attempt-log.js  the push attempts (pull-status.js: each report's message as the pull API
 //                   lists it)
 //   dom.js          element helpers (textContent only, never innerHTML)
@@ -17,7 +17,8 @@ import { resetWebhookForm, submitWebhook } from "./webhook-form.js";
 $("webhook-form").addEventListener("submit", submitWebhook);
 $("webhook-cancel").addEventListener("click", resetWebhookForm);
 $("send-form").addEventListener("submit", submitSend);
-$("kind-sms").addEventListener("change", showKind);
-$("kind-call").addEventListener("change", showKind);
+for (const kind of document.querySelectorAll('#send-form input[name="kind"]')) {
+  kind.addEventListener("change", showKind);
+}
 showKind();
 connect();

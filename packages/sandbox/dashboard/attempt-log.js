@@ -95,21 +95,24 @@ function supersede(card) {
   if (said !== null) said.textContent = "";
 }
 
-const REPORT_TYPES = {
+/** What the push is, as a person reads it: its kind, and an opt-out's or an event's name. */
+const KIND_NAMES = {
   delivery: "SMS delivery report",
   call: "Call report",
   unsubscribe: "Opt-out",
+  event: "Event",
 };
 
 function reportGroup(attempt) {
-  const type = REPORT_TYPES[attempt.report_type] ?? "SMS delivery report";
+  const kind = KIND_NAMES[attempt.report_type] ?? attempt.report_type;
+  const type = attempt.event ? `${kind} ${attempt.event}` : kind;
   return el(
     "li",
     { className: "report", "data-report-id": attempt.report_id },
     el(
       "div",
       { className: "report-head" },
-      el("strong", {}, type),
+      el("strong", { className: "report-type" }, type),
       el("code", { className: "report-id" }, attempt.report_id),
       el("span", { className: "badge state" }),
       el("span", { className: "pull-status", role: "status" }),

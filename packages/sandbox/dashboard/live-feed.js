@@ -3,6 +3,7 @@
 import { key } from "./api.js";
 import { addAttempt, clearAttempts } from "./attempt-log.js";
 import { $ } from "./dom.js";
+import { setEvents } from "./send-form.js";
 import { showWebhooks } from "./webhook-list.js";
 
 function setConnection(stateName, text) {
@@ -38,6 +39,7 @@ export function connect() {
   events.addEventListener("snapshot", (event) => {
     const snapshot = JSON.parse(event.data);
     $("base-url").textContent = snapshot.base_url;
+    setEvents(snapshot.notification_events);
     showWebhooks(snapshot.webhooks);
     clearAttempts();
     // Hidden until now: before the snapshot, "nothing pushed yet" was not known.

@@ -2,20 +2,23 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { DASHBOARD_PATH } from "./dashboard-server.js";
 import { formatHost } from "./format-host.js";
+import type { SandboxOptOutPayload } from "./notifications.js";
+import type { DispatchedNotification, NotificationInput, OptOutInput } from "./push-notification.js";
+import { pushNotification, pushOptOut } from "./push-notification.js";
 import type { PushAttempt } from "./pusher.js";
 import type { RecordingRequest } from "./recording-files.js";
 import type { ComposedTemplate } from "./render-composed.js";
 import type {
   SandboxCallPayload,
+  SandboxClick2CallPayload,
   SandboxDeliveryPayload,
-  SandboxOptOutPayload,
 } from "./reports.js";
 import { composedResource, registerComposed } from "./sandbox-api.js";
 import { SandboxCredentials } from "./sandbox-credentials.js";
 import { resolveSandboxOptions, type SandboxOptions } from "./sandbox-options.js";
 import { API_BASE_PATH, createRequestHandler } from "./sandbox-request-handler.js";
 import { createSandboxState } from "./sandbox-state.js";
-import type { CallInput, Dispatched, OptOutInput, SmsInput } from "./simulate-sms-and-calls.js";
+import type { CallInput, Click2CallInput, Dispatched, SmsInput } from "./simulate-sms-and-calls.js";
 
 export interface ComposedWebhookInput extends ComposedTemplate {
   name: string;
@@ -45,8 +48,24 @@ export interface Sandbox {
   sendSms(input: SmsInput): Dispatched<SandboxDeliveryPayload>;
   /** Simulates a call made with `webhook_id`: its call report is pushed to the webhook. */
   makeCall(input: CallInput): Dispatched<SandboxCallPayload>;
-  /** Simulates a number opting out (`sms:unsubscription`): the opt-out is pushed to the webhook. */
-  optOut(input: OptOutInput): Dispatched<SandboxOptOutPayload>;
+  /**
+   * Simulates a Click2Call made with `webhook_id` (`v2/voice/c2c.md`): its report (`source`
+   * "C2C", `billing`, `status1`, `status2`, `hangup_by`, no `mid` unless given) is pushed to the
+   * webhook; `reportId` is its call id, as the push log knows it.
+   */
+  click2Call(input: Click2CallInput): Dispatched<SandboxClick2CallPayload>;
+  /**
+   * Pushes an opt-out (`sms:unsubscription`, `voice:unsubscription`, …) or another event
+   * (`whatsapp:message:status`, `vmn:message:in`, `contacts:subscriber:subscription`, or a
+   * smart-link visit, `link:visit`) as the provider does: to the webhook subscribed to the event
+   * (subscribing `webhookId` to it first when given), a smart-link visit to `webhookId`.
+   */
+  notify(input: NotificationInput): DispatchedNotification;
+  /**
+   * Simulates a number opting out of SMS: `notify` of an `sms:unsubscription`, pushed to the
+   * webhook subscribed to it (subscribing `webhookId` to it first when given).
+   */
+  optOut(input: OptOutInput): DispatchedNotification<SandboxOptOutPayload>;
   /** Registers a composed webhook; pass its `id` as the webhookId of sendSms/makeCall. */
   createComposedWebhook(input: ComposedWebhookInput): SandboxComposedWebhook;
   /** Every push attempt so far, oldest first. */
@@ -121,7 +140,9 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     port: actualPort(),
     sendSms: (input) => dispatcher.sendSms(input),
     makeCall: (input) => dispatcher.makeCall(input),
-    optOut: (input) => dispatcher.optOut(input),
+    click2Call: (input) => dispatcher.click2Call(input),
+    notify: (input) => pushNotification(state, input),
+    optOut: (input) => pushOptOut(state, input),
     createComposedWebhook: (input) =>
       composedResource(
         registerComposed(store, input as unknown as Record<string, unknown>),

@@ -4,12 +4,13 @@ import type { VerificationSent } from "./sandbox-options.js";
 
 /**
  * One readable line for a push attempt, e.g.
- * `10:04:05 delivery 3f2c…:1 → POST http://127.0.0.1:3000/reports  #1/4  500  retry at 10:04:07`,
- * the URL's userinfo masked.
+ * `10:04:05 delivery 3f2c…:1 → POST http://127.0.0.1:3000/reports  #1/4  500  retry at 10:04:07`
+ * (an opt-out or an event named by its event: `sms:unsubscription d105a1ef-…`), the URL's
+ * userinfo masked.
  */
 export function formatAttempt(a: PushAttempt): string {
   const target = `${a.method} ${maskUrl(a.url)}`;
-  const head = `${time(a.at)} ${a.reportType} ${a.reportId} → ${target}`;
+  const head = `${time(a.at)} ${a.event ?? a.reportType} ${a.reportId} → ${target}`;
   if (a.outcome === "skipped") return `${head}  skipped: ${a.error ?? "not pushed"}`;
   const result = a.statusCode !== null ? String(a.statusCode) : (a.error ?? "failed");
   const tail =

@@ -1,4 +1,4 @@
-import { zoneFormatter } from "@reportkit/wire/internal";
+import { wallClockText, zoneFormatter } from "@reportkit/wire/internal";
 
 /**
  * "yyyy-mm-dd HH:MM:SS" (24-hour) for an instant, as wall-clock time in an IANA zone: the
@@ -6,9 +6,8 @@ import { zoneFormatter } from "@reportkit/wire/internal";
  * @throws RangeError naming the zone when the runtime does not know it
  */
 export function formatWallClock(date: Date, timeZone: string): string {
-  const parts: Record<string, string> = {};
-  for (const part of formatter(timeZone).formatToParts(date)) parts[part.type] = part.value;
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+  formatter(timeZone);
+  return wallClockText(date, timeZone);
 }
 
 /** Throws a RangeError naming the zone when the runtime does not know it. */

@@ -11,9 +11,10 @@ export interface PushRequest {
 
 /**
  * The standard push: the report as JSON, POSTed with the webhook's bearer credential. With
- * `payloads: "documented"` the body is written like the documentation's samples (one field a
- * line, a trailing comma before the closing brace, which real senders emit); with "complete"
- * (the default here) it is strict JSON. Either way it goes with a Content-Length, as PHP's curl
+ * `payloads: "documented"` the body is written like the documentation's samples, by
+ * `documented` (by default one field a line, a trailing comma before the closing brace, which
+ * real senders emit, as the delivery and call reports' pages show); with "complete" (the
+ * default here) it is strict JSON. Either way it goes with a Content-Length, as PHP's curl
  * and Guzzle send a string body.
  *
  * @example
@@ -25,14 +26,23 @@ export function standardPush(
   report: object,
   bearer: string | null,
   payloads: PayloadStyle = "complete",
+  documented: (report: object) => string = documentedJson,
 ): PushRequest {
   const headers: Record<string, string> = {
     accept: "*/*",
     "content-type": "application/json",
   };
   if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
-  const body = payloads === "documented" ? documentedJson(report) : JSON.stringify(report);
+  const body = payloads === "documented" ? documented(report) : JSON.stringify(report);
   return { method: "POST", url, headers, body };
+}
+
+/**
+ * A body as the pages without a trailing comma write it (the Click2Call report, the opt-outs,
+ * the events): indented JSON, numbers bare.
+ */
+export function indentedJson(report: object): string {
+  return JSON.stringify(report, null, 2);
 }
 
 /**

@@ -1,12 +1,19 @@
 import { setMaxListeners } from "node:events";
+import type { ReportKind } from "@reportkit/wire";
 import type { PushRequest } from "./push-request.js";
 import { sendOnce } from "./send-once.js";
 
 /** One line of the push log. */
 export interface PushAttempt {
-  /** The DLR id, the call's mid, or the opt-out's id. */
+  /**
+   * The DLR id, an outbound-dial call's mid (a Click2Call's call id), an opt-out's id, an
+   * event's id (a message status: the message's).
+   */
   reportId: string;
-  reportType: "delivery" | "call" | "unsubscribe";
+  /** What the receiver takes it as: delivery, call, unsubscribe (an opt-out) or event. */
+  reportType: ReportKind;
+  /** The provider's event name of an opt-out or an event ("sms:unsubscription"); null for a report. */
+  event: string | null;
   webhookId: string | null;
   method: string;
   url: string;
@@ -34,7 +41,9 @@ export interface PushAttempt {
 
 export interface PushJob {
   reportId: string;
-  reportType: "delivery" | "call" | "unsubscribe";
+  reportType: ReportKind;
+  /** The provider's event name of an opt-out or an event. */
+  event?: string;
   webhookId: string | null;
   request: PushRequest;
   /**
@@ -153,6 +162,7 @@ export function createPusher(options: PusherOptions = {}): Pusher {
     return {
       reportId: job.reportId,
       reportType: job.reportType,
+      event: job.event ?? null,
       webhookId: job.webhookId,
       method: job.request.method,
       url: job.request.url,

@@ -60,10 +60,10 @@ export function templateOf(parsed: ResolvedTemplate): Record<string, unknown> {
  */
 export function composedValuesOf(
   type: ReportType,
-  report: DeliveryPayload | CallPayload,
+  report: object,
   webhookId: string,
 ): Record<string, string> {
-  const values = composedValues(type, report);
+  const values = composedValues(type, report as DeliveryPayload | CallPayload);
   if (type === "call" && values.webhook_id === "") values.webhook_id = webhookId;
   return values;
 }

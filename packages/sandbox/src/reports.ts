@@ -1,8 +1,11 @@
 import { randomInt, randomUUID } from "node:crypto";
-import type { DocumentedCallPayload, DocumentedDeliveryPayload } from "@reportkit/wire";
+import type {
+  DocumentedCallPayload,
+  DocumentedClick2CallPayload,
+  DocumentedDeliveryPayload,
+} from "@reportkit/wire";
 import { FieldCheck, hasControlCharacter } from "./field-errors.js";
 import { formatWallClock, unixSeconds } from "./format-wall-clock.js";
-import { laravelTimestamp } from "./laravel-timestamp.js";
 import { locationOf } from "./number-location.js";
 
 /**
@@ -23,6 +26,15 @@ export interface SandboxDeliveryPayload extends DocumentedDeliveryPayload {
  * has none.
  */
 export interface SandboxCallPayload extends DocumentedCallPayload {
+  webhook_id?: string;
+}
+
+/**
+ * The Click2Call report the sandbox pushes (`v2/voice/c2c.md`), one of the shapes the wire's
+ * CallPayload allows. `webhook_id` is only in "complete" payloads (the page's callback variables
+ * list it, its sample has none), `mid` only when the call request gave one.
+ */
+export interface SandboxClick2CallPayload extends DocumentedClick2CallPayload {
   webhook_id?: string;
 }
 
@@ -84,30 +96,32 @@ export interface CallOverrides {
   at?: Date;
 }
 
-/** What a simulated opt-out may override. */
-export interface OptOutOverrides {
-  /** The number that opted out, digits with country code. Default 919876543210. */
-  receiver?: string;
-  /** What it opted out of: "sender" (one sender id) or "all". Default "sender". */
-  type?: string;
-  /** The sender id opted out of, or "*" for all. Default "Demo12", the documentation's. */
-  value?: string;
-  /** When it opted out. Default now. */
+/** What a simulated Click2Call may override. */
+export interface Click2CallOverrides {
+  /** Called first (the agent). Default 918068281235. */
+  from?: string | number;
+  /** Connected to second: digits (default 919876543210), or an IVR flow, "flow:220". */
+  to?: string | number;
+  /** The DID that placed the call. Default 918068281234. */
+  bridge?: string | number;
+  /** The second leg's status. Default "ANSWER". */
+  status2?: string;
+  /** The first leg's status. Default "RECEIVED", as the page's sample. */
+  status1?: string;
+  /** The call's status. Default "COMPLETED" when the second leg answered, else its status. */
+  status?: string;
+  /** Seconds of the first call. Default 23. */
+  duration?: number;
+  /** Seconds of the second call, the one billed. Default 23 when it answered, else 0. */
+  billing?: number;
+  /** "caller" (default) or "agent". */
+  hangupBy?: string;
+  /** The call request's `mid`: in the report only when given. */
+  mid?: string;
+  /** Default a made-up recording for a completed call; null leaves it out. */
+  recordingUrl?: string | null;
+  /** When the call ended (and the report was made). Default now. */
   at?: Date;
-}
-
-/**
- * The opt-out the sandbox pushes: the `sms:unsubscription` event's body (`v2/event/index.md`),
- * in the documentation's field order.
- */
-export interface SandboxOptOutPayload {
-  id: string;
-  receiver: string;
-  type: string;
-  value: string;
-  /** ISO 8601 with microseconds, "2023-07-08T12:52:54.000000Z". */
-  created_at: string;
-  status: "Unsubscriber created successfully";
 }
 
 export interface ReportClock {
@@ -209,10 +223,10 @@ export function withoutDeliveryTime(report: SandboxDeliveryPayload): SandboxDeli
   return rest;
 }
 
-/** The call report as the documentation shows it: no `webhook_id`. */
-export function documentedCall(report: SandboxCallPayload): SandboxCallPayload {
+/** A call report (OBD or Click2Call) as the documentation shows it: no `webhook_id`. */
+export function documentedCall<R extends { webhook_id?: string }>(report: R): R {
   const { webhook_id: _, ...documented } = report;
-  return documented;
+  return documented as R;
 }
 
 /**
@@ -273,31 +287,68 @@ export function buildCallReport(
 }
 
 /**
- * A realistic opt-out, as the `sms:unsubscription` event pushes it: a new uuid, the number, what
- * it opted out of, and the time as the provider writes it.
+ * A realistic Click2Call report, as `v2/voice/c2c.md` shows it: phone numbers as JSON numbers (a
+ * flow as "flow:<id>"), start and end wall-clock `duration` seconds apart and ending now, the
+ * report's own time (`date`, `unixtime`) now, `duration` and `billing` digit strings.
  * @throws FieldErrors naming each invalid override
  */
-export function buildOptOut(overrides: OptOutOverrides, clock: ReportClock): SandboxOptOutPayload {
+export function buildClick2CallReport(
+  webhookId: string,
+  overrides: Click2CallOverrides,
+  clock: ReportClock,
+): SandboxClick2CallPayload {
   const check = new FieldCheck();
-  const receiver = overrides.receiver === undefined ? "919876543210" : String(overrides.receiver);
-  if (!/^\d{8,15}$/.test(receiver)) {
-    check.add("receiver", "The receiver field must be 8 to 15 digits (country code included).");
+  const from = checkPhone(check, "from", overrides.from, 918068281235);
+  const flow = typeof overrides.to === "string" && /^flow:\d{1,10}$/.test(overrides.to);
+  const to = flow ? (overrides.to as string) : checkPhone(check, "to", overrides.to, 919876543210);
+  const bridge = checkPhone(check, "bridge", overrides.bridge, 918068281234);
+  const status2 = checkStatus(check, overrides.status2, "ANSWER", "status2");
+  const status1 = checkStatus(check, overrides.status1, "RECEIVED", "status1");
+  const answered = status2 === "ANSWER";
+  const status = checkStatus(check, overrides.status, answered ? "COMPLETED" : status2);
+  const duration = checkSeconds(check, "duration", overrides.duration, 23);
+  const billing = checkSeconds(check, "billing", overrides.billing, answered ? 23 : 0);
+  const hangupBy = overrides.hangupBy ?? "caller";
+  if (hangupBy !== "caller" && hangupBy !== "agent") {
+    check.add("hangup_by", "The hangup by field must be caller or agent.");
   }
-  const type = checkText(check, "type", overrides.type, 32) ?? "sender";
-  const value = checkText(check, "value", overrides.value, 64) ?? "Demo12";
-  const at = checkAt(check, overrides.at, clock.now);
+  const mid = checkText(check, "mid", overrides.mid, 64);
+  const endedAt = checkAt(check, overrides.at, clock.now);
+  let recordingUrl: string | undefined;
+  if (overrides.recordingUrl === undefined) {
+    if (status === "COMPLETED") recordingUrl = `https://recordings.example.com/${randomUUID()}.mp3`;
+  } else if (overrides.recordingUrl !== null) {
+    recordingUrl = checkText(check, "recording_url", overrides.recordingUrl, 2048);
+  }
   check.done();
-  return {
-    id: randomUUID(),
-    receiver,
-    type,
-    value,
-    created_at: laravelTimestamp(at),
-    status: "Unsubscriber created successfully",
+
+  const ended = unixSeconds(endedAt);
+  const at = (s: number) => formatWallClock(new Date(s * 1000), clock.timeZone);
+  // In the order of the page's sample; webhook_id first, as its callback variables list it.
+  const report: SandboxClick2CallPayload = {
+    webhook_id: webhookId,
+    bridge,
+    from,
+    to,
+    source: "C2C",
+    start_at: at(ended - duration),
+    end_at: at(ended),
+    date: at(ended),
+    unixtime: String(ended),
+    duration: String(duration),
+    billing: String(billing),
+    status,
+    status1,
+    status2,
+    ...(recordingUrl !== undefined && { recording_url: recordingUrl }),
+    hangup_by: hangupBy,
+    ...(mid !== undefined && { mid }),
   };
+  return report;
 }
 
-function checkAt(check: FieldCheck, value: unknown, now: Date): Date {
+/** A date given, checked; `now` when not given. */
+export function checkAt(check: FieldCheck, value: unknown, now: Date): Date {
   if (value === undefined) return now;
   if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
     check.add("at", "The at field must be a valid date.");
@@ -306,13 +357,23 @@ function checkAt(check: FieldCheck, value: unknown, now: Date): Date {
   return value;
 }
 
+/**
+ * A whole number of seconds given (or its digits, as the HTTP API may send it), at most a week,
+ * checked; `fallback` when not given.
+ */
 function checkSeconds(check: FieldCheck, field: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0 || value > 604_800) {
+  const seconds = typeof value === "string" && DIGITS.test(value) ? Number(value) : value;
+  if (seconds === undefined) return fallback;
+  if (
+    typeof seconds !== "number" ||
+    !Number.isSafeInteger(seconds) ||
+    seconds < 0 ||
+    seconds > 604_800
+  ) {
     check.add(field, `The ${field} field must be a whole number of seconds from 0 to 604800.`);
     return fallback;
   }
-  return value;
+  return seconds;
 }
 
 function partsOf(message: string | undefined): number {
@@ -320,10 +381,15 @@ function partsOf(message: string | undefined): number {
   return Math.ceil(message.length / 153);
 }
 
-function checkStatus(check: FieldCheck, value: unknown, fallback: string): string {
+function checkStatus(
+  check: FieldCheck,
+  value: unknown,
+  fallback: string,
+  field = "status",
+): string {
   if (value === undefined) return fallback;
   if (typeof value !== "string" || !/^[A-Za-z_-]{1,32}$/.test(value)) {
-    check.add("status", "The status field must be 1 to 32 letters, e.g. DELIVRD or ANSWER.");
+    check.add(field, `The ${field} field must be 1 to 32 letters, e.g. DELIVRD or ANSWER.`);
     return fallback;
   }
   return value;

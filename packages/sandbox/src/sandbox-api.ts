@@ -10,11 +10,17 @@ import {
 } from "./management-api.js";
 import { maskRequest, maskText, maskUrl } from "./mask.js";
 import type { MessageLog } from "./message-log.js";
+import {
+  NOTIFICATION_EVENTS,
+  type NotificationEvent,
+  notificationOverrides,
+} from "./notifications.js";
+import { pushNotification } from "./push-notification.js";
 import type { PushAttempt, Pusher } from "./pusher.js";
 import type { RecordingFiles } from "./recording-files.js";
 import { resolveTemplate } from "./render-composed.js";
 import { sentHeaders } from "./send-once.js";
-import type { Dispatcher } from "./simulate-sms-and-calls.js";
+import type { Dispatched, Dispatcher } from "./simulate-sms-and-calls.js";
 import type { SubscriptionStore } from "./subscriptions-api.js";
 import { challengeJson } from "./verification-challenge.js";
 import type { VoiceLog } from "./voice-log.js";
@@ -62,6 +68,12 @@ export function sandboxRoute(
       return only("POST", (r) =>
         makeCall(state.dispatcher, subscribed(state, r, "voice:message:out")),
       );
+    case "sandbox/c2c":
+      return only("POST", (r) =>
+        click2Call(state.dispatcher, subscribed(state, r, "voice:message:out")),
+      );
+    case "sandbox/notifications":
+      return only("POST", (r) => notify(state, r));
     case "sandbox/composed-webhooks":
       return only("POST", (r) => createComposed(state, r));
     case "sandbox/push-attempts":
@@ -135,23 +147,73 @@ function sendSms(dispatcher: Dispatcher, { body }: ApiRequest): JsonReply {
   });
 }
 
-function makeCall(dispatcher: Dispatcher, { body }: ApiRequest): JsonReply {
-  const sent = dispatcher.makeCall({
+/** What an outbound dial's and a Click2Call's requests share, by the report's own names. */
+function callFields(body: ApiRequest["body"]) {
+  return {
     webhookId: body.webhook_id as string,
     to: body.to as string | undefined,
     from: body.from as string | undefined,
     bridge: body.bridge as string | undefined,
     status: body.status as string | undefined,
     duration: body.duration as number | undefined,
-    flowId: body.flow_id as number | undefined,
-    source: body.source as string | undefined,
     recordingUrl: body.recording_url as string | null | undefined,
     mid: body.mid as string | undefined,
     recordingBytes: body.recording_bytes as number | undefined,
+  };
+}
+
+/** The answer to a simulated call: what the push log knows it by, and the report. */
+function callAnswer(sent: Dispatched<object>, extra: Record<string, string> = {}): JsonReply {
+  return ok(sent.pushed ? "Queued" : "Not pushed: the webhook is inactive", {
+    report_id: sent.reportId,
+    ...extra,
+    webhook_id: sent.webhookId,
+    pushed: sent.pushed,
+    report: sent.report,
+  });
+}
+
+function makeCall(dispatcher: Dispatcher, { body }: ApiRequest): JsonReply {
+  return callAnswer(
+    dispatcher.makeCall({
+      ...callFields(body),
+      flowId: body.flow_id as number | undefined,
+      source: body.source as string | undefined,
+    }),
+  );
+}
+
+function click2Call(dispatcher: Dispatcher, { body }: ApiRequest): JsonReply {
+  const sent = dispatcher.click2Call({
+    ...callFields(body),
+    status1: body.status1 as string | undefined,
+    status2: body.status2 as string | undefined,
+    billing: body.billing as number | undefined,
+    hangupBy: body.hangup_by as string | undefined,
+  });
+  // Some brands' Click2Call answers with a `callId`: the push log knows the report by it.
+  return callAnswer(sent, { call_id: sent.reportId });
+}
+
+function notify(state: SandboxState, { body }: ApiRequest): JsonReply {
+  const { event, webhook_id: webhookId, ...fields } = body;
+  if (typeof event !== "string" || event === "") {
+    throw new FieldErrors({ event: ["The event field is required."] });
+  }
+  const known = (NOTIFICATION_EVENTS as readonly string[]).includes(event);
+  const sent = pushNotification(state, {
+    event: event as NotificationEvent,
+    ...(webhookId !== undefined && webhookId !== "" && { webhookId: webhookId as string }),
+    // An unknown event is refused as such before its fields are looked at.
+    ...(known && notificationOverrides(event as NotificationEvent, fields)),
   });
   return ok(sent.pushed ? "Queued" : "Not pushed: the webhook is inactive", {
-    report_id: sent.report.mid,
+    report_id: sent.reportId,
+    report_type: sent.reportType,
+    event,
     webhook_id: sent.webhookId,
+    subscription_id: sent.subscription?.id ?? null,
+    subscribed: sent.subscription?.created ?? false,
     pushed: sent.pushed,
     report: sent.report,
   });
@@ -255,6 +317,7 @@ export function pushAttemptJson(a: PushAttempt, secrets: readonly string[] = [])
   return {
     report_id: a.reportId,
     report_type: a.reportType,
+    event: a.event,
     webhook_id: a.webhookId,
     method: a.method,
     url: maskUrl(a.url, secrets),

@@ -1,26 +1,33 @@
-import type { CallPayload, DeliveryPayload } from "@reportkit/wire";
+import { randomUUID } from "node:crypto";
+import type { ReportKind } from "@reportkit/wire";
 import { FieldErrors } from "./field-errors.js";
 import type { MessageLog } from "./message-log.js";
-import { type PushRequest, standardPush } from "./push-request.js";
+import {
+  buildNotification,
+  type NotificationEvent,
+  type NotificationOverrides,
+  type NotificationPayload,
+} from "./notifications.js";
+import { documentedJson, indentedJson, type PushRequest, standardPush } from "./push-request.js";
 import type { Pusher, PushJob, PushOutcome } from "./pusher.js";
 import { MAX_RECORDING_BYTES, recordingBytesFor, WAV_HEADER_BYTES } from "./recording-audio.js";
 import { composedValuesOf, renderComposed } from "./render-composed.js";
 import {
   buildCallReport,
+  buildClick2CallReport,
   buildDeliveryReport,
-  buildOptOut,
   type CallOverrides,
+  type Click2CallOverrides,
   type DeliveryOverrides,
   documentedCall,
   documentedDelivery,
-  type OptOutOverrides,
   type PayloadStyle,
   type SandboxCallPayload,
+  type SandboxClick2CallPayload,
   type SandboxDeliveryPayload,
-  type SandboxOptOutPayload,
   withoutDeliveryTime,
 } from "./reports.js";
-import type { VoiceLog } from "./voice-log.js";
+import type { VoiceCall, VoiceLog } from "./voice-log.js";
 import { bearerOf, type StoredWebhook, type WebhookStore } from "./webhook-store.js";
 
 export interface SmsInput extends DeliveryOverrides {
@@ -39,14 +46,20 @@ export interface CallInput extends CallOverrides {
   recordingBytes?: number;
 }
 
-export interface OptOutInput extends OptOutOverrides {
-  /** The webhook that receives the opt-out (a standard one). */
+export interface Click2CallInput extends Click2CallOverrides {
+  /** The webhook that receives the Click2Call report. */
   webhookId: string;
+  /** As for `CallInput`: the recording's size in bytes, for a recorded call. */
+  recordingBytes?: number;
 }
 
 /** A simulated message or call, and the fate of its report. */
 export interface Dispatched<R> {
   report: R;
+  /** What the push log knows it by (`PushAttempt.reportId`). */
+  reportId: string;
+  /** What the receiver takes it as. */
+  reportType: ReportKind;
   webhookId: string;
   /** True when the report is being pushed; false when the webhook is inactive. */
   pushed: boolean;
@@ -82,12 +95,42 @@ export const INACTIVE_REASON =
 export const INACTIVE_RETRY_REASON =
   "webhook was made inactive (status 0): retry not sent (sandbox assumption; the provider's documentation is silent)";
 
-/** A report the sandbox sent, kept so it can be sent again. */
-interface SentReport {
-  webhookId: string;
-  report: DeliveryPayload | CallPayload;
-  reportType: PushJob["reportType"];
+/** A body to push: what it is, what the push log knows it by, and how its page writes it. */
+interface Sendable {
+  report: object;
+  reportType: ReportKind;
   reportId: string;
+  /** The provider's event name of an opt-out or an event. */
+  event?: string;
+  /** How the documentation's samples of it are written ("documented" payloads). */
+  written: (report: object) => string;
+}
+
+/** A call report as the voice logs list its call, under `id`. */
+function voiceCallOf(
+  id: string,
+  report: SandboxCallPayload | SandboxClick2CallPayload,
+  billing: number,
+  hangupBy: string,
+): VoiceCall {
+  return {
+    id,
+    from: String(report.from),
+    to: String(report.to),
+    bridge: String(report.bridge),
+    source: String(report.source),
+    status: report.status,
+    duration: Number(report.duration),
+    billing,
+    hangupBy,
+    startAt: report.start_at,
+    endAt: report.end_at,
+  };
+}
+
+/** A report the sandbox sent, kept so it can be sent again. */
+interface SentReport extends Sendable {
+  webhookId: string;
 }
 
 /** How many sent reports are remembered for a resend (oldest forgotten first). */
@@ -122,7 +165,12 @@ export class Dispatcher {
     });
     this.log?.sms(complete, overrides.message);
     const report = this.shape(webhook, complete, documentedDelivery, withoutDeliveryTime);
-    return this.dispatch(webhook, report, "delivery", report.id);
+    return this.dispatch(webhook, {
+      report,
+      reportType: "delivery",
+      reportId: report.id,
+      written: documentedJson,
+    });
   }
 
   makeCall(input: CallInput): Dispatched<SandboxCallPayload> {
@@ -132,17 +180,87 @@ export class Dispatcher {
     const now = new Date(this.now());
     const complete = buildCallReport(webhook.id, overrides, { now, timeZone: this.timeZone });
     this.log?.call(complete);
-    if (this.voice !== undefined) {
-      // The default recording is the sandbox's own file; a recordingUrl given is kept as given.
-      const recorded = overrides.recordingUrl === undefined && complete.recording_url !== undefined;
-      const bytes = recorded
-        ? (recordingBytes ?? recordingBytesFor(Number(complete.duration)))
-        : undefined;
-      const url = this.voice.log.call(complete, now.getTime(), bytes, this.voice.origin());
-      if (url !== undefined) complete.recording_url = url;
-    }
+    const seconds = Number(complete.duration);
+    const call = voiceCallOf(complete.mid, complete, seconds, seconds > 0 ? "caller" : "");
+    this.record(call, complete, overrides.recordingUrl, recordingBytes, now);
     const report = this.shape(webhook, complete, documentedCall, (r) => r);
-    return this.dispatch(webhook, report, "call", report.mid);
+    return this.dispatch(webhook, {
+      report,
+      reportType: "call",
+      reportId: report.mid,
+      written: documentedJson,
+    });
+  }
+
+  /**
+   * A Click2Call (`v2/voice/c2c.md`): its report pushed to the webhook, the call kept in the
+   * voice logs (with its recording) under a call id of its own, which the push log knows it by
+   * (the report has no `mid` unless given). Not listed by the call-status API, which lists
+   * outbound-dial calls by their `mid`.
+   */
+  click2Call(input: Click2CallInput): Dispatched<SandboxClick2CallPayload> {
+    const webhook = this.webhookFor(input.webhookId, "call");
+    const { webhookId: _, recordingBytes: given, ...overrides } = input;
+    const recordingBytes = checkRecordingBytes(given);
+    const now = new Date(this.now());
+    const complete = buildClick2CallReport(webhook.id, overrides, {
+      now,
+      timeZone: this.timeZone,
+    });
+    const callId = randomUUID();
+    const billing = Number(complete.billing);
+    const call = voiceCallOf(callId, complete, billing, complete.hangup_by);
+    this.record(call, complete, overrides.recordingUrl, recordingBytes, now);
+    const report = this.shape(webhook, complete, documentedCall, (r) => r);
+    return this.dispatch(webhook, {
+      report,
+      reportType: "call",
+      reportId: callId,
+      written: indentedJson,
+    });
+  }
+
+  /**
+   * Pushes an opt-out or another event (`buildNotification`) to the webhook: the one subscribed
+   * to the event, or a smart link's (the caller decides which).
+   */
+  notify(
+    webhookId: string,
+    event: NotificationEvent,
+    overrides: NotificationOverrides,
+  ): Dispatched<NotificationPayload> {
+    const built = buildNotification(event, overrides, {
+      now: new Date(this.now()),
+      timeZone: this.timeZone,
+    });
+    const webhook = this.webhookFor(webhookId, built.kind);
+    return this.dispatch(webhook, {
+      report: built.payload,
+      reportType: built.kind,
+      reportId: built.reportId,
+      event,
+      // The smart-link visit's page writes it with a trailing comma; the events' pages do not.
+      written: event === "link:visit" ? documentedJson : indentedJson,
+    });
+  }
+
+  /**
+   * Keeps a call in the voice logs; a recorded one (its default recording) gets the sandbox's
+   * own file, whose URL replaces the made-up one in the report.
+   */
+  private record(
+    call: VoiceCall,
+    complete: { recording_url?: string },
+    given: string | null | undefined,
+    recordingBytes: number | undefined,
+    now: Date,
+  ): void {
+    if (this.voice === undefined) return;
+    // The default recording is the sandbox's own file; a recordingUrl given is kept as given.
+    const recorded = given === undefined && complete.recording_url !== undefined;
+    const bytes = recorded ? (recordingBytes ?? recordingBytesFor(call.duration)) : undefined;
+    const url = this.voice.log.call(call, now.getTime(), bytes, this.voice.origin());
+    if (url !== undefined) complete.recording_url = url;
   }
 
   /**
@@ -165,7 +283,7 @@ export class Dispatcher {
    * retry looks like), to its webhook as it is now, with a fresh set of attempts.
    * @throws FieldErrors when the report is unknown or its webhook was deleted
    */
-  resend(reportId: string): Dispatched<DeliveryPayload | CallPayload> {
+  resend(reportId: string): Dispatched<object> {
     const sent = this.sent.get(reportId);
     if (sent === undefined) {
       throw new FieldErrors({
@@ -176,18 +294,7 @@ export class Dispatcher {
     if (webhook === undefined) {
       throw new FieldErrors({ report_id: ["The webhook of this report was deleted."] });
     }
-    return this.dispatch(webhook, sent.report, sent.reportType, sent.reportId);
-  }
-
-  /**
-   * Simulates a number opting out (the `sms:unsubscription` event): the opt-out is pushed to
-   * the webhook as strict JSON, as the event page shows it.
-   */
-  optOut(input: OptOutInput): Dispatched<SandboxOptOutPayload> {
-    const webhook = this.webhookFor(input.webhookId, "unsubscribe");
-    const { webhookId: _, ...overrides } = input;
-    const report = buildOptOut(overrides, { now: new Date(), timeZone: this.timeZone });
-    return this.dispatch(webhook, report, "unsubscribe", report.id);
+    return this.dispatch(webhook, sent);
   }
 
   /** Whether `reportId` is one the sandbox sent and still remembers. */
@@ -207,7 +314,7 @@ export class Dispatcher {
     return outcome;
   }
 
-  private webhookFor(id: unknown, type: PushJob["reportType"]): StoredWebhook {
+  private webhookFor(id: unknown, type: ReportKind): StoredWebhook {
     if (typeof id !== "string" || id.trim() === "") {
       throw new FieldErrors({ webhook_id: ["The webhook id field is required."] });
     }
@@ -215,48 +322,44 @@ export class Dispatcher {
     if (webhook === undefined) {
       throw new FieldErrors({ webhook_id: ["The selected webhook id is invalid."] });
     }
-    if (webhook.composed !== null && type === "unsubscribe") {
-      throw new FieldErrors({
-        webhook_id: [
-          "The selected webhook is a composed webhook: opt-outs go to standard webhooks (through a subscription).",
-        ],
-      });
-    }
     if (webhook.composed !== null && webhook.composed.type !== type) {
       const other = webhook.composed.type === "call" ? "call reports" : "SMS delivery reports";
+      // A composed template has variables for delivery and call reports only.
+      const why =
+        type === "delivery" || type === "call"
+          ? ""
+          : ": an opt-out or an event goes to a standard webhook";
       throw new FieldErrors({
-        webhook_id: [`The selected webhook is a composed webhook for ${other}.`],
+        webhook_id: [`The selected webhook is a composed webhook for ${other}${why}.`],
       });
     }
     return webhook;
   }
 
-  private dispatch<R extends DeliveryPayload | CallPayload | SandboxOptOutPayload>(
+  private dispatch<R extends object>(
     webhook: StoredWebhook,
-    report: R,
-    reportType: PushJob["reportType"],
-    reportId: string,
+    sendable: Sendable & { report: R },
   ): Dispatched<R> {
+    const { report, reportType, reportId, event, written } = sendable;
     this.sent.delete(reportId);
-    this.sent.set(reportId, { webhookId: webhook.id, report, reportType, reportId });
+    this.sent.set(reportId, { ...sendable, webhookId: webhook.id });
     if (this.sent.size > MAX_REMEMBERED_REPORTS) {
       this.sent.delete(this.sent.keys().next().value as string);
     }
     // The webhook's secret as the bearer, else the sandbox's REPORTKIT_SECRET (never its token).
     const bearer = bearerOf(webhook, this.fallbackSecret)?.secret ?? null;
     const render = (): Promise<PushRequest> =>
-      reportType === "unsubscribe"
-        ? Promise.resolve(standardPush(webhook.uri, report, bearer, "complete"))
-        : webhook.composed === null
-          ? Promise.resolve(standardPush(webhook.uri, report, bearer, this.payloads))
-          : renderComposed(
-              webhook.composed,
-              composedValuesOf(reportType, report as DeliveryPayload | CallPayload, webhook.id),
-              bearer,
-            );
+      webhook.composed === null
+        ? Promise.resolve(standardPush(webhook.uri, report, bearer, this.payloads, written))
+        : renderComposed(
+            webhook.composed,
+            composedValuesOf(webhook.composed.type, report, webhook.id),
+            bearer,
+          );
     const job = (request: PushRequest): PushJob => ({
       reportId,
       reportType,
+      ...(event !== undefined && { event }),
       webhookId: webhook.id,
       request,
       retryBlocked: () => {
@@ -272,9 +375,9 @@ export class Dispatcher {
           return "skipped" as const;
         }),
       );
-      return { report, webhookId: webhook.id, pushed: false, outcome };
+      return { report, reportId, reportType, webhookId: webhook.id, pushed: false, outcome };
     }
     const outcome = this.track(render().then((request) => this.pusher.push(job(request))));
-    return { report, webhookId: webhook.id, pushed: true, outcome };
+    return { report, reportId, reportType, webhookId: webhook.id, pushed: true, outcome };
   }
 }

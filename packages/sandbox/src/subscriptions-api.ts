@@ -1,4 +1,4 @@
-import { safeDecode } from "@reportkit/wire";
+import { PROVIDER_EVENTS, safeDecode } from "@reportkit/wire";
 import { FieldCheck, hasControlCharacter } from "./field-errors.js";
 import { fail, type JsonReply, laravelTimestamp, ok, paginate } from "./laravel.js";
 import { type ApiRequest, notAllowed } from "./management-api.js";
@@ -6,28 +6,10 @@ import { type ApiRequest, notAllowed } from "./management-api.js";
 // Event subscriptions (v2/subscriptions/index.md): `developer/subscriptions` lists, creates,
 // shows and deletes them, in the envelopes the page shows. The sandbox routes by them too: a
 // simulated SMS (call) sent without `webhook_id` goes to the webhook subscribed to
-// sms:message:status (voice:message:out) with identity "all", the latest such subscription.
+// sms:message:status (voice:message:out) with identity "all", the latest such subscription, and
+// an opt-out or another event always goes to the one subscribed to its event.
 
-/** The events of v2/event/index.md. */
-export const EVENTS = [
-  "sms:message:status",
-  "sms:unsubscription",
-  "whatsapp:message:in",
-  "whatsapp:message:status",
-  "whatsapp:unsubscription",
-  "rcs:message:in",
-  "rcs:message:status",
-  "rcs:unsubscription",
-  "voice:message:out",
-  "voice:unsubscription",
-  "viber:message:status",
-  "viber:message:in",
-  "viber:unsubscription",
-  "vmn:message:in",
-  "contacts:subscriber:subscription",
-] as const;
-
-interface StoredSubscription {
+export interface StoredSubscription {
   id: number;
   event: string;
   identity: string;
@@ -59,9 +41,14 @@ export class SubscriptionStore {
     return found !== undefined && this.byId.delete(found.id);
   }
 
+  /** The latest `identity: "all"` subscription to `event`, if any. */
+  subscriptionFor(event: string): StoredSubscription | undefined {
+    return this.list().find((s) => s.event === event && s.identity === "all");
+  }
+
   /** The webhook the latest `identity: "all"` subscription to `event` names, if any. */
   webhookFor(event: string): string | undefined {
-    return this.list().find((s) => s.event === event && s.identity === "all")?.webhookId;
+    return this.subscriptionFor(event)?.webhookId;
   }
 }
 
@@ -118,7 +105,7 @@ function create(store: SubscriptionStore, { body }: ApiRequest): JsonReply {
     return "";
   };
   const event = text("event");
-  if (event !== "" && !(EVENTS as readonly string[]).includes(event)) {
+  if (event !== "" && !(PROVIDER_EVENTS as readonly string[]).includes(event)) {
     check.add("event", "The selected event is invalid.");
   }
   const identity = text("identity");

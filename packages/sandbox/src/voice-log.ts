@@ -7,7 +7,6 @@ import {
 } from "@reportkit/wire";
 import { locationOf } from "./number-location.js";
 import type { PresignedUrls } from "./presigned-url.js";
-import type { SandboxCallPayload } from "./reports.js";
 
 // Every simulated call and its recording, as the provider's voice logs list them
 // (v2/voice/logs.md: Call Logs, Recordings), and the recordings' files, at presigned URLs that
@@ -35,8 +34,30 @@ export interface StoredRecording {
   createdAt: number;
 }
 
+/** A call as the voice logs list it: an outbound-dial call's or a Click2Call's report, read. */
+export interface VoiceCall {
+  /** An outbound-dial call's mid; a Click2Call's call id. */
+  id: string;
+  from: string;
+  /** The number called (a Click2Call's IVR flow: "flow:220"). */
+  to: string;
+  bridge: string;
+  /** The report's `source`: "OBD", "C2C". */
+  source: string;
+  status: string;
+  /** Seconds of the call (a Click2Call's first). */
+  duration: number;
+  /** Seconds billed (a Click2Call's second call). */
+  billing: number;
+  /** "caller", "agent", or "" when nobody answered. */
+  hangupBy: string;
+  /** Wall-clock, as the report writes them. */
+  startAt: string;
+  endAt: string;
+}
+
 interface LoggedCall {
-  report: SandboxCallPayload;
+  report: VoiceCall;
   /** When the call ended, in ms: the day and the retention of its logs. */
   endedAt: number;
   recording: StoredRecording | undefined;
@@ -63,7 +84,7 @@ export class VoiceLog {
    * call's end and valid 2 hours, at `origin`.
    */
   call(
-    report: SandboxCallPayload,
+    report: VoiceCall,
     endedAt: number,
     recordingBytes: number | undefined,
     origin: string,
@@ -71,7 +92,7 @@ export class VoiceLog {
     let recording: StoredRecording | undefined;
     if (recordingBytes !== undefined) {
       const id = randomUUID();
-      const day = report.end_at.slice(2, 10).replaceAll("-", "");
+      const day = report.endAt.slice(2, 10).replaceAll("-", "");
       recording = {
         id,
         path: `${RECORDINGS_PATH}rc/${day}/${id}.wav`,
@@ -98,25 +119,23 @@ export class VoiceLog {
 
   /** GET voice/calls: the calls that ended on the range's days, newest first. */
   callLogs(range: DayRange | undefined, origin: string): PulledCallLog[] {
-    return this.within(range, (c) => c.report.end_at).map(({ report, recording }) => {
-      const seconds = Number(report.duration);
-      const answered = seconds > 0;
-      const pulses = Math.ceil(seconds / 30);
-      const where = locationOf(String(report.to));
+    return this.within(range, (c) => c.report.endAt).map(({ report, recording }) => {
+      const pulses = Math.ceil(report.billing / 30);
+      const where = locationOf(report.to);
       return {
-        id: report.mid,
-        call_from: String(report.from),
-        call_to: String(report.to),
+        id: report.id,
+        call_from: report.from,
+        call_to: report.to,
         service: report.source,
-        bridge: String(report.bridge),
+        bridge: report.bridge,
         status: report.status,
-        duration: clock(seconds),
-        billing: clock(seconds),
+        duration: clock(report.duration),
+        billing: clock(report.billing),
         pulsing: "30",
         charges: (pulses * 0.015).toFixed(4),
-        start_at: report.start_at,
-        end_at: report.end_at,
-        hangup_by: answered ? "caller" : "",
+        start_at: report.startAt,
+        end_at: report.endAt,
+        hangup_by: report.hangupBy,
         dtmf: null,
         location: where?.location_code.toUpperCase() ?? "",
         region: where?.region_code ?? "",
@@ -130,18 +149,18 @@ export class VoiceLog {
 
   /** GET voice/recordings: the recordings made on the range's days, newest first, each a fresh URL. */
   recordings(range: DayRange | undefined, origin: string): PulledRecording[] {
-    return this.within(range, (c) => c.report.end_at).flatMap(({ report, recording }) =>
+    return this.within(range, (c) => c.report.endAt).flatMap(({ report, recording }) =>
       recording === undefined
         ? []
         : [
             {
               id: recording.id,
-              call_from: String(report.from),
-              call_to: String(report.to),
+              call_from: report.from,
+              call_to: report.to,
               audio: this.freshUrl(recording, origin),
-              duration: clock(Number(report.duration)),
+              duration: clock(report.duration),
               agent: null,
-              created_at: report.end_at,
+              created_at: report.endAt,
             },
           ],
     );

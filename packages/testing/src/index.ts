@@ -5,8 +5,18 @@ export {
   composedRequest,
 } from "./composed-request.js";
 export {
+  contactUpdatePayload,
+  type EventPayloadSample,
+  eventPayload,
+  linkVisitPayload,
+  type UnsubscribePayloadSample,
+  unsubscribePayload,
+} from "./event-payloads.js";
+export {
   type CallPayloadSample,
+  type Click2CallPayloadSample,
   callPayload,
+  click2CallPayload,
   type DeliveryPayloadSample,
   deliveryPayload,
   type PayloadOverrides,

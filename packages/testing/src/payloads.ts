@@ -2,10 +2,14 @@ import type { CallPayload, DeliveryPayload } from "@reportkit/core";
 import {
   type DeliveryExtraField,
   DOCUMENTED_CALL_SAMPLE,
+  DOCUMENTED_CLICK2CALL_SAMPLE,
   DOCUMENTED_DELIVERY_SAMPLE,
   type DocumentedCallPayload,
+  type DocumentedClick2CallPayload,
   type DocumentedDeliveryPayload,
+  PROVIDER_TIME_ZONE,
 } from "@reportkit/wire";
+import { wallClockText } from "@reportkit/wire/internal";
 
 /**
  * An SMS delivery report as the provider documents it (provider-interface.md 2.4 and its
@@ -27,6 +31,12 @@ export type DeliveryPayloadSample = DocumentedDeliveryPayload & {
 export type CallPayloadSample = DocumentedCallPayload & { recording_url: string };
 
 /**
+ * A Click2Call report as `v2/voice/c2c.md` shows it: `source` "C2C", `billing`, `status1`,
+ * `status2`, `hangup_by`, the report's time as `date` and `unixtime`; no `mid`, no `webhook_id`.
+ */
+export type Click2CallPayloadSample = DocumentedClick2CallPayload & { recording_url: string };
+
+/**
  * Overrides for a payload: any wire field (typed as the receiver accepts it) or any other key,
  * as the provider may add fields. A key set to `undefined` is left out of the payload.
  */
@@ -43,7 +53,8 @@ export type WithOverrides<D, O> = {
     : K]: K extends keyof O ? Exclude<O[K], undefined> : K extends keyof D ? D[K] : never;
 } & {};
 
-function withOverrides(defaults: object, overrides: object | undefined): object {
+/** The defaults with the overrides applied; an override set to `undefined` removes its key. */
+export function withOverrides(defaults: object, overrides: object | undefined): object {
   const payload: Record<string, unknown> = { ...defaults };
   for (const [key, value] of Object.entries(overrides ?? {})) {
     if (value === undefined) delete payload[key];
@@ -93,4 +104,35 @@ export function callPayload<const O extends PayloadOverrides<CallPayload> = Reco
     recording_url: `https://recordings.example.com/${mid}.mp3`,
   };
   return withOverrides(defaults, overrides) as WithOverrides<CallPayloadSample, O>;
+}
+
+/** The last second a Click2Call payload was dated: each one a second later than the one before. */
+let lastSecond = 0;
+
+/**
+ * A fresh Click2Call report, as the provider pushes it: the page's sample dated now, each call a
+ * second later than the one before (a Click2Call has no `mid`: its numbers and its start tell it
+ * apart, so a receiver that deduplicates would otherwise take the second one for the first),
+ * `start_at` `duration` seconds before its end, in the provider's zone.
+ *
+ * @example
+ * click2CallPayload(); // { bridge: 918068281234, …, source: "C2C", status: "COMPLETED", status1: "RECEIVED", status2: "ANSWER", … }
+ * click2CallPayload({ to: "flow:220" }); // to an IVR flow
+ * click2CallPayload({ status: "NOANSWER", status2: "NOANSWER", billing: "0", recording_url: undefined });
+ * click2CallPayload({ mid: "order-42" }); // the mid a call request may carry
+ */
+export function click2CallPayload<
+  const O extends PayloadOverrides<CallPayload> = Record<never, never>,
+>(overrides?: O): WithOverrides<Click2CallPayloadSample, O> {
+  lastSecond = Math.max(Math.floor(Date.now() / 1000), lastSecond + 1);
+  const at = (second: number) => wallClockText(new Date(second * 1000), PROVIDER_TIME_ZONE);
+  const ended = lastSecond;
+  const defaults: Click2CallPayloadSample = {
+    ...DOCUMENTED_CLICK2CALL_SAMPLE,
+    start_at: at(ended - Number(DOCUMENTED_CLICK2CALL_SAMPLE.duration)),
+    end_at: at(ended),
+    date: at(ended),
+    unixtime: String(ended),
+  };
+  return withOverrides(defaults, overrides) as WithOverrides<Click2CallPayloadSample, O>;
 }

@@ -33,7 +33,11 @@ export type NodeRequestListener = (request: never, response: never) => unknown;
 /** Where `sendReport` sends: a URL, or an app it can call without you starting a server. */
 export type ReportTarget = string | URL | InjectTarget | FetchTarget | NodeRequestListener;
 
-/** A report payload (as from `deliveryPayload()`), a raw body, or a `composedRequest(...)`. */
+/**
+ * A payload (as from `deliveryPayload()`, `callPayload()`, `click2CallPayload()`,
+ * `unsubscribePayload()`, `eventPayload()`, `contactUpdatePayload()`, `linkVisitPayload()`), a
+ * raw body, or a `composedRequest(...)`.
+ */
 export type ReportPayload = object | string | ComposedRequest;
 
 /** The credential to send: the webhook's `secret` (or `token`, its old name). */
@@ -167,7 +171,7 @@ function buildRequest(payload: ReportPayload, options: SendReportOptions): Outgo
     ({ body, type: headers["content-type"] } = encode(payload, format));
   } else {
     throw new TypeError(
-      "sendReport: the payload must be an object (deliveryPayload(), callPayload()), a string body, or a composedRequest(...).",
+      "sendReport: the payload must be an object (deliveryPayload(), unsubscribePayload(), eventPayload(), …), a string body, or a composedRequest(...).",
     );
   }
 
@@ -188,6 +192,13 @@ function buildRequest(payload: ReportPayload, options: SendReportOptions): Outgo
 
 function encode(payload: object, format: string): { body: string; type: string } {
   if (format === "json") return { body: JSON.stringify(payload), type: "application/json" };
+  // A form's values are text: a nested object would be sent as "[object Object]".
+  const nested = Object.entries(payload).find(([, v]) => typeof v === "object" && v !== null);
+  if (nested !== undefined && (format === "form" || format === "urlencoded")) {
+    throw new TypeError(
+      `sendReport: format "${format}" sends each field as text, and "${nested[0]}" is an object; send this payload as JSON (the default), as the provider pushes events and contact updates.`,
+    );
+  }
   const fields = Object.entries(payload)
     .filter(([, value]) => value !== undefined && value !== null)
     .map(([key, value]) => [key, String(value)] as [string, string]);

@@ -1,14 +1,33 @@
 export { CALL_STATUS_TABLE } from "./call-status-table.js";
 export { DELIVERY_STATUS_TABLE, DLT_REJECTION } from "./delivery-status-table.js";
+export {
+  CONTACT_EVENT,
+  type ContactUpdatePayload,
+  DOCUMENTED_CONTACT_UPDATE_SAMPLE,
+  DOCUMENTED_LINK_VISIT_SAMPLE,
+  DOCUMENTED_MESSAGE_IN_SAMPLE,
+  DOCUMENTED_MESSAGE_STATUS_SAMPLE,
+  type EventEnvelope,
+  LINK_VISIT_EVENT,
+  type LinkVisitPayload,
+  type MessageInEventPayload,
+  type MessageStatusEventPayload,
+  PROVIDER_EVENTS,
+  type ProviderEvent,
+} from "./event-payloads.js";
 export { parseTemplate } from "./parse-template.js";
 export {
   type CallPayload,
   type DeliveryExtraField,
   type DeliveryPayload,
   DOCUMENTED_CALL_SAMPLE,
+  DOCUMENTED_CLICK2CALL_SAMPLE,
   DOCUMENTED_DELIVERY_SAMPLE,
+  DOCUMENTED_UNSUBSCRIBE_SAMPLE,
   type DocumentedCallPayload,
+  type DocumentedClick2CallPayload,
   type DocumentedDeliveryPayload,
+  type DocumentedUnsubscribePayload,
   type ReportType,
   type UnsubscribePayload,
 } from "./payloads.js";

@@ -15,4 +15,4 @@ export {
   withoutCredentials,
 } from "./redact-text.js";
 export { listedKey, MAX_KEY_BYTES, storedKey } from "./stored-key.js";
-export { zoneFormatter } from "./zone-formatter.js";
+export { wallClockText, zoneFormatter } from "./zone-formatter.js";

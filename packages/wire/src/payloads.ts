@@ -129,3 +129,78 @@ export const DOCUMENTED_CALL_SAMPLE: Readonly<DocumentedCallPayload & { recordin
     source: "OBD",
     recording_url: "https://recordings.example.com/5f2b1a9c.mp3",
   });
+
+/**
+ * A Click2Call report in the shape of `v2/voice/c2c.md`'s sample: `bridge`, `from` and `to` bare
+ * JSON numbers (`to` may be an IVR flow, `"flow:220"`), `source` "C2C", the report's own time as
+ * `date` and `unixtime`, `duration` (the first call) and `billing` (the second) digit strings,
+ * each leg's status, who hung up; no `mid` (a call request may carry one) and no `webhook_id`.
+ * What the sandbox pushes for a Click2Call and @reportkit/testing's `click2CallPayload()` builds.
+ */
+export interface DocumentedClick2CallPayload extends CallPayload {
+  bridge: number;
+  from: number;
+  to: number | string;
+  source: string;
+  start_at: string;
+  end_at: string;
+  date: string;
+  unixtime: string;
+  duration: string;
+  billing: string;
+  status: string;
+  status1: string;
+  status2: string;
+  recording_url?: string;
+  hangup_by: string;
+  mid?: string;
+}
+
+/** The Click2Call report of `v2/voice/c2c.md`'s sample, as valid JSON would carry it. */
+export const DOCUMENTED_CLICK2CALL_SAMPLE: Readonly<
+  DocumentedClick2CallPayload & { recording_url: string }
+> = Object.freeze({
+  bridge: 918068281234,
+  from: 918919521234,
+  to: 918867131234,
+  source: "C2C",
+  start_at: "2021-04-09 16:27:39",
+  end_at: "2021-04-09 16:27:55",
+  date: "2021-04-09 16:27:55",
+  unixtime: "1617965875",
+  duration: "23",
+  billing: "23",
+  status: "COMPLETED",
+  status1: "RECEIVED",
+  status2: "ANSWER",
+  recording_url: "https://recordings.example.com/c2c-5f2b1a9c.mp3",
+  hangup_by: "caller",
+});
+
+/**
+ * An opt-out in the shape of `v2/event/index.md`'s samples (`sms:unsubscription`,
+ * `voice:unsubscription`, and the other channels'), pushed bare through a subscription: its id
+ * (a uuid; a number on WhatsApp, RCS and Viber), the number that opted out, what it opted out
+ * of (`type` "sender" with the sender id as `value`, or "all" with "*"), an ISO time and the
+ * provider's text.
+ */
+export interface DocumentedUnsubscribePayload extends UnsubscribePayload {
+  id: string | number;
+  receiver: string;
+  type: string;
+  value: string;
+  created_at: string;
+  status: string;
+}
+
+/** The `sms:unsubscription` sample of `v2/event/index.md`, as valid JSON would carry it. */
+export const DOCUMENTED_UNSUBSCRIBE_SAMPLE: Readonly<
+  DocumentedUnsubscribePayload & { id: string }
+> = Object.freeze({
+  id: "d105a1ef-6728-4563-8b85-7f5356c8a123",
+  receiver: "917002088123",
+  type: "sender",
+  value: "Demo12",
+  created_at: "2023-07-08T12:52:54.000000Z",
+  status: "Unsubscriber created successfully",
+});

@@ -30,3 +30,14 @@ export function zoneFormatter(timeZone: string): Intl.DateTimeFormat {
   }
   return format;
 }
+
+/**
+ * "yyyy-mm-dd HH:MM:SS" (24-hour) for an instant, as wall-clock time in an IANA zone: how the
+ * provider writes its zone-less times (the sandbox and the testing kit write them so).
+ * @throws RangeError (the runtime's own) when the runtime does not know the zone
+ */
+export function wallClockText(date: Date, timeZone: string): string {
+  const parts: Record<string, string> = {};
+  for (const part of zoneFormatter(timeZone).formatToParts(date)) parts[part.type] = part.value;
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}

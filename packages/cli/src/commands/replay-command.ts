@@ -60,7 +60,7 @@ export function replayCommand(replay: Command, io: CliIo): Command {
       const timeoutMs = parseDuration(flags.timeout, "--timeout");
       if (timeoutMs < 1)
         throw new CliError(`--timeout must be at least 1ms; got "${flags.timeout}".`);
-      const { status = ["failed"], since } = filterOf(flags, ["failed", "refused"]);
+      const { status = ["failed"], kind, since } = filterOf(flags, ["failed", "refused"]);
       // Whatever is printed passes here, errors included: a receiver may echo the secret in
       // its reply (in any letter case, URL-encoded, in base64), and a kept URL may hold it.
       const hide = redactor(secret ?? "");
@@ -79,6 +79,7 @@ export function replayCommand(replay: Command, io: CliIo): Command {
       await withJournal(flags, io, async (kept) => {
         const summary = await replayEntries(kept, {
           status,
+          kind,
           since,
           concurrency,
           send: push && ((entry) => push(requestOf(base, entry))),

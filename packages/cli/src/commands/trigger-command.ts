@@ -1,21 +1,20 @@
-import { Argument, type Command } from "commander";
+import type { ReportKind } from "@reportkit/wire";
+import type { Command } from "commander";
 import { parseDuration } from "../duration.js";
 import { CliError, type CliIo } from "../io.js";
+import {
+  eventOf,
+  isClick2Call,
+  type KindFlags,
+  notificationFields,
+  withKinds,
+} from "../kind-flags.js";
 import { oneLine } from "../table.js";
 import { inline } from "../terminal-safe.js";
 
-interface TriggerFlags {
-  webhook: string;
-  status?: string;
-  mobile?: string;
-  custom?: string;
-  units?: string;
-  credits?: string;
+interface TriggerFlags extends KindFlags {
+  webhook?: string;
   message?: string;
-  toNumber?: string;
-  fromNumber?: string;
-  bridge?: string;
-  duration?: string;
   wait?: boolean;
   json?: boolean;
   baseUrl?: string;
@@ -41,61 +40,44 @@ interface AttemptJson {
 const POLL_MS = 250;
 
 /**
- * `reportkit trigger delivery|call --webhook <id>`: asks a running sandbox to send an SMS or
- * make a call, so it pushes the report to the webhook with its own retries (and its terminal
- * and dashboard show the attempts).
+ * `reportkit trigger delivery|call|unsubscribe|event --webhook <id>`: asks a running sandbox to
+ * send an SMS, make a call (an outbound dial's or a Click2Call), or push an opt-out or another
+ * event, so it pushes it to the webhook with its own retries (and its terminal and dashboard
+ * show the attempts). An opt-out or an event goes to the webhook subscribed to its event, as at
+ * the provider: `--webhook` subscribes that one first.
  */
 export function triggerCommand(command: Command, io: CliIo): Command {
-  return command
-    .description("ask a running sandbox to push a report to one of its webhooks")
-    .addArgument(new Argument("<kind>", "which report").choices(["delivery", "call"]))
-    .requiredOption("--webhook <id>", "the sandbox webhook that receives the report")
-    .option("--status <status>", "report status (default DELIVRD / ANSWER)")
-    .option("--mobile <digits>", "delivery: mobile number with country code")
-    .option("--custom <id>", "delivery: the client's custom id")
-    .option("--units <n>", "delivery: SMS parts")
-    .option("--credits <n>", "delivery: credits charged")
+  return withKinds(
+    command.description("ask a running sandbox to push a report, an opt-out or an event"),
+  )
+    .option(
+      "--webhook <id>",
+      "the sandbox webhook that receives it (an opt-out or event: subscribed to its event first); default the one subscribed",
+    )
     .option("--message <text>", "delivery: the message (only its length counts, for units)")
-    .option("--to-number <digits>", "call: the number the call connected to")
-    .option("--from-number <digits>", "call: the from number")
-    .option("--bridge <digits>", "call: the DID that initiated the call")
-    .option("--duration <seconds>", "call: duration in seconds")
     .option("--wait", "print each push attempt and exit once the report is delivered or dropped")
     .option("--json", "print the sandbox's answer (and with --wait the attempts) as JSON")
     .option("--base-url <url>", "the sandbox's API base (env: REPORTKIT_BASE_URL)")
     .option("--api-token <token>", "the sandbox's API token (env: REPORTKIT_API_TOKEN)")
     .option("--timeout <duration>", "give up on a request to the sandbox after this long", "30s")
-    .action(async (kind: "delivery" | "call", flags: TriggerFlags) => {
+    .action(async (kind: ReportKind, flags: TriggerFlags) => {
       const sandbox = connect(flags, io);
-      const body: Record<string, unknown> = { webhook_id: flags.webhook };
-      const put = (name: string, value: unknown) => {
-        if (value !== undefined) body[name] = value;
+      const { path, body, what } = requestOf(kind, flags);
+      const sent = (await sandbox.request("POST", path, body)) as {
+        message: string;
+        data: {
+          report_id: string;
+          webhook_id: string;
+          pushed: boolean;
+          subscribed?: boolean;
+          report: unknown;
+        };
       };
-      put("status", flags.status);
-      if (kind === "delivery") {
-        put("mobile", flags.mobile);
-        put("custom", flags.custom);
-        put("units", flags.units === undefined ? undefined : whole(flags.units, "--units"));
-        put("credits", flags.credits);
-        put("message", flags.message);
-      } else {
-        put("to", flags.toNumber);
-        put("from", flags.fromNumber);
-        put("bridge", flags.bridge);
-        put(
-          "duration",
-          flags.duration === undefined ? undefined : whole(flags.duration, "--duration"),
-        );
-      }
-      const sent = (await sandbox.request(
-        "POST",
-        kind === "delivery" ? "sandbox/sms" : "sandbox/calls",
-        body,
-      )) as { message: string; data: { report_id: string; pushed: boolean; report: unknown } };
-      const { report_id: reportId, pushed } = sent.data;
+      const { report_id: reportId, webhook_id: webhookId, pushed, subscribed } = sent.data;
       if (!flags.json) {
+        const via = subscribed ? ` (subscribed to ${body.event} now)` : "";
         io.stdout(
-          `${kind} report ${reportId} → webhook ${flags.webhook}: ${pushed ? "queued, the sandbox is pushing it" : "not pushed, the webhook is inactive"}\n`,
+          `${what} ${reportId} → webhook ${webhookId}${via}: ${pushed ? "queued, the sandbox is pushing it" : "not pushed, the webhook is inactive"}\n`,
         );
       }
       if (!flags.wait) {
@@ -115,6 +97,42 @@ export function triggerCommand(command: Command, io: CliIo): Command {
         );
       }
     });
+}
+
+/** The sandbox endpoint, body and words for a push of `kind` with these flags. */
+function requestOf(
+  kind: ReportKind,
+  flags: TriggerFlags,
+): { path: string; body: Record<string, unknown>; what: string } {
+  const body: Record<string, unknown> = {};
+  const put = (name: string, value: unknown) => {
+    if (value !== undefined) body[name] = value;
+  };
+  put("webhook_id", flags.webhook);
+  if (kind === "unsubscribe" || kind === "event") {
+    const event = eventOf(kind, flags);
+    Object.assign(body, { event, ...notificationFields(flags) });
+    return { path: "sandbox/notifications", body, what: `${kind} ${event}` };
+  }
+  if (kind === "delivery") {
+    put("status", flags.status);
+    put("mobile", flags.mobile);
+    put("custom", flags.custom);
+    put("units", flags.units === undefined ? undefined : whole(flags.units, "--units"));
+    put("credits", flags.credits);
+    put("message", flags.message);
+    return { path: "sandbox/sms", body, what: "delivery report" };
+  }
+  const click2Call = isClick2Call(flags);
+  // A Click2Call's status is its second leg's: the call is COMPLETED when that one answers.
+  put(click2Call ? "status2" : "status", flags.status);
+  put("to", flags.toNumber);
+  put("from", flags.fromNumber);
+  put("bridge", flags.bridge);
+  put("duration", flags.duration === undefined ? undefined : whole(flags.duration, "--duration"));
+  return click2Call
+    ? { path: "sandbox/c2c", body, what: "call report (Click2Call)" }
+    : { path: "sandbox/calls", body, what: "call report" };
 }
 
 interface SandboxConnection {

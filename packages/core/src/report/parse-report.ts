@@ -4,10 +4,12 @@
 // becomes null with a warning, `raw` keeping it as sent.
 import {
   CALL_FIELD_TABLE,
+  CONTACT_EVENT,
   classifyCallStatus,
   classifyDeliveryStatus,
   DELIVERY_FIELD_TABLE,
   type FieldRow,
+  LINK_VISIT_EVENT,
   PROVIDER_TIME_ZONE,
   type ReportKind,
   recordingExpiry,
@@ -124,10 +126,8 @@ function shapeOf(p: Payload): Shape | undefined {
     return kind === undefined ? { kind: "event", event, payload } : { kind, payload };
   }
   if (p.receiver !== undefined) return { kind: "unsubscribe", payload: p };
-  if (p.link_id !== undefined) return { kind: "event", event: "link:visit", payload: p };
-  if (p.identity !== undefined) {
-    return { kind: "event", event: "contacts:subscriber:subscription", payload: p };
-  }
+  if (p.link_id !== undefined) return { kind: "event", event: LINK_VISIT_EVENT, payload: p };
+  if (p.identity !== undefined) return { kind: "event", event: CONTACT_EVENT, payload: p };
   if (p.mobile !== undefined) return { kind: "delivery", payload: p };
   let delivery = false;
   for (const key in p) {

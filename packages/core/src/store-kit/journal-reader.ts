@@ -2,6 +2,7 @@
 // packages' journals implement it; `reportkit journal` and `reportkit replay` use it), and the
 // one reading of a `list` filter they share.
 
+import { REPORT_KINDS, type ReportKind } from "@reportkit/wire";
 import { type OptionReader, readOptions, shown } from "../base/attorney.js";
 import type { FailureJournal, JournalBodies, JournalEntry, JournalRecord } from "./dedupe-store.js";
 
@@ -14,10 +15,12 @@ export const JOURNAL_STATUSES: readonly JournalStatus[] = Object.keys({
   resolved: true,
 } satisfies Record<JournalStatus, true>) as JournalStatus[];
 
-/** Which entries `list` gives: by status and by when they were last seen. */
+/** Which entries `list` gives: by status, by kind and by when they were last seen. */
 export interface JournalFilter {
   /** One status or several; default every status. */
   status?: JournalStatus | readonly JournalStatus[];
+  /** One kind of report or several (an entry of a body never identified has none); default any. */
+  kind?: ReportKind | readonly ReportKind[];
   /** Only entries last seen at or after this time. */
   since?: Date;
   /** At most this many, the oldest first; default 1000. */
@@ -84,6 +87,8 @@ export function journalLimits<O>(read: OptionReader<O>, prefix: "" | "journal"):
 export interface JournalQuery {
   /** The statuses to give, or undefined for every one. */
   readonly statuses: readonly JournalStatus[] | undefined;
+  /** The kinds to give, or undefined for any (an entry without a kind included). */
+  readonly kinds: readonly ReportKind[] | undefined;
   readonly since: Date | undefined;
   readonly limit: number;
 }
@@ -94,15 +99,20 @@ export interface JournalQuery {
  *
  * @example
  * journalQuery("postgresJournal.list", { status: "failed" });
- * // { statuses: ["failed"], since: undefined, limit: 1000 }
+ * // { statuses: ["failed"], kinds: undefined, since: undefined, limit: 1000 }
  */
 export function journalQuery(who: string, filter: JournalFilter | undefined): JournalQuery {
   if (filter === undefined) {
-    return { statuses: undefined, since: undefined, limit: DEFAULT_JOURNAL_LIMIT };
+    return {
+      statuses: undefined,
+      kinds: undefined,
+      since: undefined,
+      limit: DEFAULT_JOURNAL_LIMIT,
+    };
   }
   const read = readOptions(who, filter, {
     example: `{ status: "failed", since: new Date(Date.now() - 3_600_000) }`,
-    known: ["status", "since", "limit"],
+    known: ["status", "kind", "since", "limit"],
   });
   const statuses = filter.status === undefined ? undefined : [filter.status].flat();
   for (const status of statuses ?? []) {
@@ -112,10 +122,18 @@ export function journalQuery(who: string, filter: JournalFilter | undefined): Jo
       );
     }
   }
+  const kinds = filter.kind === undefined ? undefined : [filter.kind].flat();
+  for (const kind of kinds ?? []) {
+    if (!REPORT_KINDS.includes(kind)) {
+      throw new TypeError(
+        `${who}: \`kind\` must be ${REPORT_KINDS.join(", ")} or a list of them, got ${shown(kind)}.`,
+      );
+    }
+  }
   const { since } = filter;
   if (since !== undefined && (!(since instanceof Date) || Number.isNaN(since.getTime()))) {
     throw new TypeError(`${who}: \`since\` must be a valid Date, got ${shown(since)}.`);
   }
   const limit = read.wholeNumber("limit", DEFAULT_JOURNAL_LIMIT);
-  return { statuses, since, limit };
+  return { statuses, kinds, since, limit };
 }
