@@ -3,7 +3,11 @@ import type { AddressInfo } from "node:net";
 import { DASHBOARD_PATH } from "./dashboard-server.js";
 import { formatHost } from "./format-host.js";
 import type { SandboxOptOutPayload } from "./notifications.js";
-import type { DispatchedNotification, NotificationInput, OptOutInput } from "./push-notification.js";
+import type {
+  DispatchedNotification,
+  NotificationInput,
+  OptOutInput,
+} from "./push-notification.js";
 import { pushNotification, pushOptOut } from "./push-notification.js";
 import type { PushAttempt } from "./pusher.js";
 import type { RecordingRequest } from "./recording-files.js";

@@ -28,7 +28,10 @@ export interface NotificationInput extends NotificationOverrides {
 }
 
 /** What `sandbox.optOut` takes: an `sms:unsubscription`'s fields, and the webhook to send it to. */
-export type OptOutInput = Pick<NotificationInput, "webhookId" | "receiver" | "type" | "value" | "at">;
+export type OptOutInput = Pick<
+  NotificationInput,
+  "webhookId" | "receiver" | "type" | "value" | "at"
+>;
 
 /** A notification sent, and the subscription that routed it (none for a smart-link visit). */
 export interface DispatchedNotification<P extends NotificationPayload = NotificationPayload>
