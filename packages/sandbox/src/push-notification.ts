@@ -27,7 +27,10 @@ export interface NotificationInput extends NotificationOverrides {
   webhookId?: string;
 }
 
-/** What `sandbox.optOut` takes: an `sms:unsubscription`'s fields, and the webhook to send it to. */
+/**
+ * What `sandbox.optOut` takes: an `sms:unsubscription`'s fields, and the webhook to subscribe to
+ * it first (without it, the subscribed one gets it).
+ */
 export type OptOutInput = Pick<
   NotificationInput,
   "webhookId" | "receiver" | "type" | "value" | "at"
