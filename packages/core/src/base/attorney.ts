@@ -1,13 +1,10 @@
 // The one mechanism that checks options, once, when a factory is called: the receiver's (and its
-// groups: `auth`, `verification`, `body`, `dedupe`), and every store's, queue's and worker's, so
+// groups: `secret`, `verification`, `body`, `dedupe`), and every store's, queue's and worker's, so
 // that each refusal reads the same way:
 //   "<who>: `<name>` must be …, got …."
 // where <who> is the factory ("reportkit", "postgresInbox") and <name> the option's path
 // (`body.maxBytes`). A refusal shows what it got: never read with these an option that may hold
 // a secret (a URL with a password, the secret itself); those have checks of their own.
-
-/** A factory's options, as the checks read them. */
-export type StoreOptions = Readonly<Record<string, unknown>>;
 
 /** What `readOptions` checks of the options object itself. */
 export interface OptionRules<O> {
@@ -96,7 +93,7 @@ function reader<O extends object>(
       `${who}: pass ${path === "" ? "an options object" : `${where} as an object`}, e.g. ${rules.example}, got ${shown(options)}.`,
     );
   }
-  const given = options as StoreOptions;
+  const given = options as Readonly<Record<string, unknown>>;
   for (const [name, fix] of Object.entries(rules.renamed ?? {})) {
     // By the key, not its value: an old key given an unset environment variable is still it.
     if (Object.hasOwn(given, name)) {
@@ -192,6 +189,12 @@ export function shown(value: unknown): string {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? "an invalid Date" : "a Date";
   const kind = typeof value;
   return kind === "object" ? "an object" : `a ${kind}`;
+}
+
+/** Whether `value` is an object with these methods (a store, a queue, a logger). */
+export function hasMethods(value: unknown, ...names: string[]): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  return names.every((name) => typeof (value as Record<string, unknown>)[name] === "function");
 }
 
 function isWhole(value: unknown): value is number {

@@ -3,11 +3,12 @@
 // so that it can be replayed once the cause is fixed instead of being dropped after the
 // provider's retries. Which codes are kept, and as what, is their row of the error table.
 import type { ReportKind } from "@reportkit/wire";
-import type { ReceiverRequest } from "../base/types.js";
-import { headerOf } from "../base/types.js";
+import { headerOf, type ReceiverRequest } from "../base/types.js";
 import { answeredWithin } from "../base/within.js";
 import { ruleOf } from "../reply/error-table.js";
 import { journalNotKept, type ReportkitError } from "../reply/errors.js";
+import { sha256Hex } from "../report/dedupe-key.js";
+import { mediaType, otherCharset } from "../request/decode-body.js";
 import type { FailureJournal, JournalRecord, JournalRequest } from "../store-kit/dedupe-store.js";
 import { maskDigits, type Redaction, redactRequest } from "./redact-request.js";
 
@@ -20,9 +21,9 @@ export interface Attempt {
   /** Whether the request carried the secret: only then is anything kept. */
   readonly authenticated: boolean;
   /** The body as it was read (text or bytes), when it was. */
-  readonly body: string | Uint8Array | undefined;
-  readonly kind: ReportKind | undefined;
-  readonly dedupeKey: string | undefined;
+  readonly body?: string | Uint8Array | undefined;
+  readonly kind?: ReportKind | undefined;
+  readonly dedupeKey?: string | undefined;
 }
 
 /**
@@ -42,9 +43,11 @@ export async function keepFailure(
     const redacted = journal.bodies === "redacted";
     const request = await redactRequest(requestOf(attempt), { ...redaction, numbers: redacted });
     const message = messageOf(error);
+    // Without a report's own key (a refusal, a report with no identity), a hash of the request as
+    // it came (a composed GET carries its values in the query): the same for each copy.
+    const asCame = `${request.method} ${request.url}\n${request.body}`;
     const entry: JournalRecord = {
-      // A refusal's key is the hash of the request as it came: the same for each copy.
-      key: attempt.dedupeKey ?? (await hashOf(request)),
+      key: attempt.dedupeKey ?? `sha256:${sha256Hex(asCame)}`,
       kind: attempt.kind ?? null,
       status,
       request,
@@ -79,9 +82,7 @@ function requestOf(attempt: Attempt): JournalRequest {
 
 /** Bytes as text, when their Content-Type says UTF-8 (or no charset) and they are UTF-8. */
 function utf8Text(bytes: Uint8Array, contentType: string | null): string | undefined {
-  const type = (contentType ?? "").toLowerCase();
-  const charset = /charset\s*=\s*"?([^";\s]+)/.exec(type)?.[1];
-  if (type.startsWith("multipart/") || (charset !== undefined && !/^utf-?8$/.test(charset))) {
+  if (mediaType(contentType).startsWith("multipart/") || otherCharset(contentType) !== undefined) {
     return undefined;
   }
   try {
@@ -89,18 +90,6 @@ function utf8Text(bytes: Uint8Array, contentType: string | null): string | undef
   } catch {
     return undefined;
   }
-}
-
-/**
- * Without a report's own key (a refusal, a report with no identity), a hash of the request:
- * method, path and query, and body, since a composed GET carries its values in the query.
- */
-async function hashOf(request: JournalRequest): Promise<string> {
-  const text = `${request.method} ${request.url}\n${request.body}`;
-  const digest = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  let hex = "";
-  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, "0");
-  return `sha256:${hex}`;
 }
 
 /** The reply's message, and the handler's own error after it: what the app's fix needs. */

@@ -12,6 +12,7 @@ import {
   withoutCredentials,
 } from "@reportkit/wire/internal";
 import { parseLenientJson } from "../base/parse-json.js";
+import { formFields, mediaType } from "../request/decode-body.js";
 import type { JournalRequest } from "../store-kit/dedupe-store.js";
 
 export { maskDigits, REDACTED } from "@reportkit/wire/internal";
@@ -45,7 +46,7 @@ export async function redactRequest(
   const body = request.bodyEncoding === "base64" ? utf8Of(request.body) : request.body;
   // Bytes that are no UTF-8 (a charset of their own): not read here, so not kept.
   if (body === undefined) return { ...request, url, body: "", bodyEncoding: "utf8" };
-  const type = (request.contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  const type = mediaType(request.contentType);
   const start = body.trimStart()[0];
   const json = start === "{" || start === "[" ? parsed(body) : undefined;
   if (json !== undefined) {
@@ -113,11 +114,7 @@ function parsed(text: string): { value: unknown } | undefined {
 
 async function multipartFields(body: string, request: JournalRequest) {
   try {
-    const headers = { "content-type": request.contentType ?? "" };
-    const form = await new Response(body, { headers }).formData();
-    const fields = new URLSearchParams();
-    for (const [name, value] of form) if (typeof value === "string") fields.append(name, value);
-    return fields;
+    return new URLSearchParams(await formFields(body, request.contentType ?? ""));
   } catch {
     return undefined;
   }

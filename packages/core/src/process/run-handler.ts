@@ -32,7 +32,7 @@ export type AnyHandler = (report: never, ctx: HandlerContext) => unknown;
 export type KindHandlers = Partial<Record<Report["type"], AnyHandler>>;
 
 /** What running a report needs of the receiver's configuration. */
-export interface RunSettings {
+interface RunSettings {
   readonly dedupe: DedupeStore | undefined;
   readonly queue: ReportQueue | undefined;
   /** Undefined: the handler is waited for however long it takes. */
@@ -43,17 +43,14 @@ export interface RunSettings {
 }
 
 /** How a report ended: the reply, and what to tell `onError` and the log besides (if anything). */
-export interface RunOutcome {
+interface RunOutcome {
   readonly response: ReceiverResponse;
   /** The report was answered 2xx, but the store could not record it (a retry may run it again). */
   readonly notice?: ReportkitError;
 }
 
 /** A claim on a report's key, held by one attempt. */
-interface Claim {
-  readonly key: string;
-  readonly owner: string;
-}
+type Claim = { readonly key: string; readonly owner: string };
 
 // Owner ids for dedupe claims, unique across processes (the store may be shared): one random id
 // per process, drawn at its first claim (Workers allow no random values while a module loads).
@@ -67,12 +64,12 @@ let claims = 0;
  */
 export async function runReport(
   report: Report,
-  key: string | undefined,
   ctx: HandlerContext,
   span: ReportSpan | undefined,
   settings: RunSettings,
 ): Promise<RunOutcome> {
   const { dedupe, queue, handlers } = settings;
+  const key = ctx.dedupeKey;
   if (queue !== undefined) return { response: await enqueue(queue, report, key, span, settings) };
   const handler = handlers[report.type];
   if (handler === undefined) {
@@ -86,8 +83,7 @@ export async function runReport(
   // a key is claimed under a key of its own, used once.
   const scoped = dedupe?.scope !== undefined;
   if (dedupe === undefined || (key === undefined && !scoped)) {
-    await run(handler, report, ctx, span, settings, undefined);
-    return { response: OK };
+    return run(handler, report, ctx, span, settings, undefined);
   }
   instance ??= globalThis.crypto.randomUUID();
   claims += 1;
@@ -162,10 +158,7 @@ async function run(
   });
 }
 
-/**
- * Frees a claim so the provider's retry runs the handler again; if the store cannot be told,
- * the lease runs out by itself.
- */
+/** Frees a claim for the provider's retry; if the store cannot be told, the lease runs out. */
 function release(dedupe: DedupeStore, claim: Claim): void {
   try {
     Promise.resolve(dedupe.release(claim.key, claim.owner)).catch(() => {});
@@ -178,12 +171,11 @@ async function enqueue(
   report: Report,
   key: string | undefined,
   span: ReportSpan | undefined,
-  settings: RunSettings,
+  { deadlineMs }: RunSettings,
 ): Promise<ReceiverResponse> {
   try {
     const trace = span?.carrier();
     const added = queue.enqueue(report, key, trace === undefined ? undefined : { trace });
-    const { deadlineMs } = settings;
     await (deadlineMs === undefined ? added : answeredWithin(added, deadlineMs));
   } catch (cause) {
     throw queueUnavailable(cause);

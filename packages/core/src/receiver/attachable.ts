@@ -1,5 +1,5 @@
 import type { ComposedTemplate } from "@reportkit/wire";
-import type { Receiver } from "./options.js";
+import { ATTACH_METHODS, type Receiver } from "./options.js";
 
 /**
  * The receiver's handler-attaching methods, on an adapter's own handler, chainable; and its
@@ -14,8 +14,6 @@ export type Attachable<H, T extends ComposedTemplate | undefined, S extends obje
   health: Receiver<T, S>["health"];
   close: Receiver<T, S>["close"];
 };
-
-const ATTACHING = ["onDelivery", "onCall", "onUnsubscribe", "onEvent", "onError"] as const;
 
 /**
  * Gives an adapter's handler (an Express middleware, a Hono handler) the receiver's `onDelivery`
@@ -33,7 +31,7 @@ export function attachable<
   S extends object = object,
 >(handler: H, receiver: Receiver<T, S>): Attachable<H, T, S> {
   const result = handler as Attachable<H, T, S>;
-  for (const name of ATTACHING) {
+  for (const name of ATTACH_METHODS) {
     Object.assign(result, {
       [name]: (fn: unknown) => {
         (receiver[name] as (fn: unknown) => unknown)(fn);

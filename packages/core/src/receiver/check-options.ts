@@ -3,14 +3,14 @@
 // how to fix it; options that contradict each other are refused rather than one of them dropped
 // without a word.
 import { type ComposedTemplate, PROVIDER_TIME_ZONE } from "@reportkit/wire";
-import { type OptionReader, readOptions } from "../base/attorney.js";
+import { hasMethods, type OptionReader, readOptions } from "../base/attorney.js";
 import type { EnvRecord } from "../base/types.js";
 import {
   type CompiledTemplate,
   compileTemplate,
   phoneKeysOf,
 } from "../composed/compile-template.js";
-import { type ReceiverLog, type ReceiverLogger, receiverLog } from "../process/receiver-log.js";
+import { type ReceiverLog, receiverLog } from "../process/receiver-log.js";
 import type { Redaction } from "../process/redact-request.js";
 import type { AnyHandler, KindHandlers } from "../process/run-handler.js";
 import { secretMissing } from "../reply/errors.js";
@@ -81,25 +81,6 @@ export interface RequestEnvSecret {
   readonly whereToSet: string;
 }
 
-const KNOWN: (keyof ReceiverOptions<ComposedTemplate | undefined>)[] = [
-  "secret",
-  "verification",
-  "body",
-  "dedupe",
-  "queue",
-  "journal",
-  "telemetry",
-  "logger",
-  "deadlineMs",
-  "composed",
-  "timeZone",
-  "onDelivery",
-  "onCall",
-  "onUnsubscribe",
-  "onEvent",
-  "onError",
-];
-
 type Options = ReceiverOptions<ComposedTemplate | undefined>;
 
 /**
@@ -108,9 +89,24 @@ type Options = ReceiverOptions<ComposedTemplate | undefined>;
  * @throws TypeError saying which option is wrong and how to fix it
  */
 export function checkOptions(input: Options | undefined, requestEnv?: RequestEnvSecret): Config {
-  const read = readOptions<Options>("reportkit", input === undefined ? {} : input, {
+  const options = input === undefined ? {} : input;
+  const read = readOptions<Options>("reportkit", options, {
     example: "createReceiver({ secret: process.env.REPORTKIT_SECRET, onDelivery })",
-    known: KNOWN,
+    known: [
+      "secret",
+      "verification",
+      "body",
+      "dedupe",
+      "queue",
+      "journal",
+      "telemetry",
+      "logger",
+      "deadlineMs",
+      "composed",
+      "timeZone",
+      ...Object.values(HANDLER_OPTIONS),
+      "onError",
+    ],
     renamed: {
       token: "pass `secret` (the webhook's secret)",
       auth: "`auth: false` is `secret: false`",
@@ -123,7 +119,6 @@ export function checkOptions(input: Options | undefined, requestEnv?: RequestEnv
     },
     hint: "Where the receiver is mounted (a path) is its adapter's option.",
   });
-  const options = input ?? {};
   const handlers: KindHandlers = {};
   for (const [kind, name] of Object.entries(HANDLER_OPTIONS) as [Report["type"], string][]) {
     const handler = read.callback(name as keyof Options) as AnyHandler | undefined;
@@ -133,7 +128,7 @@ export function checkOptions(input: Options | undefined, requestEnv?: RequestEnv
   const template = templateOf(read, options, handlers);
   const queue = read.check(
     "queue",
-    (q) => typeof q === "object" && q !== null && typeof (q as ReportQueue).enqueue === "function",
+    (q) => hasMethods(q, "enqueue"),
     "a report queue with an `enqueue(report, key)` method, such as `bullmqQueue({ connection })` from @reportkit/bullmq",
   );
   const { store, key } = dedupeOf(read, options, queue);
@@ -144,28 +139,17 @@ export function checkOptions(input: Options | undefined, requestEnv?: RequestEnv
   }
   const journal = read.check(
     "journal",
-    (j) =>
-      j === false ||
-      (typeof j === "object" && j !== null && typeof (j as FailureJournal).record === "function"),
+    (j) => j === false || hasMethods(j, "record"),
     "a failure journal (an object with `record(entry)`), or `false` to keep nothing; by default the dedupe store's journal is used, where it has one",
   );
   const telemetry = read.check(
     "telemetry",
-    (t) =>
-      typeof t === "object" &&
-      t !== null &&
-      typeof (t as Telemetry).startReport === "function" &&
-      typeof (t as Telemetry).refused === "function",
+    (t) => hasMethods(t, "startReport", "refused"),
     "a Telemetry (`otelTelemetry()` from @reportkit/otel, or an object with `startReport` and `refused`)",
   );
   const logger = read.check(
     "logger",
-    (l) =>
-      l === false ||
-      (typeof l === "object" &&
-        l !== null &&
-        typeof (l as ReceiverLogger).warn === "function" &&
-        typeof (l as ReceiverLogger).error === "function"),
+    (l) => l === false || hasMethods(l, "warn", "error"),
     "an object with `warn` and `error` methods (console and pino have them), or `false`",
   );
   const deadlineMs =
@@ -175,7 +159,9 @@ export function checkOptions(input: Options | undefined, requestEnv?: RequestEnv
     known: ["maxBytes", "timeoutMs"],
   });
   const timeZone = read.string("timeZone", PROVIDER_TIME_ZONE, { nonEmpty: true });
-  const { credential, secrets, verification } = credentialOf(read, options, requestEnv);
+  const verification = options.verification === false ? false : verificationOf(read);
+  const token = verification === false ? undefined : verification.token;
+  const { credential, secrets } = credentialOf(read, options, token, requestEnv);
   // A composed template whose own keys are the handshake's reads those bodies as its reports.
   const templateUsesHandshake =
     template?.sources.some(
@@ -242,41 +228,36 @@ function dedupeOf(
   options: Options,
   queue: ReportQueue | undefined,
 ): { store: DedupeStore | undefined; key: ((report: Report) => string | undefined) | undefined } {
-  const given = options.dedupe;
-  const storeWanted =
-    "a dedupe store (`memoryDedupe()`, `redisDedupe()` from @reportkit/redis, `postgresInbox()` from @reportkit/postgres, or an object with leaseMs, claim, complete and release), or `false` to turn deduplication off";
   let store: DedupeStore | false | undefined;
   let key: ((report: Report) => string | undefined) | undefined;
-  if (isStore(given) || given === false) {
-    store = given;
-  } else if (given !== undefined) {
+  if (isStore(options.dedupe) || options.dedupe === false) {
+    store = options.dedupe;
+  } else {
     const group = read.group<DedupeOptions>("dedupe", {
       example: "dedupe: { store: redisDedupe({ connection }), key: (report) => …}",
       known: ["store", "key"],
     });
-    store = group?.check("store", (s) => s === false || isStore(s), storeWanted);
-    key = group?.callback("key") as typeof key;
+    store = group?.check(
+      "store",
+      (s) => s === false || isStore(s),
+      "a dedupe store (`memoryDedupe()`, `redisDedupe()` from @reportkit/redis, `postgresInbox()` from @reportkit/postgres, or an object with leaseMs, claim, complete and release), or `false` to turn deduplication off",
+    );
+    key = group?.callback("key");
   }
-  if (store !== undefined && store !== false && !isStore(store))
-    throw read.refusal("dedupe", storeWanted);
-  if (queue !== undefined) {
-    if (store !== undefined && store !== false) {
-      throw new TypeError(
-        "reportkit: in queue mode the queue deduplicates (a report's job id is its dedupe key, so a retry adds nothing), and a dedupe store would never be asked: leave `dedupe` out, or give only `dedupe: { key }`.",
-      );
-    }
-    return { store: undefined, key };
+  if (queue === undefined)
+    return { store: store === false ? undefined : (store ?? memoryDedupe()), key };
+  if (store !== undefined && store !== false) {
+    throw new TypeError(
+      "reportkit: in queue mode the queue deduplicates (a report's job id is its dedupe key, so a retry adds nothing), and a dedupe store would never be asked: leave `dedupe` out, or give only `dedupe: { key }`.",
+    );
   }
-  return { store: store === false ? undefined : (store ?? memoryDedupe()), key };
+  return { store: undefined, key };
 }
 
 function isStore(value: unknown): value is DedupeStore {
-  if (typeof value !== "object" || value === null) return false;
+  if (!hasMethods(value, "claim", "complete", "release")) return false;
   const store = value as Partial<DedupeStore>;
   return (
-    typeof store.claim === "function" &&
-    typeof store.complete === "function" &&
-    typeof store.release === "function" &&
     Number.isFinite(store.leaseMs) &&
     (store.leaseMs as number) > 0 &&
     (["scope", "ping", "close"] as const).every(
@@ -291,36 +272,34 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 /** A Worker has one environment; tests may pass a few: the checks kept per secret, at most. */
 const KEPT_PER_ENV = 16;
 
-/** How requests are authenticated, the secrets never to keep, and the verification's options. */
+/** The `verification` group, its token checked. */
+function verificationOf(read: OptionReader<Options>): VerificationOptions {
+  const group = read.group<VerificationOptions>("verification", {
+    example: "verification: { token: process.env.REPORTKIT_VERIFICATION_TOKEN }",
+    known: ["token", "respond"],
+  });
+  return {
+    respond: group?.callback("respond"),
+    token: group?.check(
+      "token",
+      (t) => typeof t === "string" && t !== "" && t === t.trim(),
+      `the webhook's token as the provider has it (the "validation key" its verification request carries), a string without whitespace around it`,
+    ),
+  };
+}
+
+/** How requests are authenticated, and the secrets a journal must never keep. */
 function credentialOf(
   read: OptionReader<Options>,
   options: Options,
+  token: string | undefined,
   requestEnv: RequestEnvSecret | undefined,
-): { credential: Credential; secrets: string[]; verification: VerificationOptions | false } {
-  const verification =
-    options.verification === false
-      ? false
-      : (read.group<VerificationOptions>("verification", {
-          example: "verification: { token: process.env.REPORTKIT_VERIFICATION_TOKEN }",
-          known: ["token", "respond"],
-        }) ?? undefined);
-  const respond = verification === false ? undefined : verification?.callback("respond");
-  const token =
-    verification === false
-      ? undefined
-      : verification?.check(
-          "token",
-          (t) => typeof t === "string" && t !== "" && t === t.trim(),
-          `the webhook's token as the provider has it (the "validation key" its verification request carries), a string without whitespace around it`,
-        );
+): { credential: Credential; secrets: string[] } {
   const verifier = verifierOf(token, requestEnv !== undefined);
-  const verificationOptions: VerificationOptions | false =
-    options.verification === false ? false : { token, respond };
   if (options.secret === false) {
     return {
       credential: { header: "authorization", bearer: true, check: undefined, verifier },
       secrets: [],
-      verification: verificationOptions,
     };
   }
   // `{ value, header }`: the secret in a header of its own.
@@ -331,13 +310,14 @@ function credentialOf(
           known: ["value", "header"],
         })
       : undefined;
+  const headerWanted = 'a header name such as "x-api-key"';
   const header = inHeader?.check(
     "header",
     (h) => typeof h === "string" && HEADER_NAME.test(h.toLowerCase()),
-    'a header name such as "x-api-key"',
+    headerWanted,
   );
   if (inHeader !== undefined && header === undefined)
-    throw inHeader.refusal("header", 'a header name such as "x-api-key"');
+    throw inHeader.refusal("header", headerWanted);
   const name = header === undefined ? "authorization" : header.toLowerCase();
   const bearer = header === undefined;
   const secret = (
@@ -356,10 +336,20 @@ function credentialOf(
       "reportkit: `verification.token` is the webhook's secret: the verification request carries it in its URL (`?token=`), where logs and proxies keep it. Give the webhook's token (its validation key), which differs from the secret.",
     );
   }
-  return {
-    credential: { header: name, bearer, check, verifier },
-    secrets,
-    verification: verificationOptions,
+  return { credential: { header: name, bearer, check, verifier }, secrets };
+}
+
+/** `build` of a value from a request's environment, kept for the next requests that bring it. */
+function keptPerValue<T>(build: (value: string) => T): (value: string) => T {
+  const kept = new Map<string, T>();
+  return (value) => {
+    let built = kept.get(value);
+    if (built === undefined) {
+      built = build(value);
+      if (kept.size >= KEPT_PER_ENV) kept.clear();
+      kept.set(value, built);
+    }
+    return built;
   };
 }
 
@@ -369,26 +359,22 @@ function fromRequestEnv(
   header: string,
   { whereToSet }: RequestEnvSecret,
 ): SecretCheck {
-  const checks = new Map<string, SecretCheck>();
+  const checkOf = keptPerValue((secret): SecretCheck => {
+    try {
+      validateSecret(secret, bearer);
+      return secretCheck(secret, bearer ? undefined : header);
+    } catch (error) {
+      // A secret no request could match (whitespace, say): say why on every report, as 500.
+      return () => {
+        throw error;
+      };
+    }
+  });
   return (value, env) => {
     const { secret } = credentialsOf(env);
     // A configuration problem, the same for every request: 500, which the provider retries.
     if (secret === undefined) throw secretMissing(SECRET_ENV, whereToSet);
-    let check = checks.get(secret);
-    if (check === undefined) {
-      try {
-        validateSecret(secret, bearer);
-        check = secretCheck(secret, bearer ? undefined : header);
-      } catch (error) {
-        // A secret no request could match (whitespace, say): say why on every report, as 500.
-        check = () => {
-          throw error;
-        };
-      }
-      if (checks.size >= KEPT_PER_ENV) checks.clear();
-      checks.set(secret, check);
-    }
-    return check(value, env);
+    return checkOf(secret)(value, env);
   };
 }
 
@@ -402,17 +388,10 @@ function verifierOf(token: string | undefined, perRequest: boolean): Credential[
     return () => equal;
   }
   if (!perRequest) return () => undefined;
-  const kept = new Map<string, (key: string) => boolean>();
+  const equalOf = keptPerValue(comparerOf);
   return (env: EnvRecord | undefined) => {
     const { verificationToken } = credentialsOf(env);
-    if (verificationToken === undefined) return undefined;
-    let equal = kept.get(verificationToken);
-    if (equal === undefined) {
-      equal = comparerOf(verificationToken);
-      if (kept.size >= KEPT_PER_ENV) kept.clear();
-      kept.set(verificationToken, equal);
-    }
-    return equal;
+    return verificationToken === undefined ? undefined : equalOf(verificationToken);
   };
 }
 

@@ -27,6 +27,7 @@ import type { ReportSpan } from "../store-kit/telemetry.js";
 import { type Config, checkOptions } from "./check-options.js";
 import { lifecycleOf } from "./lifecycle.js";
 import {
+  ATTACH_METHODS,
   HANDLER_OPTIONS,
   type HandlerOption,
   type Receiver,
@@ -44,16 +45,16 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
 interface Attempt {
   readonly request: ReceiverRequest;
   readonly receivedAt: number;
-  access: Access | undefined;
+  access?: Access;
   /** Reading the body began: a refusal from now on leaves nothing unread to drop. */
-  reading: boolean;
-  body: string | Uint8Array | undefined;
+  reading?: boolean;
+  body?: string | Uint8Array;
   /** Recognised as the webhook's verification, never a report. */
-  verification: boolean;
-  kind: ReportKind | undefined;
-  dedupeKey: string | undefined;
-  span: ReportSpan | undefined;
-  ctx: HandlerContext | undefined;
+  verification?: boolean;
+  kind?: ReportKind;
+  dedupeKey?: string;
+  span?: ReportSpan;
+  ctx?: HandlerContext;
 }
 
 /**
@@ -63,7 +64,7 @@ interface Attempt {
  * 200 `duplicate` without running the handler again (`dedupe`).
  *
  * @example
- * const receiver = createReceiver({ auth: { secret: process.env.REPORTKIT_SECRET } })
+ * const receiver = createReceiver({ secret: process.env.REPORTKIT_SECRET })
  *   .onDelivery((report) => console.log(report.id, report.status, report.deliveredAt));
  * export default { fetch: (request: Request) => receiver.fetch(request) };
  */
@@ -85,29 +86,12 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
   const handlers = { ...config.handlers };
   let onError = config.onError;
   const allowed = template?.method ?? "POST";
-  const settings = {
-    dedupe: config.dedupe,
-    queue: config.queue,
-    deadlineMs: config.deadlineMs,
-    handlers,
-    unhandled: log.unhandled,
-  };
+  const settings = { ...config, handlers, unhandled: log.unhandled };
 
   /** One request, top to bottom. Never rejects: every failure is a reply. */
   async function handle(given: ReceiverRequest): Promise<ReceiverResponse> {
     const request = wellFormed(given);
-    const attempt: Attempt = {
-      request,
-      receivedAt: Date.now(),
-      access: undefined,
-      reading: false,
-      body: undefined,
-      verification: false,
-      kind: undefined,
-      dedupeKey: undefined,
-      span: undefined,
-      ctx: undefined,
-    };
+    const attempt: Attempt = { request, receivedAt: Date.now() };
     try {
       if (lifecycle.closing) throw shuttingDown();
       attempt.access = await authenticate(request, credential, allowed, config.handshake);
@@ -116,24 +100,16 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
       }
       const payload = await bodyOf(attempt);
       if (config.handshake && payload !== undefined) {
-        const answered = await answerHandshake(
-          request,
-          payload,
-          "secret",
-          credential,
-          config.respond,
-        );
+        const answered = await answerHandshake(request, payload, "secret", config);
         if (answered !== undefined) return answer(attempt, answered);
       }
       const report = parsed(attempt, payload);
       log.warnings(report);
       attempt.dedupeKey = identify(report);
       attempt.span = telemetry?.startReport(report.type, statusOf(report));
-      const ctx = contextOf(attempt);
       const { response, notice } = await runReport(
         report,
-        attempt.dedupeKey,
-        ctx,
+        contextOf(attempt),
         attempt.span,
         settings,
       );
@@ -164,7 +140,7 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
    * it would have had: nothing of the body is told, and nothing is kept.
    */
   async function verificationOnly(attempt: Attempt): Promise<ReceiverResponse> {
-    const { request, access } = attempt;
+    const { request, access = "token" } = attempt;
     const refusal =
       request.method !== allowed
         ? methodNotAllowed(request.method, allowed)
@@ -177,13 +153,7 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
       const limits = { ...config.body, maxBytes: Math.min(config.body.maxBytes, HANDSHAKE_BYTES) };
       attempt.body = await readBody(request, limits);
       const payload = await decodeBody(attempt.body, "json", undefined);
-      answered = await answerHandshake(
-        request,
-        payload,
-        access ?? "token",
-        credential,
-        config.respond,
-      );
+      answered = await answerHandshake(request, payload, access, config);
     } catch (error) {
       // A body too large or too slow keeps its own reply: it closes the connection.
       const closes = error instanceof ReportkitError && error.headers.connection === "close";
@@ -211,12 +181,9 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
       result = parseWith(fields, config.readWallClock, template.type);
       if (result.ok) keepPromises(template, result.report, raw);
     }
-    if (!result.ok) {
-      // Refused as it is, but known for what it is: the journal says which kind it was.
-      attempt.kind = result.kind;
-      throw result.error;
-    }
-    attempt.kind = result.report.type;
+    // Refused or not, known for what it is: the journal says which kind it was.
+    attempt.kind = result.ok ? result.report.type : result.kind;
+    if (!result.ok) throw result.error;
     return result.report;
   }
 
@@ -230,12 +197,8 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
   }
 
   function contextOf(attempt: Attempt): HandlerContext {
-    attempt.ctx ??= new HandlerContext(
-      attempt.request,
-      attempt.receivedAt,
-      credential.header,
-      attempt.dedupeKey,
-    );
+    const { request, receivedAt, dedupeKey } = attempt;
+    attempt.ctx ??= new HandlerContext(request, receivedAt, credential.header, dedupeKey);
     return attempt.ctx;
   }
 
@@ -276,14 +239,8 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
     }
     const response = errorResponse(error);
     const { body, headers } = attempt.request;
-    if (
-      attempt.reading ||
-      body === null ||
-      typeof body === "string" ||
-      body instanceof Uint8Array
-    ) {
-      return response;
-    }
+    const unread = !attempt.reading && body !== null && typeof body !== "string";
+    if (!unread || body instanceof Uint8Array) return response;
     const declared = Number(headerOf(headers, "content-length") ?? Number.NaN);
     return declared <= DRAIN_BYTES ? response : closingConnection(response);
   }
@@ -329,33 +286,19 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
     handlers[kind] = handler as AnyHandler;
   }
 
-  const receiver = {
+  const receiver: Record<string, unknown> = {
     handle: (request: ReceiverRequest) => lifecycle.track(handle(request)),
     fetch,
     health: lifecycle.health,
     close: lifecycle.close,
     say: log.once,
-    onDelivery(handler: unknown) {
-      attach("onDelivery", handler);
-      return receiver;
-    },
-    onCall(handler: unknown) {
-      attach("onCall", handler);
-      return receiver;
-    },
-    onUnsubscribe(handler: unknown) {
-      attach("onUnsubscribe", handler);
-      return receiver;
-    },
-    onEvent(handler: unknown) {
-      attach("onEvent", handler);
-      return receiver;
-    },
-    onError(handler: unknown) {
-      attach("onError", handler);
-      return receiver;
-    },
   };
+  for (const name of ATTACH_METHODS) {
+    receiver[name] = (handler: unknown) => {
+      attach(name, handler);
+      return receiver;
+    };
+  }
   return receiver as unknown as Receiver<T, S> & { say(line: string): void };
 }
 

@@ -183,7 +183,10 @@ export const HANDLER_OPTIONS = {
   event: "onEvent",
 } as const satisfies Record<Report["type"], keyof ReceiverOptions>;
 
-export type HandlerOption = (typeof HANDLER_OPTIONS)[Report["type"]] | "onError";
+/** The receiver's methods that attach a handler, as adapters' handlers carry them too. */
+export const ATTACH_METHODS = [...Object.values(HANDLER_OPTIONS), "onError"] as const;
+
+export type HandlerOption = (typeof ATTACH_METHODS)[number];
 
 /** The receiver: what adapters call, and what apps attach their handlers to. */
 export interface Receiver<

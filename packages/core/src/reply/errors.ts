@@ -1,7 +1,6 @@
 // ReportkitError and the one function per reason that builds it: every error the receiver
 // answers or logs is made here, so its code, status and headers come from the table
 // (error-table.ts) and its message is written once.
-
 import { hideStack, restoreStack } from "../base/stackless.js";
 import { type ErrorCode, type ReplyDetail, replyHeaders, ruleOf } from "./error-table.js";
 
@@ -56,13 +55,18 @@ export interface ReportError extends ReportkitError {
   readonly code: ReportErrorCode;
 }
 
+/** The factory of a code whose message is always the same, its cause (if any) kept. */
+function fixed(code: ErrorCode, message: string): (cause?: unknown) => ReportkitError {
+  return (cause) => new ReportkitError(code, message, { cause });
+}
+
+// ---- The request, before its body --------------------------------------------------------
+
 /** "missing": no credential; "not_bearer": another scheme; "invalid": matched no secret. */
-export type CredentialProblem = "missing" | "not_bearer" | "invalid";
-
-// --- The request, before its body ---------------------------------------------------------
-
-/** `where`: how the credential is sent, e.g. "an Authorization: Bearer <secret> header". */
-export function unauthorized(problem: CredentialProblem, where: string): ReportkitError {
+export function unauthorized(
+  problem: "missing" | "not_bearer" | "invalid",
+  where: string,
+): ReportkitError {
   return new ReportkitError(
     "unauthorized",
     problem === "missing"
@@ -75,12 +79,13 @@ export function unauthorized(problem: CredentialProblem, where: string): Reportk
   );
 }
 
-/** The verification challenge's own 401: the same code and headers, its own words. */
-export function challengeUnauthorized(message: string, problem: CredentialProblem): ReportkitError {
-  return new ReportkitError("unauthorized", message, {
-    invalidToken: problem === "invalid",
-    verification: true,
-  });
+/** The 401 of a verification whose validation key is not the receiver's token. */
+export function wrongValidationKey(): ReportkitError {
+  return new ReportkitError(
+    "unauthorized",
+    "The verification request's validation key (its `token` query parameter or `validation_key`) is not this receiver's verificationToken.",
+    { invalidToken: true, verification: true },
+  );
 }
 
 export function methodNotAllowed(method: string, allowed: string): ReportkitError {
@@ -115,14 +120,12 @@ export function secretMissing(envName: string, whereToSet: string): ReportkitErr
   );
 }
 
-export function shuttingDown(): ReportkitError {
-  return new ReportkitError(
-    "shutting_down",
-    "The receiver is shutting down and takes no new reports; the provider will retry this report.",
-  );
-}
+export const shuttingDown = fixed(
+  "shutting_down",
+  "The receiver is shutting down and takes no new reports; the provider will retry this report.",
+);
 
-// --- The body -----------------------------------------------------------------------------
+// ---- The body ----------------------------------------------------------------------------
 
 /** The rest of an oversized body is not read: the reply closes the connection. */
 export function tooLarge(limit: number): ReportkitError {
@@ -140,22 +143,14 @@ export function bodyTimedOut(timeoutMs: number): ReportkitError {
   );
 }
 
-export function readFailed(cause: unknown): ReportkitError {
-  return new ReportkitError(
-    "body_read_failed",
-    "The request body could not be read to the end (the connection failed or was aborted).",
-    cause === undefined ? undefined : { cause },
-  );
-}
+export const readFailed = fixed(
+  "body_read_failed",
+  "The request body could not be read to the end (the connection failed or was aborted).",
+);
 
 /** `detail`: what is wrong with the text, without quoting it. */
-export function invalidJson(detail?: string): ReportkitError {
-  return new ReportkitError(
-    "invalid_json",
-    detail === undefined
-      ? "The body is not valid JSON. Send the report as a JSON object."
-      : `${detail} Send the report as a JSON object.`,
-  );
+export function invalidJson(detail = "The body is not valid JSON."): ReportkitError {
+  return new ReportkitError("invalid_json", `${detail} Send the report as a JSON object.`);
 }
 
 export function invalidForm(reason: string): ReportkitError {
@@ -165,7 +160,7 @@ export function invalidForm(reason: string): ReportkitError {
   );
 }
 
-// --- The report ---------------------------------------------------------------------------
+// ---- The report --------------------------------------------------------------------------
 
 export function unrecognizedReport(message: string): ReportError {
   return new ReportkitError("unrecognized_report", message) as ReportError;
@@ -176,97 +171,72 @@ export function invalidReport(field: string, message: string): ReportError {
   return new ReportkitError("invalid_report", message, { field }) as ReportError;
 }
 
-// --- Processing ---------------------------------------------------------------------------
+// ---- Processing --------------------------------------------------------------------------
 
-export function noHandler(): ReportkitError {
-  return new ReportkitError(
-    "no_handler",
-    "No report handler is attached yet (the app may still be starting); the provider will retry this report. Attach one with onDelivery(fn), onCall(fn), onUnsubscribe(fn) or onEvent(fn).",
-  );
-}
+export const noHandler = fixed(
+  "no_handler",
+  "No report handler is attached yet (the app may still be starting); the provider will retry this report. Attach one with onDelivery(fn), onCall(fn), onUnsubscribe(fn) or onEvent(fn).",
+);
 
-export function inProgress(): ReportkitError {
-  return new ReportkitError(
-    "in_progress",
-    "This report is being processed by an earlier attempt; retry later to learn its outcome.",
-  );
-}
+export const inProgress = fixed(
+  "in_progress",
+  "This report is being processed by an earlier attempt; retry later to learn its outcome.",
+);
 
-export function handlerFailed(cause: unknown): ReportkitError {
-  return new ReportkitError(
-    "handler_failed",
-    "The report handler failed; the provider will retry this report.",
-    { cause },
-  );
-}
+export const handlerFailed = fixed(
+  "handler_failed",
+  "The report handler failed; the provider will retry this report.",
+);
 
-/** A handler's RetryLater: `reason` is the handler's own, kept for onError and the log only. */
+/** A handler's RetryLater: its reason is the handler's own, kept for onError and the log only. */
 export function parked(cause: { message: string; afterMs?: number | undefined }): ReportkitError {
-  const retryAfterSeconds =
-    cause.afterMs === undefined ? undefined : Math.max(1, Math.ceil(cause.afterMs / 1000));
+  const { afterMs } = cause;
   return new ReportkitError(
     "parked",
     "The report handler asked for this report to be retried later; the provider will retry it.",
-    { cause, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) },
+    { cause, retryAfterSeconds: afterMs && Math.max(1, Math.ceil(afterMs / 1000)) },
   );
 }
 
-export function handlerTimeout(): ReportkitError {
-  return new ReportkitError(
-    "handler_timeout",
-    "The report handler did not finish in time; it keeps running, and a retry of this report gets its outcome.",
-  );
-}
+export const handlerTimeout = fixed(
+  "handler_timeout",
+  "The report handler did not finish in time; it keeps running, and a retry of this report gets its outcome.",
+);
 
-export function dedupeUnavailable(cause: unknown): ReportkitError {
-  return new ReportkitError(
-    "dedupe_unavailable",
-    "The dedupe store is unreachable, so the report was not processed; the provider will retry it.",
-    { cause },
-  );
-}
+export const dedupeUnavailable = fixed(
+  "dedupe_unavailable",
+  "The dedupe store is unreachable, so the report was not processed; the provider will retry it.",
+);
 
 /** Logged, not sent: the handler succeeded and was answered 200. */
-export function completeFailed(cause: unknown): ReportkitError {
-  return new ReportkitError(
-    "dedupe_unavailable",
-    "The report was processed (200), but the dedupe store could not record it: a retry may run the handler again.",
-    { cause },
-  );
-}
+export const completeFailed = fixed(
+  "dedupe_unavailable",
+  "The report was processed (200), but the dedupe store could not record it: a retry may run the handler again.",
+);
 
 /** The report's handler succeeded but its transaction did not commit: nothing of it was kept. */
-export function notRecorded(cause: unknown): ReportkitError {
-  return new ReportkitError(
-    "dedupe_unavailable",
-    "The report's transaction could not be committed, so nothing of it was kept; the provider will retry it.",
-    { cause },
-  );
-}
+export const notRecorded = fixed(
+  "dedupe_unavailable",
+  "The report's transaction could not be committed, so nothing of it was kept; the provider will retry it.",
+);
 
-export function queueUnavailable(cause: unknown): ReportkitError {
-  return new ReportkitError(
-    "queue_unavailable",
-    "The report queue could not store the report (unreachable, or no answer within deadlineMs); the provider will retry it.",
-    { cause },
-  );
-}
+export const queueUnavailable = fixed(
+  "queue_unavailable",
+  "The report queue could not store the report (unreachable, or no answer within deadlineMs); the provider will retry it.",
+);
+
+const internalError = fixed(
+  "internal_error",
+  "The receiver failed unexpectedly; the provider will retry this report.",
+);
 
 /** Anything thrown that is not a ReportkitError: a bug, or a function of the app's that threw. */
 export function asReportkitError(error: unknown): ReportkitError {
-  if (error instanceof ReportkitError) return error;
-  return new ReportkitError(
-    "internal_error",
-    "The receiver failed unexpectedly; the provider will retry this report.",
-    { cause: error },
-  );
+  return error instanceof ReportkitError ? error : internalError(error);
 }
 
 /** Logged, not sent: the reply went out without the journal's copy of the report. */
-export function journalNotKept(cause: unknown): ReportkitError {
-  return new ReportkitError(
-    "internal_error",
-    "The failure journal could not keep this report (the reply was sent without it).",
-    { cause },
-  );
-}
+export const journalNotKept = fixed(
+  "internal_error",
+  "The failure journal could not keep this report (the reply was sent without it).",
+);

@@ -53,5 +53,10 @@ export function defaultDedupeKey(report: Report): string | undefined {
  * (@noble/hashes, 1.4 µs: WebCrypto's digest is asynchronous and cost 12–28 µs of CPU here.)
  */
 export function calleeHash(number: string): string {
-  return bytesToHex(sha256(utf8ToBytes(number))).slice(0, 16);
+  return sha256Hex(number).slice(0, 16);
+}
+
+/** The SHA-256 of a text's UTF-8 bytes, in hex. */
+export function sha256Hex(text: string): string {
+  return bytesToHex(sha256(utf8ToBytes(text)));
 }

@@ -5,11 +5,10 @@
 // refused here, its body unread.
 import { type EnvRecord, headerOf, type ReceiverRequest } from "../base/types.js";
 import {
-  challengeUnauthorized,
   methodNotAllowed,
-  type ReportkitError,
   secretCheckFailed,
   unauthorized,
+  wrongValidationKey,
 } from "../reply/errors.js";
 
 /**
@@ -21,10 +20,7 @@ export type SecretOption =
   | readonly string[]
   | ((secret: string) => boolean | Promise<boolean>);
 
-/**
- * "missing": no credential; "not_bearer": an Authorization header that is not a Bearer
- * credential (`Authorization: secret`, `Basic …`); "invalid": a credential that matched no secret.
- */
+/** "not_bearer": an Authorization header of another form (`Authorization: secret`, `Basic …`). */
 export type SecretResult = "ok" | "missing" | "not_bearer" | "invalid";
 
 /** The check of a presented credential, which may read the secret from the request's environment. */
@@ -41,10 +37,7 @@ export interface Credential {
   readonly bearer: boolean;
   /** The check; undefined with `secret: false`. */
   readonly check: SecretCheck | undefined;
-  /**
-   * The constant-time check of the webhook's verification token, or undefined when the receiver
-   * has none (in its options, or in the request's environment).
-   */
+  /** The constant-time check of the verification token; undefined where there is none. */
   readonly verifier: (env: EnvRecord | undefined) => ((key: string) => boolean) | undefined;
 }
 
@@ -84,14 +77,6 @@ export async function authenticate(
   if (token === undefined || verify === undefined) throw unauthorized(result, where(credential));
   if (verify(token)) return "token";
   throw wrongValidationKey();
-}
-
-/** The 401 of a verification whose validation key is not the receiver's token. */
-export function wrongValidationKey(): ReportkitError {
-  return challengeUnauthorized(
-    "The verification request's validation key (its `token` query parameter or `validation_key`) is not this receiver's verificationToken.",
-    "invalid",
-  );
 }
 
 /** How the credential is sent, for the 401's message. */
@@ -174,14 +159,7 @@ function stripComma(value: string): string {
 }
 
 function bearerValue(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  // The usual "Bearer <secret>" read without a regex; anything else takes the general path.
-  if (value.startsWith("Bearer ")) {
-    const token = stripComma(value.slice(7));
-    if (token !== "" && token.indexOf(" ") === -1 && token.indexOf("\t") === -1) return token;
-  }
-  const m = BEARER.exec(stripComma(value));
-  return m === null ? undefined : m[1];
+  return value === undefined ? undefined : BEARER.exec(stripComma(value))?.[1];
 }
 
 /** A custom header's value, whole: HTTP's own whitespace trim, nothing else. */

@@ -6,6 +6,9 @@ import { describeJsonError, parseLenientJson } from "../base/parse-json.js";
 import { headerOf, type ReceiverRequest } from "../base/types.js";
 import { invalidForm, invalidJson, unsupportedMediaType } from "../reply/errors.js";
 
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
+const utf8 = new TextDecoder();
+
 /** The formats a report body can arrive in. */
 export type BodyFormat = "json" | "urlencoded" | "multipart";
 
@@ -27,10 +30,28 @@ const FORMATS = new Map<string, BodyFormat>([
 export const REPORT_MEDIA_TYPES: readonly string[] = [...FORMATS.keys()].filter((t) => t !== "");
 
 /** The media type of a Content-Type value, lowercased, parameters dropped. */
-export function mediaType(contentType: string | undefined): string {
-  if (contentType === undefined) return "";
-  const semicolon = contentType.indexOf(";");
-  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+export function mediaType(contentType: string | null | undefined): string {
+  return (contentType ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? "";
+}
+
+/** The charset a Content-Type names, when it names one other than UTF-8. */
+export function otherCharset(contentType: string | null | undefined): string | undefined {
+  const charset = CHARSET.exec(contentType ?? "")?.[1];
+  return charset === undefined || /^utf-?8$/i.test(charset) ? undefined : charset;
+}
+
+/**
+ * A multipart/form-data body's text fields, by the platform's own parser (`Response#formData`):
+ * file parts and nameless parts are left out.
+ * @throws TypeError when the parts do not follow the boundary
+ */
+export async function formFields(
+  body: string | Uint8Array,
+  contentType: string,
+): Promise<[string, string][]> {
+  const bytes = body as string | Uint8Array<ArrayBuffer>;
+  const form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
+  return [...form].filter((field): field is [string, string] => typeof field[1] === "string");
 }
 
 /** Whether a report can arrive in this media type, and as what. */
@@ -49,9 +70,6 @@ export function bodyFormat(request: ReceiverRequest, fallback: BodyFormat = "jso
   if (format === undefined) throw unsupportedMediaType(type);
   return format;
 }
-
-const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
-const utf8 = new TextDecoder();
 
 /**
  * A body turned into its payload: a JSON value, or a form's fields as strings.
@@ -82,24 +100,16 @@ export async function decodeBody(
   }
 }
 
-/**
- * A multipart/form-data body's text fields, by the platform's own parser (`Response#formData`):
- * file parts and nameless parts are left out; of repeated names the last value is kept.
- */
+/** A multipart body's text fields; of repeated names the last value is kept. */
 async function readMultipart(body: string | Uint8Array, contentType: string): Promise<unknown> {
-  let form: FormData;
   try {
-    const bytes = body as string | Uint8Array<ArrayBuffer>;
-    form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
+    return Object.fromEntries(await formFields(body, contentType));
   } catch {
     // The platform's own message differs by runtime (undici, workerd): the reply says the same.
     throw invalidForm(
       "its parts do not follow its boundary parameter (check the boundary and the parts' CRLF line breaks).",
     );
   }
-  const fields: [string, string][] = [];
-  for (const [name, value] of form) if (typeof value === "string") fields.push([name, value]);
-  return Object.fromEntries(fields);
 }
 
 // A PHP sender posting a JSON string without its own Content-Type header gets curl's default,
@@ -110,8 +120,8 @@ function looksLikeJson(text: string): boolean {
 }
 
 function decodeText(bytes: Uint8Array, contentType: string | undefined): string {
-  const charset = contentType === undefined ? undefined : CHARSET.exec(contentType)?.[1];
-  if (charset === undefined || /^utf-?8$/i.test(charset)) return utf8.decode(bytes);
+  const charset = otherCharset(contentType);
+  if (charset === undefined) return utf8.decode(bytes);
   try {
     return new TextDecoder(charset).decode(bytes);
   } catch {

@@ -7,12 +7,8 @@
 // report, runs no handler and marks nothing processed.
 import { isRecord } from "@reportkit/wire/internal";
 import type { ReceiverHeaders, ReceiverRequest, ReceiverResponse } from "../base/types.js";
-import {
-  type Access,
-  type Credential,
-  tokenParameter,
-  wrongValidationKey,
-} from "./authenticate.js";
+import { wrongValidationKey } from "../reply/errors.js";
+import { type Access, type Credential, tokenParameter } from "./authenticate.js";
 
 /** What a challenge responder of your own sees of a request. */
 export interface ChallengeRequest {
@@ -60,53 +56,29 @@ export async function answerHandshake(
   request: ReceiverRequest,
   body: unknown,
   access: Access,
-  credential: Credential,
-  respond: ChallengeResponder | undefined,
+  { credential, respond }: { credential: Credential; respond: ChallengeResponder | undefined },
 ): Promise<ReceiverResponse | undefined> {
   if (respond !== undefined) {
-    const reply = await respond({
-      method: request.method,
-      url: request.url,
-      headers: request.headers,
-      body,
-      authenticated: access === "secret",
-    });
+    const { method, url, headers } = request;
+    const reply = await respond({ method, url, headers, body, authenticated: access === "secret" });
     return reply === undefined ? undefined : normalize(reply);
   }
-  const handshake = handshakeOf(body, request.url);
-  if (handshake === undefined) return undefined;
+  // A string `challenge` with a string `validation_key`, or with a `token` query parameter.
+  if (!isRecord(body) || typeof body.challenge !== "string") return undefined;
+  const keys = [tokenParameter(request.url), body.validation_key].filter(
+    (key): key is string => typeof key === "string",
+  );
+  if (keys.length === 0) return undefined;
   const verify = credential.verifier(request.env);
   // Without a verification token, the request's secret is what vouches for it.
-  if (verify === undefined) return echo(handshake.challenge);
-  // Either key will do: the provider's own sample carries two that differ ("9012XX" in the
-  // query, "9012XXXX" in the body). Both are compared, in constant time.
-  let known = false;
-  for (const key of handshake.keys) known = verify(key) || known;
-  if (known) return echo(handshake.challenge);
-  throw wrongValidationKey();
-}
-
-/**
- * The handshake a decoded body and URL carry: a string `challenge` with a string
- * `validation_key`, or with a `token` query parameter.
- */
-export function handshakeOf(
-  body: unknown,
-  url: string,
-): { challenge: string; keys: string[] } | undefined {
-  if (!isRecord(body)) return undefined;
-  const { challenge, validation_key: validationKey } = body;
-  if (typeof challenge !== "string") return undefined;
-  const queryToken = tokenParameter(url);
-  if (typeof validationKey !== "string" && queryToken === undefined) return undefined;
-  const keys: string[] = [];
-  if (queryToken !== undefined) keys.push(queryToken);
-  if (typeof validationKey === "string") keys.push(validationKey);
-  return { challenge, keys };
-}
-
-function echo(challenge: string): ReceiverResponse {
-  return { status: 200, headers: JSON_REPLY, body: JSON.stringify({ challenge }) };
+  if (verify !== undefined) {
+    // Either key will do: the provider's own sample carries two that differ ("9012XX" in the
+    // query, "9012XXXX" in the body). Both are compared, in constant time.
+    let known = false;
+    for (const key of keys) known = verify(key) || known;
+    if (!known) throw wrongValidationKey();
+  }
+  return { status: 200, headers: JSON_REPLY, body: JSON.stringify({ challenge: body.challenge }) };
 }
 
 function normalize(reply: ChallengeReply): ReceiverResponse {
