@@ -63,10 +63,7 @@ export function parseReport(payload: unknown, options?: ParseOptions): ParseResu
   return parseWith(payload, wallClockReader(options?.timeZone ?? PROVIDER_TIME_ZONE));
 }
 
-/**
- * parseReport with the zone already resolved (the receiver resolves it once). `composed`: the
- * payload a composed template produced, of that kind, holding only the template's fields.
- */
+/** parseReport with the zone resolved; `composed`: a composed template's payload, of that kind. */
 export function parseWith(
   payload: unknown,
   readWallClock: WallClockReader,
@@ -138,13 +135,9 @@ function shapeOf(p: Payload): Shape | undefined {
 // ---- Each field by its table -------------------------------------------------------------
 
 /** A report field and how to read it: a time reads a unix field and its wall-clock twin. */
+type TimeSpec = { readonly field: string; read: "time"; unix?: string; wall?: string };
 type Spec =
-  | {
-      readonly field: string;
-      readonly read: "time";
-      readonly unix?: string;
-      readonly wall?: string;
-    }
+  | TimeSpec
   | {
       readonly field: string;
       readonly read: Exclude<FieldRow["read"], "unixTime" | "wallClock">;
@@ -154,25 +147,22 @@ type Spec =
 
 function specsOf(table: Readonly<Record<string, FieldRow>>): readonly Spec[] {
   const specs: Spec[] = [];
-  const times = new Map<string, { field: string; read: "time"; unix?: string; wall?: string }>();
   for (const [wire, row] of Object.entries(table)) {
-    if (row.read === "unixTime" || row.read === "wallClock") {
-      let time = times.get(row.field);
-      if (time === undefined) {
-        time = { field: row.field, read: "time" };
-        times.set(row.field, time);
-        specs.push(time);
-      }
-      if (row.read === "unixTime") time.unix = wire;
-      else time.wall = wire;
-    } else {
+    if (row.read !== "unixTime" && row.read !== "wallClock") {
       specs.push({ field: row.field, read: row.read, wire, required: "required" in row });
+      continue;
     }
+    let time = specs.find((spec): spec is TimeSpec => spec.field === row.field);
+    if (time === undefined) {
+      time = { field: row.field, read: "time" };
+      specs.push(time);
+    }
+    time[row.read === "unixTime" ? "unix" : "wall"] = wire;
   }
   return specs;
 }
 
-const SPECS: Readonly<Record<Fielded, readonly Spec[]>> = {
+const SPECS = {
   delivery: specsOf(DELIVERY_FIELD_TABLE),
   call: specsOf(CALL_FIELD_TABLE),
   unsubscribe: specsOf(UNSUBSCRIBE_FIELD_TABLE),
@@ -195,14 +185,19 @@ function fielded(kind: Fielded, p: Payload, readWallClock: WallClockReader): Par
   let flow: number | undefined;
   for (const spec of SPECS[kind]) {
     if (spec.read === "time") {
-      report[spec.field] = time(p, spec.unix, spec.wall, readWallClock, warnings);
+      report[spec.field] = time(spec, p, readWallClock, warnings);
       continue;
     }
     const value = p[spec.wire];
     if (spec.read === "identity" || spec.read === "status") {
       const read = readIdentity(value);
       if (typeof read !== "string" && spec.required) {
-        return unidentified(kind, spec.wire, read, value);
+        const detail = unusable(value, "it is required but missing", "it is empty");
+        return refused(
+          kind,
+          spec.wire,
+          `Field "${spec.wire}" of the ${NAMES[kind]} is unusable: ${detail}. It identifies the report, so the report cannot be taken without it.`,
+        );
       }
       report[spec.field] = warn(read, spec.wire, warnings);
       if (spec.read === "status" && typeof read === "string") {
@@ -223,10 +218,13 @@ function fielded(kind: Fielded, p: Payload, readWallClock: WallClockReader): Par
   }
   // The flow a Click2Call went to, where no flow_id says otherwise.
   if (flow !== undefined && report.flowId === null) report.flowId = flow;
-  if (kind === "call" && report.mid === null && report.webhookId === null) {
-    if (report.bridge === null && report.from === null && report.to === null) {
-      return unidentifiedCall(p);
-    }
+  const { mid, webhookId, bridge, from, to } = report;
+  if (kind === "call" && [mid, webhookId, bridge, from, to].every((value) => value === null)) {
+    return refused(
+      "call",
+      p.mid === undefined && p.webhook_id !== undefined ? "webhook_id" : "mid",
+      `The call report has no usable "mid" (${unusable(p.mid)}) nor "webhook_id" (${unusable(p.webhook_id)}), and none of "bridge", "from" and "to": nothing identifies the call, so the report cannot be taken.`,
+    );
   }
   if (status !== undefined) {
     report.final = status.final;
@@ -305,24 +303,35 @@ function warn<T>(read: Read<T>, field: string, warnings: ReportWarning[]): T | n
  * wall-clock string is the fallback, and when both are there they are held against each other.
  */
 function time(
+  { unix, wall: twin }: TimeSpec,
   p: Payload,
-  unixField: string | undefined,
-  wallField: string | undefined,
   readWallClock: WallClockReader,
   warnings: ReportWarning[],
 ): Date | null {
-  const unixValue = unixField === undefined ? undefined : p[unixField];
-  const wallValue = wallField === undefined ? undefined : p[wallField];
+  const unixValue = unix === undefined ? undefined : p[unix];
+  const twinValue = twin === undefined ? undefined : p[twin];
   const exact =
-    unixValue === undefined ? null : warn(readUnixTime(unixValue), unixField as string, warnings);
-  if (wallValue === undefined) return exact;
-  const wall = warn(readWallClockValue(wallValue, readWallClock), wallField as string, warnings);
-  if (exact === null) return wall;
-  if (wall !== null && Math.floor(wall.getTime() / 1000) !== Math.floor(exact.getTime() / 1000)) {
-    warnings.push(
-      pairWarning(unixField as string, exact, wallField as string, wallValue, wall, readWallClock),
-    );
+    unixValue === undefined ? null : warn(readUnixTime(unixValue), unix as string, warnings);
+  if (twinValue === undefined) return exact;
+  const wall = warn(readWallClockValue(twinValue, readWallClock), twin as string, warnings);
+  if (exact === null || wall === null) return exact ?? wall;
+  if (Math.floor(wall.getTime() / 1000) === Math.floor(exact.getTime() / 1000)) return exact;
+  // How far apart they are, and which zone the pair implies.
+  const off = span(wall.getTime() - exact.getTime());
+  let message = `${twin} ${quote(twinValue)} is ${off} off ${unix}`;
+  const naive =
+    typeof twinValue === "string" && !carriesZone(twinValue)
+      ? wallClockReader("UTC")(twinValue)
+      : undefined;
+  if (naive instanceof Date) {
+    const implied = naive.getTime() - exact.getTime();
+    message += ` in ${readWallClock.timeZone}: ${
+      implied % 900_000 === 0 && Math.abs(implied) <= 14 * 3_600_000
+        ? `the pair implies UTC${utcOffset(implied)}`
+        : "no time zone explains the pair"
+    }`;
   }
+  warnings.push({ field: twin as string, message: `${message}; ${unix} is used` });
   return exact;
 }
 
@@ -351,45 +360,11 @@ function readWallClockValue(value: unknown, readWallClock: WallClockReader): Rea
   );
 }
 
-/** Says how far a wall-clock twin is from its unix field, and which zone the pair implies. */
-function pairWarning(
-  unixField: string,
-  exact: Date,
-  wallClockField: string,
-  wallValue: unknown,
-  wall: Date,
-  readWallClock: WallClockReader,
-): ReportWarning {
-  const off = wall.getTime() - exact.getTime();
-  const { timeZone } = readWallClock;
-  let message = `${wallClockField} ${quote(wallValue)} is ${span(off)} off ${unixField}`;
-  const naive =
-    typeof wallValue === "string" && !carriesZone(wallValue)
-      ? wallClockReader("UTC")(wallValue)
-      : undefined;
-  if (naive instanceof Date) {
-    message += ` in ${timeZone}: `;
-    const implied = naive.getTime() - exact.getTime();
-    message +=
-      implied % 900_000 === 0 && Math.abs(implied) <= 14 * 3_600_000
-        ? `the pair implies UTC${utcOffset(implied)}`
-        : "no time zone explains the pair";
-  }
-  return { field: wallClockField, message: `${message}; ${unixField} is used` };
-}
-
 /** "5 h 30 min", "3 s": a difference as people read it. */
 function span(ms: number): string {
-  let seconds = Math.round(Math.abs(ms) / 1000);
-  const hours = Math.floor(seconds / 3600);
-  seconds -= hours * 3600;
-  const minutes = Math.floor(seconds / 60);
-  seconds -= minutes * 60;
-  const parts = [];
-  if (hours > 0) parts.push(`${hours} h`);
-  if (minutes > 0) parts.push(`${minutes} min`);
-  if (seconds > 0 || parts.length === 0) parts.push(`${seconds} s`);
-  return parts.join(" ");
+  const s = Math.round(Math.abs(ms) / 1000);
+  const parts = [`${Math.floor(s / 3600)} h`, `${Math.floor(s / 60) % 60} min`, `${s % 60} s`];
+  return parts.filter((part) => !part.startsWith("0 ")).join(" ") || "0 s";
 }
 
 /** "+05:30", "-04:00", "+00:00". */
@@ -401,43 +376,15 @@ function utcOffset(ms: number): string {
 
 // ---- Refusals ----------------------------------------------------------------------------
 
-/** A 400 for an identity field that is missing, empty or unreadable. */
-function unidentified(
-  kind: Fielded,
-  field: string,
-  read: Read<string>,
-  value: unknown,
-): ParseResult {
-  const detail =
-    read instanceof Unreadable
-      ? read.message
-      : value === undefined
-        ? "it is required but missing"
-        : "it is empty";
-  return {
-    ok: false,
-    kind,
-    error: invalidReport(
-      field,
-      `Field "${field}" of the ${NAMES[kind]} is unusable: ${detail}. It identifies the report, so the report cannot be taken without it.`,
-    ),
-  };
+/** Why an identity value cannot be used: what its reader says, or that it is missing or empty. */
+function unusable(value: unknown, missing = "missing", empty = "empty"): string {
+  const read = readIdentity(value);
+  return read instanceof Unreadable ? read.message : value === undefined ? missing : empty;
 }
 
-function unidentifiedCall(p: Payload): ParseResult {
-  const field = p.mid === undefined && p.webhook_id !== undefined ? "webhook_id" : "mid";
-  const detail = (key: string) => {
-    const read = readIdentity(p[key]);
-    return p[key] === undefined ? "missing" : read instanceof Unreadable ? read.message : "empty";
-  };
-  return {
-    ok: false,
-    kind: "call",
-    error: invalidReport(
-      field,
-      `The call report has no usable "mid" (${detail("mid")}) nor "webhook_id" (${detail("webhook_id")}), and none of "bridge", "from" and "to": nothing identifies the call, so the report cannot be taken.`,
-    ),
-  };
+/** A 400: the report cannot be identified. */
+function refused(kind: Fielded, field: string, message: string): ParseResult {
+  return { ok: false, kind, error: invalidReport(field, message) };
 }
 
 function unrecognized(message: string): ParseResult {
