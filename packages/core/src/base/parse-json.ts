@@ -68,8 +68,9 @@ function repair(text: string): string {
 
 const SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
-const HEX = /^[0-9a-fA-F]{4}$/;
+// A string's opening quote and as much of it as is JSON: what stops it is its end or the fault.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it stops at.
+const STRING_SO_FAR = /"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*/y;
 const LITERALS = ["true", "false", "null"];
 
 /**
@@ -86,29 +87,15 @@ export function jsonErrorOffset(text: string): number {
   };
   /** At a `"`: past the string, or false with `i` on the offending character. */
   const string = (): boolean => {
-    i++;
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 0x22) {
-        i++;
-        return true;
-      }
-      if (c < 0x20) return false;
-      if (c === 0x5c) {
-        const e = text.charCodeAt(i + 1);
-        if (e === 0x75) {
-          if (!HEX.test(text.slice(i + 2, i + 6))) {
-            i = Math.min(i + 2, n);
-            return false;
-          }
-          i += 6;
-        } else if (ESCAPES.has(e)) i += 2;
-        else {
-          i = Math.min(i + 1, n);
-          return false;
-        }
-      } else i++;
+    STRING_SO_FAR.lastIndex = i;
+    STRING_SO_FAR.test(text);
+    i = STRING_SO_FAR.lastIndex;
+    if (text.charCodeAt(i) === 0x22) {
+      i++;
+      return true;
     }
+    // A bad escape: the character after the backslash (after `\u`, the first hex digit).
+    if (text.charCodeAt(i) === 0x5c) i = Math.min(i + (text.charCodeAt(i + 1) === 0x75 ? 2 : 1), n);
     return false;
   };
   /** A member's key and colon; false with `i` on the offending character. */

@@ -1,5 +1,7 @@
 import {
   type ComposedTemplate,
+  FIELD_TABLES,
+  type FieldRow,
   type PathSegment,
   type Placeholder,
   parseTemplate,
@@ -7,7 +9,6 @@ import {
   type TemplateMethod,
   type TemplateProblem,
 } from "@reportkit/wire";
-import { CALL_REPORT_FIELDS, DELIVERY_REPORT_FIELDS } from "./composed-fields.js";
 
 // A composed template checked once, when the receiver is built, by @reportkit/wire's grammar
 // (the sandbox refuses the same templates with the same problems), and turned into where each
@@ -73,11 +74,8 @@ export function compileTemplate(template: ComposedTemplate): CompiledTemplate {
     ...query.map(({ key, placeholder }) => ({ from: "query" as const, key, placeholder })),
     ...bodyValues.map(({ key, placeholder }) => ({ from: "body" as const, key, placeholder })),
   ];
-  const reportFields: Record<string, string> =
-    type === "delivery" ? DELIVERY_REPORT_FIELDS : CALL_REPORT_FIELDS;
-  const promised = new Set(
-    sources.map((s) => reportFields[s.placeholder.field] as string).filter(Boolean),
-  );
+  const table: Readonly<Record<string, FieldRow>> = FIELD_TABLES[type];
+  const promised = new Set(sources.flatMap((s) => table[s.placeholder.field]?.field ?? []));
   return {
     type,
     method,

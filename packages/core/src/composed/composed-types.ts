@@ -1,26 +1,62 @@
-import type {
-  CALL_VARIABLES,
-  ComposedTemplate,
-  DELIVERY_VARIABLES,
-  TemplateVariables,
+import {
+  CALL_FIELD_TABLE,
+  type CALL_VARIABLES,
+  type ComposedTemplate,
+  DELIVERY_FIELD_TABLE,
+  type DELIVERY_VARIABLES,
+  type FieldReading,
+  type FieldRow,
+  type TemplateVariables,
 } from "@reportkit/wire";
 import type { CallReport, DeliveryReport } from "../report/schemas.js";
-import type { CALL_REPORT_FIELDS, DELIVERY_REPORT_FIELDS, MayBeEmpty } from "./composed-fields.js";
 
-// The handler types of a composed webhook, worked out from a literal template by the type
-// checker: a field the template carries is non-null, one it cannot carry is null. Type-level
-// only; reading a request by the template is compile-template.ts and read-composed.ts.
+// A composed report's fields, read off wire's field tables: the handler types, worked out from a
+// literal template by the type checker (a field the template carries is non-null, one it cannot
+// carry is null), and which fields may stay empty all the same. Reading a request by the
+// template is compile-template.ts and read-composed.ts.
+
+type Table = Readonly<Record<string, FieldRow>>;
+
+/** Wire field -> the report field it fills. */
+type ReportFieldsOf<T extends Table> = { readonly [K in keyof T]: T[K]["field"] };
+type DeliveryFields = ReportFieldsOf<typeof DELIVERY_FIELD_TABLE>;
+type CallFields = ReportFieldsOf<typeof CALL_FIELD_TABLE>;
+
+/** Readings a template may promise and still leave empty: numbers, amounts and times. */
+const EMPTY_READINGS = [
+  "count",
+  "decimal",
+  "unixTime",
+  "wallClock",
+  "timestamp",
+] as const satisfies readonly FieldReading[];
+
+type EmptyFieldsOf<T extends Table> = {
+  [K in keyof T]: T[K]["read"] extends (typeof EMPTY_READINGS)[number] ? T[K]["field"] : never;
+}[keyof T];
+type MayBeEmpty =
+  | EmptyFieldsOf<typeof DELIVERY_FIELD_TABLE>
+  | EmptyFieldsOf<typeof CALL_FIELD_TABLE>;
+
+/**
+ * Numbers and times a template may carry and still leave empty: the provider has no delivery
+ * time for an SMS that was never delivered, no start for a call never answered. Refusing such
+ * a report would lose it, so these stay nullable even when the template promises them.
+ */
+export const MAY_BE_EMPTY_FIELDS: ReadonlySet<string> = new Set(
+  [...Object.values(DELIVERY_FIELD_TABLE), ...Object.values(CALL_FIELD_TABLE)]
+    .filter((row: FieldRow) => (EMPTY_READINGS as readonly string[]).includes(row.read))
+    .map((row) => row.field),
+);
 
 /** Variable name -> the report field it fills, through its wire field. */
-type ReportFieldsOf<Vars, Fields> = { [V in keyof Vars]: Fields[Vars[V] & keyof Fields] };
-type DeliveryVariables = ReportFieldsOf<typeof DELIVERY_VARIABLES, typeof DELIVERY_REPORT_FIELDS>;
-type CallVariables = ReportFieldsOf<typeof CALL_VARIABLES, typeof CALL_REPORT_FIELDS>;
+type VariableFields<Vars, Fields> = { [V in keyof Vars]: Fields[Vars[V] & keyof Fields] };
+type DeliveryVariables = VariableFields<typeof DELIVERY_VARIABLES, DeliveryFields>;
+type CallVariables = VariableFields<typeof CALL_VARIABLES, CallFields>;
 
 type Promised<T extends ComposedTemplate, Vars> = Vars[TemplateVariables<T> & keyof Vars];
 /** Every report field a wire field fills, whether or not a variable carries it (cid, custom1...). */
-type FromWire =
-  | (typeof DELIVERY_REPORT_FIELDS)[keyof typeof DELIVERY_REPORT_FIELDS]
-  | (typeof CALL_REPORT_FIELDS)[keyof typeof CALL_REPORT_FIELDS];
+type FromWire = DeliveryFields[keyof DeliveryFields] | CallFields[keyof CallFields];
 
 /** Whether the type of a template is known: its URL and every body value are literals. */
 type IsLiteral<T extends ComposedTemplate> = string extends T["url"]

@@ -10,7 +10,7 @@ import { invalidReport, type ReportkitError } from "../reply/errors.js";
 import { boundedRaw } from "../report/bounded-raw.js";
 import type { Report } from "../report/schemas.js";
 import type { CompiledTemplate, Source } from "./compile-template.js";
-import { MAY_BE_EMPTY_FIELDS } from "./composed-fields.js";
+import { MAY_BE_EMPTY_FIELDS } from "./composed-types.js";
 
 // A request read by its compiled template (compile-template.ts): each variable's value taken
 // from the path, the query or the body, under the wire field it carries, so that parsing

@@ -1,10 +1,8 @@
 // What the receiver says through its logger (console by default): its errors, by each code's row
 // of the error table; the values a report could not use (its warnings); a kind of report no
-// handler takes; lines said once (an adapter's notice). Each is said once, or once a minute per
-// cause, never with a phone number or a secret, and every value from outside printable on one
-// line.
+// handler takes; lines said once (an adapter's notice). Never with a phone number or a secret, and
+// every value from outside printable on one line.
 import { maskDigits, printable } from "@reportkit/wire/internal";
-import { onceAMinute } from "../base/once-a-minute.js";
 import { ruleOf } from "../reply/error-table.js";
 import type { ReportkitError } from "../reply/errors.js";
 import type { Report } from "../report/schemas.js";
@@ -44,6 +42,28 @@ const KINDS = {
   unsubscribe: ["an opt-out", "onUnsubscribe"],
   event: ["an event", "onEvent"],
 } as const satisfies Record<Report["type"], readonly [string, string]>;
+
+/**
+ * The one rate limiter of the log: a refusal repeats for every request of a misconfigured sender
+ * (a wrong secret, say), a warning for every report of a sender that fills a field wrongly. One
+ * line a minute per cause says so without flooding the log; five causes a minute per topic at
+ * most, since some messages name what the request sent and varied requests must not become a
+ * flood of lines. `fresh(topic, cause)`: true when the line is to be said.
+ */
+function onceAMinute(): (topic: string, cause: string) => boolean {
+  const windows = new Map<string, { since: number; causes: Set<string> }>();
+  return (topic, cause) => {
+    const now = Date.now();
+    let window = windows.get(topic);
+    if (window === undefined || now - window.since >= 60_000) {
+      window = { since: now, causes: new Set() };
+      windows.set(topic, window);
+    }
+    if (window.causes.has(cause) || window.causes.size >= 5) return false;
+    window.causes.add(cause);
+    return true;
+  };
+}
 
 /** A receiver's log; one that says nothing without a logger (`logger: false`). */
 export function receiverLog(logger: ReceiverLogger | undefined): ReceiverLog {

@@ -14,19 +14,12 @@ export interface AdapterReceiverSettings {
    */
   env: EnvRecord | undefined;
   /**
-   * For an adapter whose requests bring their own environment, passed as `ReceiverRequest.env`
-   * (Workers bindings; a route's process.env read when the request comes, so that a build needs
-   * no secret): a secret found in neither the options nor `env` is then no error at construction
-   * but read from each request's environment, and a request without one gets 500
-   * `secret_check_failed` (the provider retries), whose message says `whereToSet`. Without it, a
-   * missing secret throws here, at construction, where the app's author sees it.
+   * For an adapter whose requests bring their own environment (`ReceiverRequest.env`): a secret
+   * in neither the options nor `env` is read from each request's (500 `secret_check_failed`
+   * without one), not refused here at construction, where the app's author would see it.
    */
   requestEnv?: RequestEnvSecret;
-  /**
-   * The names of the adapter's own options (where it is mounted: `path`, a framework's
-   * settings), which the adapter reads itself: left out of what the receiver checks, since it
-   * refuses names it does not know.
-   */
+  /** The adapter's own options (`path`, a framework's settings): not the receiver's to check. */
   mountOptions?: readonly string[];
 }
 
@@ -63,20 +56,17 @@ export function adapterReceiver<
   for (const name of settings.mountOptions ?? []) delete given[name];
   const { secret, verificationToken } = credentialsOf(settings.env);
   if (given.secret === undefined && secret !== undefined) given.secret = secret;
-  const verification = given.verification as
-    | { token?: unknown; respond?: unknown }
-    | false
-    | undefined;
+  // The environment's token, unless the options give a token, a responder or `verification: false`.
+  const verification = given.verification === undefined ? {} : given.verification;
   if (
-    verification !== false &&
     verificationToken !== undefined &&
-    (verification === undefined ||
-      (typeof verification === "object" &&
-        verification !== null &&
-        verification.token === undefined &&
-        verification.respond === undefined))
+    typeof verification === "object" &&
+    verification !== null
   ) {
-    given.verification = { ...(verification ?? {}), token: verificationToken };
+    const { token, respond } = verification as { token?: unknown; respond?: unknown };
+    if (token === undefined && respond === undefined) {
+      given.verification = { ...verification, token: verificationToken };
+    }
   }
   return receiverOf<T, S>(
     checkOptions(given as ReceiverOptions<ComposedTemplate | undefined>, settings.requestEnv),

@@ -9,13 +9,7 @@ const HEALTH_TIMEOUT_MS = 2000;
 /** Just under the 10 s a container usually gets between SIGTERM and SIGKILL. */
 const DEFAULT_CLOSE_TIMEOUT_MS = 9000;
 
-interface Probe {
-  name: string;
-  label: string;
-  ping: (() => Promise<void>) | undefined;
-}
-
-export interface Lifecycle {
+interface Lifecycle {
   /** True once `close` was called: new reports get 503 `shutting_down`. */
   readonly closing: boolean;
   /** Keeps a reply in the set `close` waits for until it settles; returns it unchanged. */
@@ -24,26 +18,27 @@ export interface Lifecycle {
   close(options?: CloseOptions): Promise<void>;
 }
 
+type Pingable = { ping?(): Promise<void> };
+
 export function lifecycleOf(config: Pick<Config, "dedupe" | "journal" | "queue">): Lifecycle {
   const { dedupe, journal, queue } = config;
   const inFlight = new Set<Promise<unknown>>();
   let closed: Promise<void> | undefined;
-  const probes: Probe[] = [];
-  const probe = <O extends { ping?(): Promise<void> }>(name: string, label: string, owner: O) =>
-    probes.push({
-      name,
-      label,
-      ping: owner.ping === undefined ? undefined : () => owner.ping?.() as Promise<void>,
-    });
-  if (dedupe !== undefined) probe("dedupe", dedupe.name ?? "dedupe store", dedupe);
-  if (journal !== undefined) probe("journal", "failure journal", journal);
-  if (queue !== undefined)
-    probe("queue", queue.name === undefined ? "queue" : `queue "${queue.name}"`, queue);
+  // What `health()` asks: its name there, and how its message names it.
+  const probes: [name: string, label: string, owner: Pingable][] = [];
+  if (dedupe !== undefined) probes.push(["dedupe", dedupe.name ?? "dedupe store", dedupe]);
+  if (journal !== undefined) probes.push(["journal", "failure journal", journal]);
+  if (queue !== undefined) {
+    probes.push(["queue", queue.name === undefined ? "queue" : `queue "${queue.name}"`, queue]);
+  }
 
-  async function check({ ping, label }: Probe): Promise<{ ok: boolean; message?: string }> {
-    if (ping === undefined) return { ok: true };
+  async function check(label: string, owner: Pingable): Promise<{ ok: boolean; message?: string }> {
+    if (owner.ping === undefined) return { ok: true };
     try {
-      await answeredWithin(Promise.resolve().then(ping), HEALTH_TIMEOUT_MS);
+      await answeredWithin(
+        Promise.resolve().then(() => owner.ping?.()),
+        HEALTH_TIMEOUT_MS,
+      );
       return { ok: true };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -60,11 +55,8 @@ export function lifecycleOf(config: Pick<Config, "dedupe" | "journal" | "queue">
       return reply;
     },
     async health() {
-      const results = await Promise.all(probes.map(check));
-      const checks: HealthReport["checks"] = {};
-      probes.forEach((p, i) => {
-        checks[p.name] = results[i] as { ok: boolean; message?: string };
-      });
+      const results = probes.map(async ([name, label, owner]) => [name, await check(label, owner)]);
+      const checks: HealthReport["checks"] = Object.fromEntries(await Promise.all(results));
       if (lifecycle.closing) checks.receiver = { ok: false, message: "shutting down" };
       return { ok: Object.values(checks).every((c) => c.ok), checks };
     },

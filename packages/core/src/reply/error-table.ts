@@ -106,53 +106,32 @@ export interface ReplyDetail {
   readonly retryAfterSeconds?: number;
 }
 
-const JSON_TYPE = "application/json";
-const REALM = 'Bearer realm="reportkit"';
-const REALM_INVALID = 'Bearer realm="reportkit", error="invalid_token"';
-
-function headersOf(
-  rule: ErrorRule,
-  invalidToken: boolean,
-  allow: string,
-  retryAfterSeconds = rule.retryAfterSeconds,
-): Readonly<Record<string, string>> {
-  const record: Record<string, string> = { "content-type": JSON_TYPE };
-  if (retryAfterSeconds !== undefined) record["retry-after"] = String(retryAfterSeconds);
-  if (rule.closesConnection === true) record.connection = "close";
-  if (rule.authenticate === true) record["www-authenticate"] = invalidToken ? REALM_INVALID : REALM;
-  if (rule.allow === true) record.allow = allow;
-  return Object.freeze(record);
-}
-
-// Built once, frozen: a flood of refusals allocates no header object. The 401 has two forms,
-// the 405 one per method the receiver takes (one, in practice).
-const BY_CODE = new Map(
-  (Object.keys(ERROR_RULES) as ErrorCode[]).map((code) => [
-    code,
-    headersOf(ruleOf(code), false, "POST"),
-  ]),
-);
-const INVALID_TOKEN = headersOf(ERROR_RULES.unauthorized, true, "");
-const BY_METHOD = new Map<string, Readonly<Record<string, string>>>();
+// Built once per code and detail, frozen: a flood of refusals allocates no header object. Only
+// a parked report's Retry-After and a 405's method vary, so the map stays small.
+const HEADERS = new Map<string, Readonly<Record<string, string>>>();
 
 /** The headers of a reply with this code, as its row says. */
 export function replyHeaders(
   code: ErrorCode,
-  detail?: ReplyDetail,
+  detail: ReplyDetail = {},
 ): Readonly<Record<string, string>> {
-  if (detail !== undefined) {
-    if (code === "unauthorized" && detail.invalidToken === true) return INVALID_TOKEN;
-    if (detail.retryAfterSeconds !== undefined) {
-      return headersOf(ruleOf(code), false, "", detail.retryAfterSeconds);
+  const rule = ruleOf(code);
+  const retryAfter = detail.retryAfterSeconds ?? rule.retryAfterSeconds;
+  const invalidToken = rule.authenticate === true && detail.invalidToken === true;
+  const allow = rule.allow === true ? (detail.allow ?? "POST") : undefined;
+  const id = `${code} ${retryAfter} ${invalidToken} ${allow}`;
+  let headers = HEADERS.get(id);
+  if (headers === undefined) {
+    const record: Record<string, string> = { "content-type": "application/json" };
+    if (retryAfter !== undefined) record["retry-after"] = String(retryAfter);
+    if (rule.closesConnection === true) record.connection = "close";
+    if (rule.authenticate === true) {
+      const error = invalidToken ? ', error="invalid_token"' : "";
+      record["www-authenticate"] = `Bearer realm="reportkit"${error}`;
     }
-    if (code === "method_not_allowed" && detail.allow !== undefined && detail.allow !== "POST") {
-      let headers = BY_METHOD.get(detail.allow);
-      if (headers === undefined) {
-        headers = headersOf(ERROR_RULES.method_not_allowed, false, detail.allow);
-        if (BY_METHOD.size < 8) BY_METHOD.set(detail.allow, headers);
-      }
-      return headers;
-    }
+    if (allow !== undefined) record.allow = allow;
+    headers = Object.freeze(record);
+    if (HEADERS.size < 64) HEADERS.set(id, headers);
   }
-  return BY_CODE.get(code) as Readonly<Record<string, string>>;
+  return headers;
 }

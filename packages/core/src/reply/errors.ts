@@ -190,11 +190,11 @@ export const handlerFailed = fixed(
 
 /** A handler's RetryLater: its reason is the handler's own, kept for onError and the log only. */
 export function parked(cause: { message: string; afterMs?: number | undefined }): ReportkitError {
-  const { afterMs } = cause;
+  const seconds = cause.afterMs === undefined ? undefined : Math.ceil(cause.afterMs / 1000);
   return new ReportkitError(
     "parked",
     "The report handler asked for this report to be retried later; the provider will retry it.",
-    { cause, retryAfterSeconds: afterMs && Math.max(1, Math.ceil(afterMs / 1000)) },
+    { cause, retryAfterSeconds: seconds === undefined ? undefined : Math.max(1, seconds) },
   );
 }
 
