@@ -49,8 +49,8 @@ interface RunOutcome {
   readonly notice?: ReportkitError;
 }
 
-/** A claim on a report's key, held by one attempt. */
-type Claim = { readonly key: string; readonly owner: string };
+/** A claim on a report's key in a dedupe store, held by one attempt. */
+type Claim = { readonly store: DedupeStore; readonly key: string; readonly owner: string };
 
 // Owner ids for dedupe claims, unique across processes (the store may be shared): one random id
 // per process, drawn at its first claim (Workers allow no random values while a module loads).
@@ -70,7 +70,9 @@ export async function runReport(
 ): Promise<RunOutcome> {
   const { dedupe, queue, handlers } = settings;
   const key = ctx.dedupeKey;
-  if (queue !== undefined) return { response: await enqueue(queue, report, key, span, settings) };
+  if (queue !== undefined) {
+    return { response: await enqueue(queue, report, key, span, settings.deadlineMs) };
+  }
   const handler = handlers[report.type];
   if (handler === undefined) {
     // Before any handler is attached the app is still starting: the provider retries later.
@@ -83,12 +85,12 @@ export async function runReport(
   // a key is claimed under a key of its own, used once.
   const scoped = dedupe?.scope !== undefined;
   if (dedupe === undefined || (key === undefined && !scoped)) {
-    return run(handler, report, ctx, span, settings, undefined);
+    return run(handler, report, ctx, span, settings.deadlineMs, undefined);
   }
   instance ??= globalThis.crypto.randomUUID();
   claims += 1;
   const owner = `${instance}:${claims}`;
-  const claim: Claim = { key: key ?? `once:${owner}`, owner };
+  const claim: Claim = { store: dedupe, key: key ?? `once:${owner}`, owner };
   let claimed: Awaited<ReturnType<DedupeStore["claim"]>>;
   try {
     claimed = await dedupe.claim(claim.key, owner);
@@ -102,11 +104,11 @@ export async function runReport(
       addScope(ctx, dedupe.scope?.(owner), dedupe.name === undefined ? "" : `"${dedupe.name}"`);
     } catch (cause) {
       // The store's fault, not the handler's: released, and answered as reportkit's own.
-      release(dedupe, claim);
+      release(claim);
       throw asReportkitError(cause);
     }
   }
-  return run(handler, report, ctx, span, settings, claim);
+  return run(handler, report, ctx, span, settings.deadlineMs, claim);
 }
 
 /**
@@ -120,35 +122,31 @@ async function run(
   report: Report,
   ctx: HandlerContext,
   span: ReportSpan | undefined,
-  settings: RunSettings,
+  deadlineMs: number | undefined,
   claim: Claim | undefined,
 ): Promise<RunOutcome> {
-  const { dedupe, deadlineMs } = settings;
   const started = performance.now();
-  let attempt: Promise<unknown>;
-  try {
-    const call = () => (handler as (report: Report, ctx: HandlerContext) => unknown)(report, ctx);
-    attempt = Promise.resolve(span === undefined ? call() : span.run(call));
-  } catch (cause) {
-    attempt = Promise.reject(cause);
-  }
+  const call = () => (handler as (report: Report, ctx: HandlerContext) => unknown)(report, ctx);
+  // A handler that throws at once fails as one whose promise rejects.
+  const attempt = new Promise((resolve) => resolve(span === undefined ? call() : span.run(call)));
+  const took = () => span?.handlerDuration((performance.now() - started) / 1000);
   const settled = attempt.then(
     async (): Promise<RunOutcome> => {
-      span?.handlerDuration((performance.now() - started) / 1000);
-      if (claim === undefined || dedupe === undefined) return { response: OK };
+      took();
+      if (claim === undefined) return { response: OK };
       try {
-        await dedupe.complete(claim.key, claim.owner);
+        await claim.store.complete(claim.key, claim.owner);
         return { response: OK };
       } catch (cause) {
         // 200 whatever the store says, or a retry would run the handler again; unless the
         // store's `complete` is the commit of the handler's own writes.
-        if (dedupe.scope !== undefined) throw notRecorded(cause);
+        if (claim.store.scope !== undefined) throw notRecorded(cause);
         return { response: OK, notice: completeFailed(cause) };
       }
     },
     (cause: unknown): never => {
-      span?.handlerDuration((performance.now() - started) / 1000);
-      if (claim !== undefined && dedupe !== undefined) release(dedupe, claim);
+      took();
+      if (claim !== undefined) release(claim);
       throw isRetryLater(cause) ? parked(cause) : handlerFailed(cause);
     },
   );
@@ -159,9 +157,9 @@ async function run(
 }
 
 /** Frees a claim for the provider's retry; if the store cannot be told, the lease runs out. */
-function release(dedupe: DedupeStore, claim: Claim): void {
+function release({ store, key, owner }: Claim): void {
   try {
-    Promise.resolve(dedupe.release(claim.key, claim.owner)).catch(() => {});
+    Promise.resolve(store.release(key, owner)).catch(() => {});
   } catch {}
 }
 
@@ -171,7 +169,7 @@ async function enqueue(
   report: Report,
   key: string | undefined,
   span: ReportSpan | undefined,
-  { deadlineMs }: RunSettings,
+  deadlineMs: number | undefined,
 ): Promise<ReceiverResponse> {
   try {
     const trace = span?.carrier();

@@ -10,13 +10,12 @@ import {
   compileTemplate,
   phoneKeysOf,
 } from "../composed/compile-template.js";
-import { type ReceiverLog, receiverLog } from "../process/receiver-log.js";
-import type { Redaction } from "../process/redact-request.js";
+import { receiverLog } from "../process/receiver-log.js";
 import type { AnyHandler, KindHandlers } from "../process/run-handler.js";
 import { secretMissing } from "../reply/errors.js";
 import { defaultDedupeKey } from "../report/dedupe-key.js";
 import type { Report } from "../report/schemas.js";
-import { type WallClockReader, wallClockReader } from "../report/wall-clock.js";
+import { wallClockReader } from "../report/wall-clock.js";
 import {
   type Credential,
   comparerOf,
@@ -25,17 +24,13 @@ import {
   secretCheck,
 } from "../request/authenticate.js";
 import type { BodyFormat } from "../request/decode-body.js";
-import type { ChallengeResponder } from "../request/handshake.js";
-import type { BodyLimits } from "../request/read-body.js";
-import type { DedupeStore, FailureJournal } from "../store-kit/dedupe-store.js";
+import type { DedupeStore } from "../store-kit/dedupe-store.js";
 import { memoryDedupe } from "../store-kit/memory-dedupe.js";
 import type { ReportQueue } from "../store-kit/report-queue.js";
-import type { Telemetry } from "../store-kit/telemetry.js";
 import { credentialsOf, SECRET_ENV } from "./env.js";
 import {
   type BodyOptions,
   type DedupeOptions,
-  type ErrorHandler,
   HANDLER_OPTIONS,
   type ReceiverOptions,
   type SecretInHeader,
@@ -50,34 +45,11 @@ const DEFAULT_BODY_TIMEOUT_MS = 5000;
 export type Template = CompiledTemplate & { readsBody: boolean; format: BodyFormat };
 
 /** A receiver's configuration, from its options. */
-export interface Config {
-  readonly credential: Credential;
-  /** Whether the provider's verification handshake (or `verification.respond`) is answered. */
-  readonly handshake: boolean;
-  readonly respond: ChallengeResponder | undefined;
-  readonly body: BodyLimits;
-  readonly dedupe: DedupeStore | undefined;
-  readonly dedupeKey: (report: Report) => string | undefined;
-  readonly queue: ReportQueue | undefined;
-  readonly journal: FailureJournal | undefined;
-  readonly telemetry: Telemetry | undefined;
-  readonly log: ReceiverLog;
-  readonly deadlineMs: number | undefined;
-  readonly template: Template | undefined;
-  readonly readWallClock: WallClockReader;
-  /** The handlers given in the options, by kind. */
-  readonly handlers: KindHandlers;
-  readonly onError: ErrorHandler | undefined;
-  /** What the failure journal must never keep. */
-  readonly redaction: Omit<Redaction, "numbers">;
-}
+export type Config = ReturnType<typeof checkOptions>;
 
-/**
- * For an adapter whose requests bring their own environment (Workers bindings, a route's
- * process.env read per request): a secret found in no option is read from each request's, and
- * `whereToSet` says, in the 500 a request without one gets, how to set it.
- */
+/** For an adapter whose requests bring their environment: see `AdapterReceiverSettings`. */
 export interface RequestEnvSecret {
+  /** Where to set the secret, said in the 500 a request without one gets. */
   readonly whereToSet: string;
 }
 
@@ -88,7 +60,7 @@ type Options = ReceiverOptions<ComposedTemplate | undefined>;
  * then read from each request's, not refused here
  * @throws TypeError saying which option is wrong and how to fix it
  */
-export function checkOptions(input: Options | undefined, requestEnv?: RequestEnvSecret): Config {
+export function checkOptions(input: Options | undefined, requestEnv?: RequestEnvSecret) {
   const options = input === undefined ? {} : input;
   const read = readOptions<Options>("reportkit", options, {
     example: "createReceiver({ secret: process.env.REPORTKIT_SECRET, onDelivery })",
@@ -169,6 +141,7 @@ export function checkOptions(input: Options | undefined, requestEnv?: RequestEnv
     ) === true;
   return {
     credential,
+    /** Whether the provider's verification handshake (or `verification.respond`) is answered. */
     handshake:
       verification !== false && (verification.respond !== undefined || !templateUsesHandshake),
     respond: verification === false ? undefined : verification.respond,
@@ -185,8 +158,10 @@ export function checkOptions(input: Options | undefined, requestEnv?: RequestEnv
     deadlineMs,
     template,
     readWallClock: wallClockReader(timeZone),
+    /** The handlers given in the options, by kind. */
     handlers,
     onError,
+    /** What the failure journal must never keep. */
     redaction: { phoneKeys: phoneKeysOf(template), secrets },
   };
 }

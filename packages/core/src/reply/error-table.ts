@@ -1,11 +1,8 @@
 // Every error code's rule, in one row: the status the provider gets, the headers of the reply,
 // whether the report is kept in the failure journal, how the receiver logs it and how telemetry
-// counts it. The reply (replies.ts), the log (receiver-log.ts), the journal (failure-journal.ts)
-// and telemetry (process-report.ts) read this table and nothing else: a new code is one row here,
-// one factory in errors.ts, a row in the README's reply table and a conformance case.
-
-/** How a report whose reply carries the code ends on its span (see `ReportOutcome`). */
-export type FailureOutcome = "failed" | "timeout" | "in_progress" | "unavailable" | "parked";
+// counts it. The reply, the log, the journal and telemetry read this table and nothing else: a
+// new code is one row here, one factory in errors.ts, a row in the README's reply table and a
+// conformance case.
 
 export interface ErrorRule {
   /** The HTTP status: 200 and 202 are the provider's only successes, so every code retries. */
@@ -32,8 +29,8 @@ export interface ErrorRule {
    */
   readonly log: "each" | "per-minute" | "once";
   readonly level: "warn" | "error";
-  /** How telemetry ends a report's span with this code. */
-  readonly outcome: FailureOutcome;
+  /** How telemetry ends a report's span with this code (see `ReportOutcome`). */
+  readonly outcome: "failed" | "timeout" | "in_progress" | "unavailable" | "parked";
 }
 
 const refusal = { log: "per-minute", level: "warn", outcome: "failed" } as const;
@@ -43,11 +40,16 @@ const notNow = {
   level: "error",
   outcome: "unavailable",
 } as const;
+/** A failure of the app's code or of the receiver: worth a line each time, and kept. */
+const failure = {
+  status: 500,
+  journal: "failed",
+  log: "each",
+  level: "error",
+  outcome: "failed",
+} as const;
 
-/**
- * The stable error codes and their rules. Match on the codes, never on messages.
- * Ordered by status.
- */
+/** The stable error codes and their rules, by status. Match on the codes, never on messages. */
 export const ERROR_RULES = {
   invalid_json: { status: 400, journal: "refused", ...refusal },
   unrecognized_report: { status: 400, journal: "refused", ...refusal },
@@ -60,21 +62,9 @@ export const ERROR_RULES = {
   in_progress: { status: 409, ...notNow, level: "warn", outcome: "in_progress" },
   payload_too_large: { status: 413, closesConnection: true, ...refusal },
   unsupported_media_type: { status: 415, ...refusal },
-  handler_failed: {
-    status: 500,
-    journal: "failed",
-    log: "each",
-    level: "error",
-    outcome: "failed",
-  },
+  handler_failed: failure,
   secret_check_failed: { status: 500, log: "per-minute", level: "error", outcome: "failed" },
-  internal_error: {
-    status: 500,
-    journal: "failed",
-    log: "each",
-    level: "error",
-    outcome: "failed",
-  },
+  internal_error: failure,
   no_handler: { status: 503, ...notNow, retryAfterSeconds: 5, log: "once", level: "warn" },
   handler_timeout: { status: 503, ...notNow, journal: "failed", log: "each", outcome: "timeout" },
   // A handler's RetryLater: not a failure, but kept, since the provider stops retrying after 90

@@ -1,10 +1,10 @@
 // A request's body, read whole once the request is authenticated: under the receiver's size
 // limit (the declared length first, then the bytes as they arrive, so an oversized body is
 // refused after `maxBytes` bytes, never buffered whole) and its time limit.
-import { concatBytes } from "@reportkit/wire/internal";
+import { type BodyChunk, readCapped } from "@reportkit/wire/internal";
 import { type BodyStream, headerOf, type ReceiverRequest } from "../base/types.js";
 import { within } from "../base/within.js";
-import { bodyTimedOut, ReportkitError, readFailed, tooLarge } from "../reply/errors.js";
+import { bodyTimedOut, readFailed, tooLarge } from "../reply/errors.js";
 
 /** How much of a body, and how long for it. */
 export interface BodyLimits {
@@ -50,37 +50,28 @@ export async function readBody(
 
 /** A stream read to its end, or refused once past `maxBytes`. */
 async function readStream(body: BodyStream, maxBytes: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let received = 0;
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   try {
     // A web stream by its own reader (not every runtime makes it iterable); anything else, a
     // Node request among them, by its iterator, driven by hand: a for-await `break` would
     // destroy a Node request, and with it the socket the 413 reply has to go out on.
-    let next: () => Promise<IteratorResult<Uint8Array | string>>;
+    let next: () => Promise<BodyChunk>;
     if (isWebStream(body)) {
       const web = body.getReader();
       reader = web;
-      next = () => web.read() as Promise<IteratorResult<Uint8Array>>;
+      next = () => web.read();
     } else {
       const iterator = body[Symbol.asyncIterator]();
       next = () => iterator.next();
     }
-    for (;;) {
-      const { done, value } = await next();
-      if (done) return concatBytes(chunks, received);
-      const chunk = typeof value === "string" ? encoder.encode(value) : value;
-      received += chunk.byteLength;
-      if (received > maxBytes) {
-        reader?.cancel().catch(() => {});
-        throw tooLarge(maxBytes);
-      }
-      chunks.push(chunk);
-    }
+    const read = await readCapped(next, maxBytes);
+    if (read.ok) return read.bytes;
   } catch (error) {
     // A web body already read, a connection reset: the body cannot be read to its end.
-    throw error instanceof ReportkitError ? error : readFailed(error);
+    throw readFailed(error);
   }
+  reader?.cancel().catch(() => {});
+  throw tooLarge(maxBytes);
 }
 
 function isWebStream(body: BodyStream): body is ReadableStream<Uint8Array> {

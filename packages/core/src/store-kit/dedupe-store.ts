@@ -1,10 +1,9 @@
 import type { ReportKind } from "@reportkit/wire";
 
 /**
- * What a claim on a report's key found:
- * - "claimed": the caller now holds the key (for the store's lease) and runs the handler;
- * - "done": the report was processed before, within the store's TTL: acknowledge, do not run;
- * - "busy": another attempt holds the lease and may still be running: answer non-2xx.
+ * What a claim on a report's key found: "claimed", the caller holds the key (for the store's
+ * lease) and runs the handler; "done", processed before, within the store's TTL: acknowledge,
+ * do not run; "busy", another attempt holds the lease and may still be running: answer non-2xx.
  */
 export type ClaimResult = "claimed" | "done" | "busy";
 
@@ -16,10 +15,8 @@ export type ClaimResult = "claimed" | "done" | "busy";
  * gets "claimed"); `complete` once the handler succeeded (the key is then "done" for the
  * store's TTL, whoever holds it); `release` once it failed (only if `owner` still holds the
  * key, so an attempt whose lease ran out never frees another's claim). A lease runs out by
- * itself, so a process killed mid-handler holds nothing forever.
- *
- * Every method may return a promise. A rejection means the store is unreachable: the
- * receiver then answers 503 `dedupe_unavailable`, never 2xx.
+ * itself, so a process killed mid-handler holds nothing forever. A rejection of any method means
+ * the store is unreachable: the receiver then answers 503 `dedupe_unavailable`, never 2xx.
  */
 export interface DedupeStore<Scope extends object = object> {
   /** How long a claim holds before it runs out by itself, in milliseconds. */
@@ -29,11 +26,11 @@ export interface DedupeStore<Scope extends object = object> {
   release(key: string, owner: string): void | Promise<void>;
   /**
    * For a store whose claim opens a unit of work (a database transaction that holds the key's
-   * mark): what the claimed attempt's handler gets on `ctx` besides the request, such as
-   * `{ tx }`. Called once after "claimed", with the same owner. Such a store commits in
-   * `complete` (a rejection there means the report was not recorded: 503, and the provider
-   * retries) and rolls back in `release`. A report without a key is claimed under a key of
-   * its own, used once, so its handler gets the scope too.
+   * mark): what the claimed attempt's handler gets on `ctx`, such as `{ tx }`, called once after
+   * "claimed" with the same owner. Such a store commits in `complete` (a rejection there: the
+   * report was not recorded, 503, and the provider retries) and rolls back in `release`. A
+   * report without a key is claimed under a key of its own, used once, so its handler gets the
+   * scope too.
    */
   scope?(owner: string): Scope;
   /** What the store is, for `health()` and messages ("redis", "postgres"). */
@@ -75,7 +72,7 @@ export type JournalBodies = "full" | "redacted";
 
 /** One failed or refused attempt, as the receiver hands it to the journal. */
 export interface JournalRecord {
-  /** The report's dedupe key, or "sha256:<hex>" of the body when it has none (a refusal). */
+  /** The report's dedupe key, or "sha256:<hex>" of the request when it has none (a refusal). */
   key: string;
   kind: ReportKind | null;
   status: "failed" | "refused";
