@@ -11,10 +11,7 @@ import {
   wrongValidationKey,
 } from "../reply/errors.js";
 
-/**
- * What the receiver accepts as proof that the provider sent the request: the webhook's secret,
- * several during a rotation, or a function that decides.
- */
+/** The webhook's secret, several during a rotation, or a function that decides. */
 export type SecretOption =
   | string
   | readonly string[]
@@ -74,16 +71,15 @@ export async function authenticate(
   if (result === "ok") return "secret";
   const token = handshake ? tokenParameter(request.url) : undefined;
   const verify = token === undefined ? undefined : credential.verifier(request.env);
-  if (token === undefined || verify === undefined) throw unauthorized(result, where(credential));
+  if (token === undefined || verify === undefined) {
+    const { bearer } = credential;
+    throw unauthorized(
+      result,
+      bearer ? "an Authorization: Bearer <secret> header" : `the ${header} header`,
+    );
+  }
   if (verify(token)) return "token";
   throw wrongValidationKey();
-}
-
-/** How the credential is sent, for the 401's message. */
-function where(credential: Credential): string {
-  return credential.bearer
-    ? "an Authorization: Bearer <secret> header"
-    : `the ${credential.header} header`;
 }
 
 /** The `token` query parameter of a URL (the provider's verification request carries it). */
@@ -121,16 +117,12 @@ export function comparerOf(expected: string): (actual: string) => boolean {
 
 /**
  * The check of a secret option, built once. With `header` unset the credential is an
- * `Authorization: Bearer <secret>` value (scheme in any case), where a single trailing comma is
- * ignored: the provider's own documented curl sample sends one. With a custom header name the
- * whole header value is the credential.
- *
- * @example
- * const check = secretCheck(["new-secret", "old-secret"]);
- * await check("Bearer old-secret", undefined); // "ok"
+ * `Authorization: Bearer <secret>` value (scheme in any case); with a custom header name the
+ * whole header value is.
  */
 export function secretCheck(secret: SecretOption, header?: string): SecretCheck {
-  const extract = header === undefined ? bearerValue : wholeValue;
+  const extract =
+    header === undefined ? bearerValue : (value?: string) => value?.trim() || undefined;
   // Without a credential: was there none, or an Authorization header of another form?
   const absent = (value: string | undefined): SecretResult =>
     header === undefined && value !== undefined && !BEARER_OR_NOTHING.test(value)
@@ -154,17 +146,7 @@ export function secretCheck(secret: SecretOption, header?: string): SecretCheck 
   };
 }
 
-function stripComma(value: string): string {
-  return value.endsWith(",") ? value.slice(0, -1) : value;
-}
-
 function bearerValue(value: string | undefined): string | undefined {
-  return value === undefined ? undefined : BEARER.exec(stripComma(value))?.[1];
-}
-
-/** A custom header's value, whole: HTTP's own whitespace trim, nothing else. */
-function wholeValue(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const v = value.trim();
-  return v === "" ? undefined : v;
+  // One trailing comma is dropped: the provider's own documented curl sample sends one.
+  return value === undefined ? undefined : BEARER.exec(value.replace(/,$/, ""))?.[1];
 }

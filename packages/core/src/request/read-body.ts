@@ -4,7 +4,7 @@
 import { type BodyChunk, readCapped } from "@reportkit/wire/internal";
 import { type BodyStream, headerOf, type ReceiverRequest } from "../base/types.js";
 import { within } from "../base/within.js";
-import { bodyTimedOut, readFailed, tooLarge } from "../reply/errors.js";
+import { bodyTimedOut, ReportkitError, readFailed, tooLarge } from "../reply/errors.js";
 
 /** How much of a body, and how long for it. */
 export interface BodyLimits {
@@ -67,8 +67,9 @@ async function readStream(body: BodyStream, maxBytes: number): Promise<Uint8Arra
     const read = await readCapped(next, maxBytes);
     if (read.ok) return read.bytes;
   } catch (error) {
-    // A web body already read, a connection reset: the body cannot be read to its end.
-    throw readFailed(error);
+    // A web body already read, a connection reset: the body cannot be read to its end. A
+    // refusal of the adapter's framework (a 413 of its own) is answered as it is.
+    throw error instanceof ReportkitError ? error : readFailed(error);
   }
   reader?.cancel().catch(() => {});
   throw tooLarge(maxBytes);
