@@ -29,41 +29,15 @@ export function parseLenientJson(text: string): unknown {
   }
 }
 
+// Outside strings, a comma before a closing brace or bracket; a string cut off by a line break,
+// with the comma just before the break (the separator) as its group.
+const REPAIRABLE = /"(?:[^"\\\r\n]|\\[^])*?(?:"|(,?)(?=[\r\n]))|,(?=[ \t\r\n]*[}\]])/g;
+
 function repair(text: string): string {
-  let out = "";
-  let inString = false;
-  let pendingComma = -1;
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-      else if (c === 0x0a || c === 0x0d) {
-        // A string cut off by its line: closed there; its trailing comma separates.
-        const comma = text.charCodeAt(i - 1) === 0x2c;
-        out += `${text.slice(from, comma ? i - 1 : i)}"${comma ? "," : ""}`;
-        from = i;
-        inString = false;
-      }
-      continue;
-    }
-    if (c === 0x22) {
-      inString = true;
-      pendingComma = -1;
-    } else if (c === 0x2c) {
-      pendingComma = i;
-    } else if (c === 0x7d || c === 0x5d) {
-      if (pendingComma >= 0) {
-        out += text.slice(from, pendingComma);
-        from = pendingComma + 1;
-      }
-      pendingComma = -1;
-    } else if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) {
-      pendingComma = -1;
-    }
-  }
-  return out + text.slice(from);
+  return text.replace(REPAIRABLE, (match: string, comma: string | undefined) => {
+    if (match === ",") return "";
+    return comma === undefined ? match : `${match.slice(0, match.length - comma.length)}"${comma}`;
+  });
 }
 
 const SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);

@@ -25,18 +25,8 @@ export interface ReportContext {
   readonly dedupeKey: string | undefined;
 }
 
-/**
- * The names a store's scope may not use: the documented fields of `ctx` (and `toJSON`). A scope
- * that returns one is a store bug, answered 500 `internal_error` with the key named.
- */
-const CONTEXT_FIELDS: ReadonlySet<string> = new Set([
-  "receivedAt",
-  "method",
-  "url",
-  "headers",
-  "dedupeKey",
-  "toJSON",
-]);
+/** The names a store's scope may not use: a scope that returns one is a store bug (500). */
+const CONTEXT_FIELDS = new Set(["receivedAt", "method", "url", "headers", "dedupeKey", "toJSON"]);
 
 /** Read-only views of the request; the URL and the headers are redacted on first read. */
 export class HandlerContext implements ReportContext {
@@ -92,10 +82,7 @@ export class HandlerContext implements ReportContext {
   }
 }
 
-/**
- * Adds a store's scope to the context.
- * @throws TypeError when the scope is not an object, or names a documented field of `ctx`
- */
+/** Adds a store's scope to the context. @throws TypeError for a scope that is no such object */
 export function addScope(ctx: HandlerContext, scope: unknown, store: string): void {
   if (scope === undefined) return;
   if (typeof scope !== "object" || scope === null) {
@@ -113,10 +100,7 @@ export function addScope(ctx: HandlerContext, scope: unknown, store: string): vo
   Object.assign(ctx, scope);
 }
 
-/**
- * Copies headers into a web `Headers`, leaving out the ones that carry credentials, so handler
- * and onError code can log `ctx.headers` without leaking a secret.
- */
+/** The headers without the ones that carry credentials: `ctx.headers` may be logged. */
 function redactedHeaders(headers: ReceiverHeaders, secretHeader: string): Headers {
   const out = new Headers();
   const entries: Iterable<[string, string | readonly string[] | undefined]> =

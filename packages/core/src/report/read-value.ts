@@ -6,10 +6,7 @@
 
 /** Why a wire value could not be read; made only when one cannot. */
 export class Unreadable {
-  readonly message: string;
-  constructor(message: string) {
-    this.message = message;
-  }
+  constructor(readonly message: string) {}
 }
 
 export type Read<T> = T | null | Unreadable;
@@ -49,10 +46,7 @@ export function describe(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-/**
- * A JSON number as text. Whole numbers past 2^53 were already rounded by JSON.parse: digits
- * other than the sender's are not handed on.
- */
+/** A JSON number as text; a whole number past 2^53, rounded by JSON.parse, is not handed on. */
 function numberText(value: number): string | Unreadable {
   if (Number.isSafeInteger(value) || (Number.isFinite(value) && !Number.isInteger(value))) {
     return String(value);
@@ -73,7 +67,7 @@ export function readText(value: unknown): Read<string> {
 }
 
 /** The longest identity kept: the provider's ids are about 40 characters. */
-export const MAX_IDENTITY_LENGTH = 255;
+const MAX_IDENTITY_LENGTH = 255;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
@@ -180,34 +174,22 @@ function plainDecimal(text: string): string | undefined {
     const shift = Number(exponent);
     if (Math.abs(shift) > MAX_EXPONENT) return undefined;
     point += shift;
-    if (point < 0) {
-      digits = "0".repeat(-point) + digits;
-      point = 0;
-    } else if (point > digits.length) {
-      digits += "0".repeat(point - digits.length);
-    }
+    digits = point < 0 ? digits.padStart(digits.length - point, "0") : digits.padEnd(point, "0");
+    point = Math.max(point, 0);
   }
   const integer = digits.slice(0, point).replace(/^0+/, "") || "0";
   const places = digits.slice(point);
-  const padded =
-    places.length >= CREDIT_PLACES ? places : places + "0".repeat(CREDIT_PLACES - places.length);
   const zero = /^0*$/.test(integer + places);
-  return `${sign === "-" && !zero ? "-" : ""}${integer}.${padded}`;
+  return `${sign === "-" && !zero ? "-" : ""}${integer}.${places.padEnd(CREDIT_PLACES, "0")}`;
 }
 
-/** An instant from milliseconds, or why it is none: a Date is never an Invalid Date. */
-function instant(ms: number, value: unknown): Date | Unreadable {
-  if (ms > MAX_TIME) {
-    return new Unreadable(
-      `${quote(value)} is past any date a unix timestamp in seconds or milliseconds can give`,
-    );
-  }
-  return new Date(ms);
-}
-
-/** Seconds, or milliseconds recognised by their size, to an instant. */
+/** Seconds, or milliseconds recognised by their size, to an instant (never an Invalid Date). */
 export function unixInstant(seconds: number, value: unknown): Date | Unreadable {
-  return instant(Math.round(seconds >= MILLISECONDS_FROM ? seconds : seconds * 1000), value);
+  const ms = Math.round(seconds >= MILLISECONDS_FROM ? seconds : seconds * 1000);
+  if (ms <= MAX_TIME) return new Date(ms);
+  return new Unreadable(
+    `${quote(value)} is past any date a unix timestamp in seconds or milliseconds can give`,
+  );
 }
 
 /** An ISO 8601 time with its zone ("2023-07-08T12:52:54.000000Z"); anything else is unreadable. */
