@@ -9,11 +9,7 @@ export type ReceiverHeaders =
 /** Environment variables, as `process.env` or a Workers `env` holds them. */
 export type EnvRecord = Readonly<Record<string, unknown>>;
 
-/**
- * A body still to be read, as chunks of bytes (or text): a Node request, a web ReadableStream,
- * or any async iterable. Read by core only once the request is authenticated, under the
- * receiver's size and time limits.
- */
+/** A body still to be read (a Node request, a web ReadableStream): core reads it under its limits. */
 export type BodyStream = AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array>;
 
 /**
@@ -60,17 +56,10 @@ export interface CloseOptions {
 /** Reads one header by its lowercase name, whatever case the record's keys use. */
 export function headerOf(headers: ReceiverHeaders, name: string): string | undefined {
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  let value = headers[name];
-  if (value === undefined) {
-    for (const key in headers) {
-      if (key.length === name.length && key.toLowerCase() === name) {
-        value = headers[key];
-        break;
-      }
-    }
-  }
-  if (value === undefined) return undefined;
-  return typeof value === "string" ? value : value.join(", ");
+  const key =
+    headers[name] !== undefined ? name : Object.keys(headers).find((k) => k.toLowerCase() === name);
+  const value = key === undefined ? undefined : headers[key];
+  return typeof value === "string" || value === undefined ? value : value.join(", ");
 }
 
 /**

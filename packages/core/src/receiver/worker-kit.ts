@@ -8,10 +8,9 @@ import type { TraceCarrier } from "../store-kit/telemetry.js";
 import { HANDLER_OPTIONS } from "./options.js";
 
 /**
- * The worker's handlers, read from its options by the receiver's names (`onDelivery`, `onCall`,
- * `onUnsubscribe`, `onEvent`): a function that hands a report to its kind's handler, and fails
- * (for a person to add the handler and retry the job) when the worker has none for it, with the
- * error `fail` makes (a queue's own "do not retry" error).
+ * The worker's handlers, read from its options by the receiver's names: a function that hands a
+ * report to its kind's handler, and fails with the error `fail` makes (a queue's own "do not
+ * retry") when the worker has none for it, for a person to add the handler and retry the job.
  */
 export function workerDispatch<C>(
   who: string,
@@ -70,10 +69,7 @@ export interface Parked {
   readonly parks: number;
 }
 
-/**
- * The report's next wait after `retryLater` at `now` (ms since the epoch), and its parking after
- * it; past `parking.limitMs` since the first one, the error it fails with instead.
- */
+/** The next wait and parking after `retryLater` at `now`; past `limitMs`, the error instead. */
 export function parkAgain(
   parking: Readonly<Required<ParkingOptions>>,
   before: Partial<Parked>,

@@ -1,19 +1,16 @@
 import type { ReportWarning } from "./schemas.js";
 
 /**
- * How deep a value in `report.raw` may nest: an object or array inside a field is one level,
- * each one inside it one more. The provider's fields are all scalars, so only what a sender
- * added nests at all; 64 is far beyond any real payload and far below the depth at which
- * JSON.stringify, structured clone or a queue's serialiser run out of stack (a 64 KB body
- * holds 32,000 nested arrays, which JSON.parse reads and JSON.stringify cannot write back).
- * Half serde_json's default recursion limit of 128.
+ * How deep a value in `report.raw` may nest (an object or array in a field is one level). The
+ * provider's fields are all scalars; 64 is far beyond any real payload and far below the depth
+ * at which JSON.stringify, structured clone or a queue's serialiser run out of stack (a 64 KB
+ * body holds 32,000 nested arrays, which JSON.parse reads and JSON.stringify cannot write back).
  */
-export const MAX_RAW_DEPTH = 64;
+const MAX_RAW_DEPTH = 64;
 
 /**
- * `raw` with every field nested deeper than MAX_RAW_DEPTH dropped, and a warning for each, so
- * every report a handler gets can be serialised. The same object when none is (the usual
- * case: a report's fields are flat, so nothing is copied).
+ * `raw` without the fields nested deeper than MAX_RAW_DEPTH, a warning for each, so every report
+ * a handler gets can be serialised; the same object when none is (the usual case).
  */
 export function boundedRaw(
   raw: Record<string, unknown>,
@@ -37,9 +34,7 @@ export function boundedRaw(
 /** Whether `value` (at the first level) nests at most `levels` levels. Recursion ≤ `levels`. */
 function withinDepth(value: object, levels: number): boolean {
   if (levels <= 0) return false;
-  const items = Array.isArray(value) ? value : Object.values(value);
-  for (const item of items) {
-    if (typeof item === "object" && item !== null && !withinDepth(item, levels - 1)) return false;
-  }
-  return true;
+  return Object.values(value).every(
+    (item) => typeof item !== "object" || item === null || withinDepth(item, levels - 1),
+  );
 }

@@ -19,17 +19,14 @@ export interface WallClockReader {
   readonly timeZone: string;
 }
 
-/** Whether a wall-clock string names its own zone ("…Z", "…+05:30"): the configured one is moot. */
+/** Whether a wall-clock string names its own zone ("…Z", "…+05:30"). */
 export function carriesZone(value: string): boolean {
   return HAS_ZONE.test(value.trim());
 }
 
 const readers = new Map<string, WallClockReader>();
 
-/**
- * Returns the reader for an IANA zone, building it once.
- * @throws RangeError naming the zone when the runtime does not know it.
- */
+/** The reader for an IANA zone, built once. @throws RangeError naming a zone the runtime lacks */
 export function wallClockReader(timeZone: string): WallClockReader {
   let reader = readers.get(timeZone);
   if (reader === undefined) {

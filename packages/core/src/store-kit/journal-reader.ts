@@ -8,11 +8,7 @@ import type { FailureJournal, JournalBodies, JournalEntry, JournalRecord } from 
 export type JournalStatus = JournalEntry["status"];
 
 /** Every status an entry can have, in the order a person reads them. */
-export const JOURNAL_STATUSES: readonly JournalStatus[] = Object.keys({
-  failed: true,
-  refused: true,
-  resolved: true,
-} satisfies Record<JournalStatus, true>) as JournalStatus[];
+export const JOURNAL_STATUSES: readonly JournalStatus[] = ["failed", "refused", "resolved"];
 
 /** Which entries `list` gives: by status and by when they were last seen. */
 export interface JournalFilter {
@@ -25,9 +21,8 @@ export interface JournalFilter {
 }
 
 /**
- * A failure journal you can also read and update: what `reportkit journal` and `reportkit
- * replay` use. The store packages' journal factories return one (`postgresJournal()`), and a
- * store's built-in journal (`inbox.journal`) is one too.
+ * A failure journal you can also read and update, for `reportkit journal` and `reportkit replay`:
+ * what the store packages' journal factories return (`postgresJournal()`, `inbox.journal`).
  */
 export interface ReadableJournal extends FailureJournal {
   record(entry: JournalRecord): Promise<void>;
@@ -52,8 +47,7 @@ export const DEFAULT_JOURNAL_RETENTION_MS = 14 * 24 * 60 * 60 * 1000;
 
 /**
  * How many entries a journal keeps at most by default, the oldest dropped first: an outage of
- * hours at tens of reports a second fits, and a sender holding the token cannot grow it
- * without bound.
+ * hours at tens of reports a second fits, and a sender holding the token cannot grow it forever.
  */
 export const DEFAULT_JOURNAL_MAX_ENTRIES = 100_000;
 
@@ -91,7 +85,6 @@ export interface JournalQuery {
 /**
  * Reads a `list` filter once, for a journal's query.
  * @throws TypeError naming `who` (e.g. "postgresJournal.list") and the field, saying what it takes.
- *
  * @example
  * journalQuery("postgresJournal.list", { status: "failed" });
  * // { statuses: ["failed"], since: undefined, limit: 1000 }
