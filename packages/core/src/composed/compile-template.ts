@@ -5,7 +5,6 @@ import {
   type PathSegment,
   type Placeholder,
   parseTemplate,
-  type TemplateFormat,
   type TemplateMethod,
   type TemplateProblem,
 } from "@reportkit/wire";
@@ -27,8 +26,13 @@ export type Source =
 export interface CompiledTemplate {
   readonly type: "delivery" | "call";
   readonly method: TemplateMethod;
-  /** The template's body format; a request is read by its Content-Type all the same. */
-  readonly declaredFormat: TemplateFormat;
+  /** Whether a request's body is read: the template has body values, and is no GET. */
+  readonly readsBody: boolean;
+  /**
+   * How a body without a Content-Type is read (with one, by its Content-Type): a form only as
+   * urlencoded, since multipart needs a boundary.
+   */
+  readonly format: "json" | "urlencoded";
   readonly sources: readonly Source[];
   /** Report fields the template promises. */
   readonly promised: ReadonlySet<string>;
@@ -79,7 +83,8 @@ export function compileTemplate(template: ComposedTemplate): CompiledTemplate {
   return {
     type,
     method,
-    declaredFormat: format,
+    readsBody: method !== "GET" && bodyValues.length > 0,
+    format: format === "json" ? "json" : "urlencoded",
     sources,
     promised,
     path: sources.some((s) => s.from === "path") ? segments : undefined,

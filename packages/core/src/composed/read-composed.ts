@@ -8,6 +8,7 @@ import {
 import { isRecord } from "@reportkit/wire/internal";
 import { invalidReport, type ReportkitError } from "../reply/errors.js";
 import { boundedRaw } from "../report/bounded-raw.js";
+import { KIND_NAMES } from "../report/parse-report.js";
 import type { Report } from "../report/schemas.js";
 import type { CompiledTemplate, Source } from "./compile-template.js";
 import { MAY_BE_EMPTY_FIELDS } from "./composed-types.js";
@@ -19,18 +20,7 @@ import { MAY_BE_EMPTY_FIELDS } from "./composed-types.js";
 // The request's path and query, without parsing the URL as a whole. Only a URL with a scheme
 // has an origin to strip: a Node request's url is its path, and one that starts with "//" (an
 // empty first placeholder) is a path there, not a scheme-relative URL.
-const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
-
-/** Path and query of a URL or a template URL, without parsing (placeholders are not URL-safe). */
-function splitUrl(url: string): { path: string; query: string } {
-  const relative = url.replace(ORIGIN, "");
-  const hash = relative.indexOf("#");
-  const rest = hash === -1 ? relative : relative.slice(0, hash);
-  const q = rest.indexOf("?");
-  return q === -1
-    ? { path: rest, query: "" }
-    : { path: rest.slice(0, q), query: rest.slice(q + 1) };
-}
+const PATH_AND_QUERY = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]*)?([^?#]*)(?:\?([^#]*))?/i;
 
 const DIGITS = /^\d+$/;
 const unixReadings: Readonly<Record<string, string>> = UNIX_READINGS;
@@ -46,7 +36,7 @@ export function readComposed(
   url: string,
   body: unknown,
 ): { fields: Record<string, unknown>; raw: Record<string, unknown> } {
-  const { path, query } = splitUrl(url);
+  const [, path = "", query = ""] = PATH_AND_QUERY.exec(url) ?? [];
   const params = new URLSearchParams(query);
   const values: Record<string, unknown> = isRecord(body) ? body : {};
   const segments = compiled.path === undefined ? [] : matchPath(compiled, path);
@@ -103,8 +93,8 @@ function matchTail(template: readonly PathSegment[], segments: string[]): string
 
 /** The value inside the template's literal text around a placeholder, if it has that text. */
 function unwrap(text: string, { prefix, suffix }: Placeholder): string | undefined {
-  if (text.length < prefix.length + suffix.length) return undefined;
-  if (!text.startsWith(prefix) || !text.endsWith(suffix)) return undefined;
+  const fits = text.length >= prefix.length + suffix.length;
+  if (!fits || !text.startsWith(prefix) || !text.endsWith(suffix)) return undefined;
   return text.slice(prefix.length, text.length - suffix.length);
 }
 
@@ -130,14 +120,10 @@ function readSource(
     const { prefix, variable, suffix } = source.placeholder;
     throw invalidReport(
       source.key,
-      `The composed ${kindName(compiled)}'s query parameter "${source.key}" is ${JSON.stringify(value.slice(0, 200))}, without the text the template puts around {{${variable}}}: ${JSON.stringify(`${prefix}{{${variable}}}${suffix}`)}; check the template's URL.`,
+      `The composed ${KIND_NAMES[compiled.type]}'s query parameter "${source.key}" is ${JSON.stringify(value.slice(0, 200))}, without the text the template puts around {{${variable}}}: ${JSON.stringify(`${prefix}{{${variable}}}${suffix}`)}; check the template's URL.`,
     );
   }
   return inner;
-}
-
-function kindName(compiled: CompiledTemplate): string {
-  return compiled.type === "delivery" ? "SMS delivery report" : "call report";
 }
 
 function missing(compiled: CompiledTemplate, source: Source & { key: string }): ReportkitError {
@@ -145,7 +131,7 @@ function missing(compiled: CompiledTemplate, source: Source & { key: string }): 
     source.from === "query" ? `query parameter "${source.key}"` : `body key "${source.key}"`;
   return invalidReport(
     source.key,
-    `The composed ${kindName(compiled)} is missing ${where}, which the template fills with {{${source.placeholder.variable}}}.`,
+    `The composed ${KIND_NAMES[compiled.type]} is missing ${where}, which the template fills with {{${source.placeholder.variable}}}.`,
   );
 }
 

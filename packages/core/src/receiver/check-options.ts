@@ -23,7 +23,6 @@ import {
   type SecretOption,
   secretCheck,
 } from "../request/authenticate.js";
-import type { BodyFormat } from "../request/decode-body.js";
 import type { DedupeStore } from "../store-kit/dedupe-store.js";
 import { memoryDedupe } from "../store-kit/memory-dedupe.js";
 import type { ReportQueue } from "../store-kit/report-queue.js";
@@ -41,8 +40,6 @@ import {
 export const DEFAULT_MAX_BODY_BYTES = 65_536;
 const DEFAULT_DEADLINE_MS = 8000;
 const DEFAULT_BODY_TIMEOUT_MS = 5000;
-
-export type Template = CompiledTemplate & { readsBody: boolean; format: BodyFormat };
 
 /** A receiver's configuration, from its options. */
 export type Config = ReturnType<typeof checkOptions>;
@@ -171,7 +168,7 @@ function templateOf(
   read: OptionReader<Options>,
   options: Options,
   handlers: KindHandlers,
-): Template | undefined {
+): CompiledTemplate | undefined {
   if (options.composed === undefined) return undefined;
   const compiled = compileTemplate(options.composed);
   const name = compiled.type === "call" ? "onCall" : "onDelivery";
@@ -189,12 +186,7 @@ function templateOf(
       );
     }
   }
-  return {
-    ...compiled,
-    readsBody: compiled.method !== "GET" && compiled.sources.some((s) => s.from === "body"),
-    // Without a Content-Type: a form can only be read as urlencoded (multipart needs a boundary).
-    format: compiled.declaredFormat === "json" ? "json" : "urlencoded",
-  };
+  return compiled;
 }
 
 /** The dedupe store (memory by default, none in queue mode) and the key function. */

@@ -168,7 +168,8 @@ const SPECS = {
   unsubscribe: specsOf(UNSUBSCRIBE_FIELD_TABLE),
 };
 
-const NAMES: Readonly<Record<Fielded, string>> = {
+/** What messages call each kind with fields. */
+export const KIND_NAMES: Readonly<Record<Fielded, string>> = {
   delivery: "SMS delivery report",
   call: "call report",
   unsubscribe: "opt-out",
@@ -196,7 +197,7 @@ function fielded(kind: Fielded, p: Payload, readWallClock: WallClockReader): Par
         return refused(
           kind,
           spec.wire,
-          `Field "${spec.wire}" of the ${NAMES[kind]} is unusable: ${detail}. It identifies the report, so the report cannot be taken without it.`,
+          `Field "${spec.wire}" of the ${KIND_NAMES[kind]} is unusable: ${detail}. It identifies the report, so the report cannot be taken without it.`,
         );
       }
       report[spec.field] = warn(read, spec.wire, warnings);
@@ -263,7 +264,7 @@ function classified(kind: Fielded, status: string, warnings: ReportWarning[]): S
   if (!found.known) {
     warnings.push({
       field: "status",
-      message: `${quote(status)} is not a status of the ${NAMES[kind]} that reportkit knows; taken as sent, as not final with outcome "unknown"`,
+      message: `${quote(status)} is not a status of the ${KIND_NAMES[kind]} that reportkit knows; taken as sent, as not final with outcome "unknown"`,
     });
   }
   return found;
