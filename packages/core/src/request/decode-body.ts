@@ -80,15 +80,21 @@ export async function decodeBody(
   format: BodyFormat,
   contentType: string | undefined,
 ): Promise<unknown> {
-  if (format === "multipart") return readMultipart(body, contentType ?? "");
+  if (format === "multipart") {
+    // Of repeated names the last value is kept.
+    const fields = await formFields(body, contentType ?? "").catch(() => undefined);
+    // The platform's own message differs by runtime (undici, workerd): the reply says the same.
+    if (fields !== undefined) return Object.fromEntries(fields);
+    throw invalidForm(
+      "its parts do not follow its boundary parameter (check the boundary and the parts' CRLF line breaks).",
+    );
+  }
   // A text body may still start with the UTF-8 byte order mark (Windows senders write one):
   // TextDecoder drops it from bytes, a framework that decoded the text first may not.
   const text =
-    typeof body === "string"
-      ? body.charCodeAt(0) === 0xfeff
-        ? body.slice(1)
-        : body
-      : decodeText(body, contentType);
+    typeof body === "string" ? body.replace(/^\uFEFF/, "") : decodeText(body, contentType);
+  // A PHP sender posting a JSON string without its own Content-Type header gets curl's default,
+  // application/x-www-form-urlencoded; the body is still the JSON report.
   if (format === "urlencoded" && !looksLikeJson(text)) {
     return Object.fromEntries(new URLSearchParams(text));
   }
@@ -100,23 +106,9 @@ export async function decodeBody(
   }
 }
 
-/** A multipart body's text fields; of repeated names the last value is kept. */
-async function readMultipart(body: string | Uint8Array, contentType: string): Promise<unknown> {
-  try {
-    return Object.fromEntries(await formFields(body, contentType));
-  } catch {
-    // The platform's own message differs by runtime (undici, workerd): the reply says the same.
-    throw invalidForm(
-      "its parts do not follow its boundary parameter (check the boundary and the parts' CRLF line breaks).",
-    );
-  }
-}
-
-// A PHP sender posting a JSON string without its own Content-Type header gets curl's default,
-// application/x-www-form-urlencoded; the body is still the JSON report.
-function looksLikeJson(text: string): boolean {
-  const first = text.trimStart().charCodeAt(0);
-  return first === 0x7b || first === 0x5b;
+/** Whether a text is a JSON object or array, by its first character past any space. */
+export function looksLikeJson(text: string): boolean {
+  return /^\s*[{[]/.test(text);
 }
 
 function decodeText(bytes: Uint8Array, contentType: string | undefined): string {
