@@ -11,59 +11,47 @@ export interface OptionRules<O> {
   /** A call that works, shown when the options are not an object, e.g. `memoryDedupe({ maxKeys: 100_000 })`. */
   readonly example: string;
   /** Every option's name: any other key is refused, naming these (a misspelt option is never ignored). */
-  readonly known: readonly (keyof O & string)[];
+  readonly known: readonly Name<O>[];
   /** Keys an earlier version took, each with its fix; refused before the unknown ones. */
   readonly renamed?: Readonly<Record<string, string>>;
   /** Said after the list of options when a key is unknown (e.g. where a mount path goes). */
   readonly hint?: string;
 }
 
+type Name<O> = keyof O & string;
+type Range = { readonly min: number; readonly max: number };
+
 /** Reads one option at a time, `undefined` giving the fallback. @throws TypeError naming `who` and the option. */
 export interface OptionReader<O> {
   /** The factory, e.g. "postgresInbox": what every refusal starts with. */
   readonly who: string;
   /** A duration in whole milliseconds above 0: "must be a whole number of milliseconds above 0". */
-  positiveMs(name: keyof O & string, fallback: number): number;
+  positiveMs(name: Name<O>, fallback: number): number;
   /** A whole number from `range.min` to `range.max`, above 0 by default. */
-  wholeNumber(
-    name: keyof O & string,
-    fallback: number,
-    range?: { readonly min: number; readonly max: number },
-  ): number;
+  wholeNumber(name: Name<O>, fallback: number, range?: Range): number;
   /** A string, a non-empty one with `nonEmpty`. */
-  string(
-    name: keyof O & string,
-    fallback: string,
-    options?: { readonly nonEmpty?: boolean },
-  ): string;
+  string(name: Name<O>, fallback: string, options?: { readonly nonEmpty?: boolean }): string;
   /** A function (a handler, a callback), or undefined when not given. */
-  callback<K extends keyof O & string>(name: K): O[K] | undefined;
+  callback<K extends Name<O>>(name: K): O[K] | undefined;
   /** true or false. */
-  flag(name: keyof O & string, fallback: boolean): boolean;
+  flag(name: Name<O>, fallback: boolean): boolean;
   /** One of `choices`, e.g. "full" or "redacted". */
-  oneOf<C extends string>(name: keyof O & string, choices: readonly C[], fallback: C): C;
+  oneOf<C extends string>(name: Name<O>, choices: readonly C[], fallback: C): C;
   /** A value `accepts` says is right (a store by its methods, say), or undefined when not given. */
-  check<K extends keyof O & string>(
+  check<K extends Name<O>>(
     name: K,
     accepts: (value: unknown) => boolean,
     wanted: string,
   ): O[K] | undefined;
   /** The error for option `name`: "must be <wanted>, got <what it is>". */
-  refusal(name: keyof O & string, wanted: string): TypeError;
-  /**
-   * A group of options given as an object (`body: { maxBytes }`), read by the same rules: its
-   * refusals name `<group>.<option>`. Undefined when the group is not given.
-   */
-  group<G extends object>(
-    name: keyof O & string,
-    rules: OptionRules<G>,
-  ): OptionReader<G> | undefined;
+  refusal(name: Name<O>, wanted: string): TypeError;
+  /** A group given as an object (`body: { maxBytes }`), its refusals naming `<group>.<option>`. */
+  group<G extends object>(name: Name<O>, rules: OptionRules<G>): OptionReader<G> | undefined;
 }
 
 /**
- * Checks a factory's options object (an object; no key an earlier version took, each refused
- * with its fix; no unknown key, the nearest known one suggested) and gives a reader of its
- * options.
+ * Checks a factory's options object (an object, no key an earlier version took, no unknown key)
+ * and gives a reader of its options.
  * @throws TypeError e.g. "memoryDedupe: unknown option `ttl`; the options are ttlMs, maxKeys, leaseMs."
  *
  * @example
@@ -168,7 +156,7 @@ function reader<O extends object>(
       if (!accepts(value)) throw refusal(name, wanted);
       return value as O[typeof name];
     },
-    group<G extends object>(name: keyof O & string, groupRules: OptionRules<G>) {
+    group<G extends object>(name: Name<O>, groupRules: OptionRules<G>) {
       const value = given[name];
       if (value === undefined) return undefined;
       return reader(who, `${path}${name}.`, value as G, groupRules);

@@ -7,9 +7,9 @@ const BRAND = Symbol.for("@reportkit/core:RetryLater");
 
 export interface RetryLaterOptions {
   /**
-   * How long to wait before the report runs again, in ms. In queue mode the worker's backoff
-   * starts from it; in synchronous mode it is the reply's Retry-After (the provider itself waits
-   * 30 minutes whatever it says). Default: the worker's parking backoff.
+   * How long to wait before the report runs again, in ms: where a queue worker's backoff starts,
+   * else the reply's Retry-After (the provider waits 30 minutes whatever it says). Default: the
+   * worker's parking backoff.
    */
   afterMs?: number;
 }

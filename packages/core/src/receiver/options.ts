@@ -1,6 +1,5 @@
-// What a receiver does, as its options say it, in groups: the types only, and the receiver's
-// own. They are checked once, at construction, by check-options.ts. Where a receiver is mounted
-// (a path, a framework's own settings) is its adapter's business, never an option here.
+// A receiver's options, in groups, and the receiver's own type; check-options.ts checks them.
+// Where a receiver is mounted (a path, a framework's settings) is its adapter's business.
 import type { ComposedTemplate } from "@reportkit/wire";
 import type {
   CloseOptions,
@@ -60,15 +59,14 @@ export interface SecretInHeader {
 /** The webhook's verification handshake (`POST <url>?token=<token>` with a challenge). */
 export interface VerificationOptions {
   /**
-   * The webhook's token, which the provider calls its validation key: a verification request
-   * is answered when it carries this key, with or without the secret. Without it, when it
-   * carries the secret. Adapters read REPORTKIT_VERIFICATION_TOKEN when it is not given.
+   * The webhook's token (the provider's "validation key"): a verification request carrying it is
+   * answered, with or without the secret; without a token, one carrying the secret is. Adapters
+   * read REPORTKIT_VERIFICATION_TOKEN when it is not given.
    */
   token?: string;
   /**
    * A responder of your own instead of the provider's handshake: it sees every authenticated
-   * request's decoded body, and answers (`{ status, body, headers }`) or returns undefined for
-   * a report.
+   * request's decoded body, and answers (`{ status, body, headers }`) or returns undefined.
    */
   respond?: ChallengeResponder;
 }
@@ -78,10 +76,9 @@ export interface BodyOptions {
   /** Largest body accepted, in bytes. Default 65536. */
   maxBytes?: number;
   /**
-   * How long the body may take to arrive once the request is in, in ms: past it the request
-   * gets 408 `request_timeout` and its connection is closed, so a client sending a byte a second
-   * cannot hold a connection (Node's own limit, `requestTimeout`, is 300 s). Default 5000: a
-   * report is a few hundred bytes and arrives with its headers.
+   * How long the body may take to arrive, in ms: past it, 408 `request_timeout` and the
+   * connection closed, so a client sending a byte a second cannot hold one (Node's own
+   * `requestTimeout` is 300 s). Default 5000: a report is a few hundred bytes.
    */
   timeoutMs?: number;
 }
@@ -102,20 +99,18 @@ export interface DedupeOptions<S extends object = object> {
 }
 
 /**
- * A receiver's options. Options that contradict each other are refused at construction with what
- * to change (`queue` with handlers or a dedupe store, say); an option name the receiver does not
- * know is refused too, with the nearest it does.
+ * A receiver's options. Options that contradict each other (`queue` with handlers, say) and
+ * names the receiver does not know are refused at construction, saying what to change.
  */
 export interface ReceiverOptions<
   T extends ComposedTemplate | undefined = undefined,
   S extends object = object,
 > {
   /**
-   * The webhook's secret, which the provider sends as the bearer of every push (`Authorization:
-   * Bearer <secret>`): one string, several (during a rotation), or a function that decides;
-   * `{ value, header }` when a composed webhook sends it in a header of its own. Adapters read
-   * REPORTKIT_SECRET when it is not given. `false` accepts requests without any credential (not
-   * recommended).
+   * The webhook's secret, the bearer of every push (`Authorization: Bearer <secret>`): one
+   * string, several (during a rotation), or a function that decides; `{ value, header }` when a
+   * composed webhook sends it in a header of its own. Adapters read REPORTKIT_SECRET when it is
+   * not given. `false` accepts requests without any credential (not recommended).
    */
   secret?: SecretOption | SecretInHeader | false;
   /** The webhook's verification handshake: its token, or a responder of your own; `false` for none. */
@@ -129,15 +124,14 @@ export interface ReceiverOptions<
    */
   dedupe?: DedupeStore<S> | false | DedupeOptions<S>;
   /**
-   * Queue mode: each report is handed to this queue (`bullmqQueue` from @reportkit/bullmq,
-   * `pgBossQueue` from @reportkit/pg-boss) and answered 202 once stored; a worker runs the
-   * handlers. No handler and no dedupe store may be given to the receiver then.
+   * Queue mode: each report is handed to this queue (`bullmqQueue`, `pgBossQueue`) and answered
+   * 202 once stored; a worker runs the handlers, so the receiver takes no handler nor store.
    */
   queue?: ReportQueue;
   /**
-   * Where reports that could not be processed are kept (a handler that failed, timed out or
-   * parked its report, a report refused as invalid after authentication), for `reportkit
-   * replay`. Default: the dedupe store's own journal, where it has one; `false` keeps nothing.
+   * Where reports that could not be processed (a handler failed, timed out or parked it; refused
+   * as invalid after authentication) are kept for `reportkit replay`. Default: the dedupe store's
+   * own journal, where it has one; `false` keeps nothing.
    */
   journal?: FailureJournal | false;
   /** Traces and metrics (`otelTelemetry()` from @reportkit/otel, or any `Telemetry`). */
@@ -153,10 +147,7 @@ export interface ReceiverOptions<
    * (senders give up after about 10 s); `false` waits for the handler however long it takes.
    */
   deadlineMs?: number | false;
-  /**
-   * The composed webhook's template, pasted from the provider's panel: the receiver then reads
-   * the customer's own keys from the query, path and body, with the template's method.
-   */
+  /** The composed webhook's template, pasted from the provider's panel: its own keys are read. */
   composed?: T;
   /**
    * IANA zone for wall-clock times that carry none ("2021-04-09 16:27:51"). Default
@@ -195,10 +186,7 @@ export interface Receiver<
 > {
   /** Framework-neutral: adapters hand it one request and send its reply as it is. Never rejects. */
   handle(request: ReceiverRequest): Promise<ReceiverResponse>;
-  /**
-   * Web standard: for Workers, Deno, Bun and any fetch-style server. `env`: the request's
-   * environment (a Worker's bindings), for a receiver whose secret comes from it.
-   */
+  /** Web standard, for any fetch-style server. `env`: a Worker's bindings, where the secret is. */
   fetch(request: Request, env?: EnvRecord): Promise<Response>;
   /**
    * Attaches the SMS delivery report handler (one per receiver: a second one throws). Until a
@@ -214,10 +202,7 @@ export interface Receiver<
   onEvent(handler: Handler<EventReport, S>): this;
   /** Attaches the observer of refusals and failures (one per receiver); the log goes on. */
   onError(handler: ErrorHandler): this;
-  /**
-   * Asks the dedupe store, the failure journal and the queue this receiver uses for one round
-   * trip each (at most 2 s), for a load balancer's health check. Never rejects.
-   */
+  /** One round trip (at most 2 s) to each store, journal and queue it uses. Never rejects. */
   health(): Promise<HealthReport>;
   /**
    * Graceful shutdown: from now on reports get 503 `shutting_down` (the provider retries them

@@ -1,8 +1,7 @@
-// The zod schemas users import, built from @reportkit/wire's field tables (report-fields.ts): the
-// wire payloads as senders push them, and the reports as handlers receive them. The types of
-// every report come from here (z.infer); the receiver parses with the same tables
-// (parse-report.ts), one reader per field, so one unreadable value costs that value (null and a
-// warning), not the report.
+// The zod schemas users import, built from @reportkit/wire's field tables: the wire payloads as
+// senders push them, and the reports as handlers receive them (every report type is their
+// z.infer). The receiver parses with the same tables (parse-report.ts), one reader per field, so
+// one unreadable value costs that value (null and a warning), not the report.
 import {
   CALL_FIELD_TABLE,
   CALL_OUTCOMES,
@@ -72,9 +71,8 @@ export const UnsubscribePayloadSchema = z.looseObject(wireShape(UNSUBSCRIBE_FIEL
 const isNonEmptyString = (v: unknown): v is string => typeof v === "string" && v !== "";
 
 /**
- * A value the receiver could not read: the report field is null, the value is still in `raw`
- * under its wire name. `field` is the wire name ("units", "deliv_time"). Also a `status` the
- * status table does not know: kept as sent, not final, outcome `unknown`.
+ * A value the receiver could not read (the report field is null, `raw` keeps the value), by its
+ * wire name (`field`: "units", "deliv_time"); or a `status` the status table does not know.
  */
 export const ReportWarningSchema = z.object({ field: z.string(), message: z.string() });
 export type ReportWarning = z.infer<typeof ReportWarningSchema>;
@@ -153,10 +151,9 @@ export const CallReportSchema = z.object({
   /** Whether calling again later may get through (busy, no answer, no channel). */
   transient: z.boolean(),
   /**
-   * When `recordingUrl` stops working: its presigned expiry when it states one, else the
-   * report's time (Click2Call's `unixtime`/`date`, else the call's end, else its start) plus the
-   * documented 2 hours (`recordingExpiry` of @reportkit/wire); null without a recording or a time.
-   * Fetch the file before then, or ask the Recordings API for a fresh URL (docs/recordings.md).
+   * When `recordingUrl` stops working: its presigned expiry when it states one, else the report's
+   * time (Click2Call's `unixtime`/`date`, else the call's end, else its start) plus the documented
+   * 2 hours; null without a recording or a time. Fetch the file before then (docs/recordings.md).
    */
   recordingExpiresAt: z.date().nullable(),
   ...common,
@@ -171,8 +168,7 @@ export const UnsubscribeReportSchema = z.object({
 
 /**
  * Another event pushed to the webhook (a WhatsApp, RCS or Viber status, an inbound message, a
- * contact update, a smart-link visit), as `onEvent` receives it: its name and its payload as
- * sent. reportkit types only the envelope.
+ * contact update, a smart-link visit), as `onEvent` receives it: only its envelope is typed.
  */
 export const EventReportSchema = z.object({
   type: z.literal("event"),

@@ -16,19 +16,12 @@ export interface MemoryDedupeOptions {
 }
 
 /** A claim in progress: who holds it, and until when. */
-interface Held {
-  readonly owner: string;
-  readonly until: number;
-}
+type Held = { readonly owner: string; readonly until: number };
 
 /**
  * The default dedupe store: this process's memory, bounded (the least recently written keys go
  * first). It protects one instance; several instances behind one URL share nothing through it:
  * use `redisDedupe` from @reportkit/redis or `postgresInbox` from @reportkit/postgres.
- *
- * A Map in the order keys were written: a processed key holds when it expires, a claimed one
- * its owner and lease. At the default 100,000 keys of the provider's ids it takes about 12 MB
- * (docs/performance.md).
  *
  * @example
  * createReceiver({ dedupe: memoryDedupe({ ttlMs: 3 * 60 * 60_000 }), onDelivery });
@@ -41,6 +34,8 @@ export function memoryDedupe(options: MemoryDedupeOptions = {}): DedupeStore {
   const ttlMs = read.positiveMs("ttlMs", DEFAULT_DEDUPE_TTL_MS);
   const maxKeys = read.wholeNumber("maxKeys", 100_000);
   const leaseMs = read.positiveMs("leaseMs", DEFAULT_LEASE_MS);
+  // In the order keys were written: a processed key holds when it expires, a claimed one its
+  // owner and lease. At 100,000 keys of the provider's ids, about 12 MB (docs/performance.md).
   const keys = new Map<string, number | Held>();
 
   /** Writes `key` as the newest, the oldest dropped past `maxKeys`. */

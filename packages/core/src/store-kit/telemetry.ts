@@ -30,10 +30,7 @@ export interface Telemetry {
   startReport(kind: ReportKind, status: string | null, link?: TraceCarrier): ReportSpan;
   /** A request refused before it became a report to process (401, 400, 413, …): counted. */
   refused(code: ErrorCode, kind: ReportKind | undefined): void;
-  /**
-   * The webhook's verification request was answered (200 with its challenge) or refused (a
-   * wrong key, no secret): counted as a verification, never as a report or a refusal.
-   */
+  /** The webhook's verification was answered or refused: never counted as a report. */
   verification?(outcome: "answered" | "refused"): void;
 }
 
