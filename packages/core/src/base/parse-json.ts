@@ -7,9 +7,9 @@ import { hideStack, restoreStack } from "./stackless.js";
  * JSON.parse, plus repairs on failure that no valid JSON needs: a comma before a closing brace or
  * bracket is dropped (the provider's documented samples carry one), and a string that runs into a
  * line break ends there, a comma just before the break being the separator
- * (`"browser_version": "23.3.1,` in the smart-link visit's sample). A report lost to a stray
- * character is lost for good. Valid JSON never reaches the repairs: the hot path is JSON.parse.
- * @throws SyntaxError from the first parse when the repaired text is not JSON either.
+ * (`"browser_version": "23.3.1,` in the smart-link visit's sample): a report lost to a stray
+ * character is lost for good. @throws SyntaxError from the first parse when the repaired text is
+ * not JSON either.
  */
 export function parseLenientJson(text: string): unknown {
   // A SyntaxError here becomes an invalid_json refusal: its stack is never read.
@@ -138,19 +138,14 @@ export function jsonErrorOffset(text: string): number {
 export function describeJsonError(text: string): string {
   const at = jsonErrorOffset(text);
   if (at < 0 || at >= text.length) return "the body ends before the JSON is complete";
-  let line = 1;
-  let lineStart = 0;
-  for (let k = 0; k < at; k++) {
-    if (text.charCodeAt(k) === 0x0a) {
-      line++;
-      lineStart = k + 1;
-    }
-  }
+  const before = text.slice(0, at);
+  const line = before.split("\n").length;
+  const column = at - before.lastIndexOf("\n");
   const code = text.codePointAt(at) ?? 0;
   // A printable ASCII character is shown as itself; anything else by its code point.
   const shown =
     code > 0x20 && code < 0x7f && code !== 0x27
       ? `'${String.fromCharCode(code)}'`
       : `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
-  return `unexpected ${shown} at line ${line}, column ${at - lineStart + 1} (character ${at + 1})`;
+  return `unexpected ${shown} at line ${line}, column ${column} (character ${at + 1})`;
 }

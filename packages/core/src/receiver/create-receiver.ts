@@ -58,10 +58,9 @@ interface Attempt {
 }
 
 /**
- * Creates the receiver: one object whose `handle` (or `fetch`) authenticates, reads, validates
- * and dispatches one pushed report, and answers 200 only once the handler succeeded, so a
- * failure is always retried by the provider; a retry of a report already processed is answered
- * 200 `duplicate` without running the handler again (`dedupe`).
+ * Creates the receiver: its `handle` (or `fetch`) authenticates, reads, validates and dispatches
+ * one pushed report, and answers 200 only once the handler succeeded, so a failure is retried by
+ * the provider; a retry of a report already processed gets 200 `duplicate`, the handler not run.
  *
  * @example
  * const receiver = createReceiver({ secret: process.env.REPORTKIT_SECRET })
@@ -106,7 +105,9 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
       const report = parsed(attempt, payload);
       log.warnings(report);
       attempt.dedupeKey = identify(report);
-      attempt.span = telemetry?.startReport(report.type, statusOf(report));
+      // The span's status is a bounded label: an opt-out's text is none.
+      const status = report.type === "unsubscribe" ? null : report.status;
+      attempt.span = telemetry?.startReport(report.type, status);
       const { response, notice } = await runReport(
         report,
         contextOf(attempt),
@@ -134,10 +135,9 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
   }
 
   /**
-   * A request that may only be the verification handshake: it carried the verification token
-   * instead of the secret, or came with another method than the reports'. Its body is read as
-   * JSON under a small bound; whatever else goes wrong with it, its answer is the 401 (or 405)
-   * it would have had: nothing of the body is told, and nothing is kept.
+   * A request that may only be the verification handshake (it carried the token instead of the
+   * secret, or another method than the reports'): its body read as JSON under a small bound;
+   * whatever else goes wrong, the 401 (or 405) it would have had, nothing of the body told or kept.
    */
   async function verificationOnly(attempt: Attempt): Promise<ReceiverResponse> {
     const { request, access = "token" } = attempt;
@@ -196,6 +196,7 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
     );
   }
 
+  /** The handler's `ctx`, made once. */
   function contextOf(attempt: Attempt): HandlerContext {
     const { request, receivedAt, dedupeKey } = attempt;
     attempt.ctx ??= new HandlerContext(request, receivedAt, credential.header, dedupeKey);
@@ -213,9 +214,9 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
   }
 
   /**
-   * The error's reply, once telemetry, onError and the log were told, and once the failure
-   * journal kept the report if its code's row says so. A body left unread is dropped by the
-   * server up to 64 KiB; a larger one, or one of unknown length, closes the connection instead.
+   * The error's reply, once telemetry, onError, the log and (as the code's row says) the journal
+   * were told. A body left unread is dropped by the server up to 64 KiB; a larger one, or one of
+   * unknown length, closes the connection instead.
    */
   async function refuse(error: ReportkitError, attempt: Attempt): Promise<ReceiverResponse> {
     const rule = ruleOf(error.code);
@@ -321,11 +322,6 @@ function wellFormed(request: ReceiverRequest): ReceiverRequest {
     body: given.body ?? null,
     ...(given.env === undefined ? {} : { env: given.env }),
   };
-}
-
-/** The status a report's span carries (a bounded label: an opt-out's text is none). */
-function statusOf(report: Report): string | null {
-  return report.type === "unsubscribe" ? null : report.status;
 }
 
 function once(name: string): TypeError {
