@@ -236,8 +236,6 @@ function isStore(value: unknown): value is DedupeStore {
 // ---- The credential ----------------------------------------------------------------------
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
-/** A Worker has one environment; tests may pass a few: the checks kept per secret, at most. */
-const KEPT_PER_ENV = 16;
 
 /** The `verification` group, its token checked. */
 function verificationOf(read: OptionReader<Options>): VerificationOptions {
@@ -306,42 +304,19 @@ function credentialOf(
   return { credential: { header: name, bearer, check, verifier }, secrets };
 }
 
-/** `build` of a value from a request's environment, kept for the next requests that bring it. */
-function keptPerValue<T>(build: (value: string) => T): (value: string) => T {
-  const kept = new Map<string, T>();
-  return (value) => {
-    let built = kept.get(value);
-    if (built === undefined) {
-      built = build(value);
-      if (kept.size >= KEPT_PER_ENV) kept.clear();
-      kept.set(value, built);
-    }
-    return built;
-  };
-}
-
-/** The secret read from each request's environment, its check built once per secret. */
+/** The secret read from each request's environment, as `REPORTKIT_SECRET` there. */
 function fromRequestEnv(
   bearer: boolean,
   header: string,
   { whereToSet }: RequestEnvSecret,
 ): SecretCheck {
-  const checkOf = keptPerValue((secret): SecretCheck => {
-    try {
-      validateSecret(secret, bearer);
-      return secretCheck(secret, bearer ? undefined : header);
-    } catch (error) {
-      // A secret no request could match (whitespace, say): say why on every report, as 500.
-      return () => {
-        throw error;
-      };
-    }
-  });
   return (value, env) => {
     const { secret } = credentialsOf(env);
     // A configuration problem, the same for every request: 500, which the provider retries.
     if (secret === undefined) throw secretMissing(SECRET_ENV, whereToSet);
-    return checkOf(secret)(value, env);
+    // A secret no request could match (whitespace, say): said on every report, as 500.
+    validateSecret(secret, bearer);
+    return secretCheck(secret, bearer ? undefined : header)(value, env);
   };
 }
 
@@ -350,15 +325,10 @@ function fromRequestEnv(
  * bring their environment, REPORTKIT_VERIFICATION_TOKEN of that environment.
  */
 function verifierOf(token: string | undefined, perRequest: boolean): Credential["verifier"] {
-  if (token !== undefined) {
-    const equal = comparerOf(token);
-    return () => equal;
-  }
-  if (!perRequest) return () => undefined;
-  const equalOf = keptPerValue(comparerOf);
+  const equal = token === undefined ? undefined : comparerOf(token);
   return (env: EnvRecord | undefined) => {
-    const { verificationToken } = credentialsOf(env);
-    return verificationToken === undefined ? undefined : equalOf(verificationToken);
+    const fromEnv = perRequest ? credentialsOf(env).verificationToken : undefined;
+    return equal ?? (fromEnv === undefined ? undefined : comparerOf(fromEnv));
   };
 }
 
