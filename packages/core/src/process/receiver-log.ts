@@ -5,6 +5,7 @@
 import { maskDigits, printable } from "@reportkit/wire/internal";
 import { ruleOf } from "../reply/error-table.js";
 import type { ReportkitError } from "../reply/errors.js";
+import { KIND_NAMES } from "../report/parse-report.js";
 import type { Report } from "../report/schemas.js";
 
 /** Where a receiver says what went wrong: console, pino and most loggers fit. */
@@ -26,14 +27,7 @@ export interface ReceiverLog {
 }
 
 /** The fields a structured logger (pino, Fastify's) gets with each line. */
-interface LogFields {
-  code: string;
-  status: number;
-  dedupeKey?: string;
-  err?: unknown;
-}
-
-type StructuredLog = (fields: LogFields, message: string) => unknown;
+type LogFields = { code: string; status: number; dedupeKey?: string; err?: unknown };
 
 /** What each kind is called, and the handler that takes it. */
 const KINDS = {
@@ -79,7 +73,7 @@ export function receiverLog(logger: ReceiverLogger | undefined): ReceiverLog {
   const say = (level: "warn" | "error", line: string, fields?: LogFields) => {
     try {
       if (fields !== undefined && structured)
-        (logger[level] as unknown as StructuredLog)(fields, line);
+        (logger[level] as unknown as (fields: LogFields, message: string) => unknown)(fields, line);
       else logger[level](line);
     } catch {}
   };
@@ -138,16 +132,11 @@ export function receiverLog(logger: ReceiverLogger | undefined): ReceiverLog {
 
 /** A report as a log line names it: by its id, never a phone number. */
 function nameOf(report: Report): string {
-  switch (report.type) {
-    case "delivery":
-      return `SMS delivery report ${printable(report.id)}`;
-    case "call":
-      return `call report ${printable(report.mid ?? report.webhookId ?? "(no mid)")}`;
-    case "unsubscribe":
-      return `opt-out ${printable(report.id)}`;
-    case "event":
-      return `event ${printable(report.event)} ${printable(report.id ?? "(no id)")}`;
+  if (report.type === "event") {
+    return `event ${printable(report.event)} ${printable(report.id ?? "(no id)")}`;
   }
+  const id = report.type === "call" ? (report.mid ?? report.webhookId ?? "(no mid)") : report.id;
+  return `${KIND_NAMES[report.type]} ${printable(id)}`;
 }
 
 function messageOf(cause: unknown): string {
