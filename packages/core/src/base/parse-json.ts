@@ -131,10 +131,7 @@ export function jsonErrorOffset(text: string): number {
   }
 }
 
-/**
- * Where and what, in words and code points only: "at line 1, column 5 (character 4): an
- * unexpected U+001B", or "the body ends before the JSON is complete".
- */
+/** Where and what, in words and code points only: "unexpected U+001B at line 1, column 5 …". */
 export function describeJsonError(text: string): string {
   const at = jsonErrorOffset(text);
   if (at < 0 || at >= text.length) return "the body ends before the JSON is complete";

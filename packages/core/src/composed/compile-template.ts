@@ -60,11 +60,7 @@ export class ComposedTemplateError extends TypeError {
   }
 }
 
-/**
- * Validates a template once, at construction, and records where each variable is read.
- * @throws ComposedTemplateError (a TypeError) naming every problem: unknown variable, a body
- * value that is not one {{variable}}, GET with a body, no identity, ...
- */
+/** Checks a template once, at construction. @throws ComposedTemplateError naming every problem */
 export function compileTemplate(template: ComposedTemplate): CompiledTemplate {
   const parsed = parseTemplate(template);
   if (!parsed.ok) throw new ComposedTemplateError(parsed.problems);

@@ -26,10 +26,8 @@ const DIGITS = /^\d+$/;
 const unixReadings: Readonly<Record<string, string>> = UNIX_READINGS;
 
 /**
- * The wire payload (provider field names) a composed request carries, and its raw values by
- * the customer's own keys.
- * @throws ReportkitError `invalid_report` naming a key the template promises and the request
- * lacks, or a value without the literal text the template puts around it
+ * The wire payload a composed request carries, and its raw values by the customer's own keys.
+ * @throws ReportkitError `invalid_report` naming a key missing, or without the template's text
  */
 export function readComposed(
   compiled: CompiledTemplate,
@@ -57,10 +55,8 @@ export function readComposed(
 }
 
 /**
- * The request path's last segments, decoded, one for each of the template's, once every
- * literal and placeholder of the template matched them: extra or missing segments must not
- * shift values.
- * @throws ReportkitError `invalid_report` when the path is not the template's
+ * The request path's last segments, decoded, once each matched the template's (extra or missing
+ * segments must not shift values). @throws ReportkitError `invalid_report` when they do not
  */
 function matchPath(compiled: CompiledTemplate, path: string): string[] {
   const template = compiled.path as readonly PathSegment[];

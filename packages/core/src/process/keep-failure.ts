@@ -26,10 +26,7 @@ export interface Attempt {
   readonly dedupeKey?: string | undefined;
 }
 
-/**
- * Keeps the attempt when its error's row says so (and the request was authenticated): resolves
- * once the journal kept it, or could not (`onFailure` is told); never rejects.
- */
+/** Keeps an authenticated attempt when its error's row says so. Never rejects. */
 export async function keepFailure(
   journal: FailureJournal,
   error: ReportkitError,

@@ -57,11 +57,7 @@ type Claim = { readonly store: DedupeStore; readonly key: string; readonly owner
 let instance: string | undefined;
 let claims = 0;
 
-/**
- * The outcome of one report: queued, a duplicate, processed; or the error to answer with.
- * @throws ReportkitError `no_handler`, `in_progress`, `dedupe_unavailable`, `handler_failed`,
- * `handler_timeout`, `parked`, `queue_unavailable`, `internal_error`
- */
+/** The outcome of one report: queued, a duplicate, processed. @throws ReportkitError */
 export async function runReport(
   report: Report,
   ctx: HandlerContext,

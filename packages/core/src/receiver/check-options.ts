@@ -52,11 +52,7 @@ export interface RequestEnvSecret {
 
 type Options = ReceiverOptions<ComposedTemplate | undefined>;
 
-/**
- * @param requestEnv for an adapter whose requests bring their environment: a missing secret is
- * then read from each request's, not refused here
- * @throws TypeError saying which option is wrong and how to fix it
- */
+/** A receiver's options, checked. @throws TypeError saying which is wrong and how to fix it */
 export function checkOptions(input: Options | undefined, requestEnv?: RequestEnvSecret) {
   const options = input === undefined ? {} : input;
   const read = readOptions<Options>("reportkit", options, {

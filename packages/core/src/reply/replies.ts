@@ -20,10 +20,7 @@ export function errorResponse(error: ReportkitError): ReceiverResponse {
   return { status: error.status, headers: error.headers, body };
 }
 
-/**
- * The reply with `Connection: close`: the server closes the connection once it is sent, so
- * what is left of a refused body is not read. Adapters send it as it is; Node's server honours it.
- */
+/** The reply with `Connection: close`: what is left of a refused body is not read. */
 export function closingConnection(response: ReceiverResponse): ReceiverResponse {
   if (response.headers.connection === "close") return response;
   return { ...response, headers: { ...response.headers, connection: "close" } };

@@ -206,10 +206,7 @@ export function readTimestamp(value: unknown): Read<Date> {
 }
 const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 
-/**
- * A unix timestamp in seconds (milliseconds, as some platforms send, are recognised by their
- * size); 0 means "no time" (as PHP platforms send for unset times).
- */
+/** Unix seconds (milliseconds recognised by their size); 0, as PHP sends it, is "no time". */
 export function readUnixTime(value: unknown): Read<Date> {
   let seconds: number;
   if (typeof value === "number") {

@@ -38,11 +38,7 @@ export interface Credential {
   readonly verifier: (env: EnvRecord | undefined) => ((key: string) => boolean) | undefined;
 }
 
-/**
- * Who a request is: `secret` (it carries the webhook's secret, or authentication is off), or
- * `token` (no secret, but the webhook's verification token as its `?token=`: only the
- * verification handshake may go on, its body read under a small bound).
- */
+/** Who a request is: `secret`, or `token` (only its `?token=`: a verification at most). */
 export type Access = "secret" | "token";
 
 /**

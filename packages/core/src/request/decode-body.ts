@@ -40,11 +40,7 @@ export function otherCharset(contentType: string | null | undefined): string | u
   return charset === undefined || /^utf-?8$/i.test(charset) ? undefined : charset;
 }
 
-/**
- * A multipart/form-data body's text fields, by the platform's own parser (`Response#formData`):
- * file parts and nameless parts are left out.
- * @throws TypeError when the parts do not follow the boundary
- */
+/** A multipart body's text fields, by the platform's own parser. @throws on a broken body */
 export async function formFields(
   body: string | Uint8Array,
   contentType: string,
@@ -59,11 +55,7 @@ export function formatOf(type: string): BodyFormat | undefined {
   return FORMATS.get(type) ?? (type.endsWith("+json") ? "json" : undefined);
 }
 
-/**
- * The request's body format, checked before the body is read; `fallback` without a Content-Type
- * (a composed form template's, say).
- * @throws ReportkitError `unsupported_media_type`
- */
+/** The body's format by its Content-Type, `fallback` without one. @throws ReportkitError 415 */
 export function bodyFormat(request: ReceiverRequest, fallback: BodyFormat = "json"): BodyFormat {
   const type = mediaType(headerOf(request.headers, "content-type"));
   const format = type === "" ? fallback : formatOf(type);
@@ -71,10 +63,7 @@ export function bodyFormat(request: ReceiverRequest, fallback: BodyFormat = "jso
   return format;
 }
 
-/**
- * A body turned into its payload: a JSON value, or a form's fields as strings.
- * @throws ReportkitError `invalid_json` or `invalid_form`
- */
+/** A body's payload: a JSON value, or a form's fields. @throws ReportkitError 400 */
 export async function decodeBody(
   body: string | Uint8Array,
   format: BodyFormat,

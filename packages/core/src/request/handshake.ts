@@ -48,9 +48,8 @@ const JSON_REPLY = Object.freeze({
 });
 
 /**
- * The verification's answer, or undefined when the body is no verification (a report, then).
- * @throws ReportkitError 401 for a validation key that is not the receiver's token; TypeError
- * for a responder's reply that is no reply
+ * The verification's answer, or undefined when the body is none (a report, then).
+ * @throws ReportkitError 401 for a validation key that is not the receiver's token
  */
 export async function answerHandshake(
   request: ReceiverRequest,

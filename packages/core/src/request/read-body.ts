@@ -6,23 +6,15 @@ import { type BodyStream, headerOf, type ReceiverRequest } from "../base/types.j
 import { within } from "../base/within.js";
 import { bodyTimedOut, ReportkitError, readFailed, tooLarge } from "../reply/errors.js";
 
-/** How much of a body, and how long for it. */
-export interface BodyLimits {
-  readonly maxBytes: number;
-  readonly timeoutMs: number;
-}
-
 const encoder = new TextEncoder();
 
 /**
  * The body as text (what an adapter's framework read already) or bytes (what core read).
- * @throws ReportkitError `payload_too_large` (declared or received past `maxBytes`),
- * `request_timeout` (not whole within `timeoutMs`), `body_read_failed` (the stream failed, or
- * fewer or more bytes came than declared)
+ * @throws ReportkitError 413, 408, or 400 `body_read_failed` (fewer or more bytes than declared)
  */
 export async function readBody(
   request: ReceiverRequest,
-  limits: BodyLimits,
+  limits: { readonly maxBytes: number; readonly timeoutMs: number },
 ): Promise<string | Uint8Array> {
   const { body } = request;
   const { maxBytes } = limits;
