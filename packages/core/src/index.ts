@@ -1,9 +1,7 @@
 // @reportkit/core: the user API. Adapter, store and queue authors import from
 // "@reportkit/core/adapter" (adapter.ts).
 
-// The provider's wire facts are @reportkit/wire's, shared with the sandbox: the field tables
-// the report schemas are built from, the status vocabulary and the rule that orders a
-// message's statuses, the composed-webhook grammar and variable tables.
+// The provider's wire facts, from @reportkit/wire (shared with the sandbox).
 export {
   CALL_OUTCOMES,
   CALL_STATUS_TABLE,

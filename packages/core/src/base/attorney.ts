@@ -1,10 +1,7 @@
-// The one mechanism that checks options, once, when a factory is called: the receiver's (and its
-// groups: `secret`, `verification`, `body`, `dedupe`), and every store's, queue's and worker's, so
-// that each refusal reads the same way:
-//   "<who>: `<name>` must be …, got …."
-// where <who> is the factory ("reportkit", "postgresInbox") and <name> the option's path
-// (`body.maxBytes`). A refusal shows what it got: never read with these an option that may hold
-// a secret (a URL with a password, the secret itself); those have checks of their own.
+// The one mechanism that checks options, once, when a factory is called (the receiver's and every
+// store's, queue's and worker's), so that each refusal reads "<who>: `<name>` must be …, got …."
+// (`body.maxBytes` for a group's). A refusal shows what it got: never read with these an option
+// that may hold a secret (a URL with a password, the secret itself).
 
 /** What `readOptions` checks of the options object itself. */
 export interface OptionRules<O> {

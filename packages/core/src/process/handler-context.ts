@@ -1,7 +1,6 @@
-// The handler's `ctx`: what a handler (and `onError`) learns about the request besides the
-// report, plus what the dedupe store's `scope()` adds to a claimed report (`ctx.tx` with the
-// Postgres inbox). Its own object: the receiver's state of the request is not in it, so nothing
-// a handler or a store's scope writes changes how the receiver replies, journals or measures.
+// The handler's `ctx`, plus what a dedupe store's `scope()` adds (`ctx.tx`). Its own object: the
+// receiver's state of the request is not in it, so nothing a handler or a scope writes changes
+// how the receiver replies, journals or measures.
 import { withoutCredentials } from "@reportkit/wire/internal";
 import type { ReceiverHeaders, ReceiverRequest } from "../base/types.js";
 

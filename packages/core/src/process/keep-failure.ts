@@ -1,13 +1,13 @@
-// Keeping what could not be processed: a handler that failed, timed out or parked its report, or
-// a report refused as invalid after authentication, goes to the failure journal with its request,
-// so that it can be replayed once the cause is fixed instead of being dropped after the
-// provider's retries. Which codes are kept, and as what, is their row of the error table.
+// What could not be processed (a handler failed, timed out or parked it; refused as invalid after
+// authentication) goes to the failure journal with its request, to be replayed once the cause is
+// fixed rather than dropped after the provider's retries. Which codes: their row of the table.
 import type { ReportKind } from "@reportkit/wire";
 import { headerOf, type ReceiverRequest } from "../base/types.js";
 import { answeredWithin } from "../base/within.js";
 import { ruleOf } from "../reply/error-table.js";
 import { journalNotKept, type ReportkitError } from "../reply/errors.js";
 import { sha256Hex } from "../report/dedupe-key.js";
+import type { Access } from "../request/authenticate.js";
 import { mediaType, otherCharset } from "../request/decode-body.js";
 import type { FailureJournal, JournalRecord, JournalRequest } from "../store-kit/dedupe-store.js";
 import { maskDigits, type Redaction, redactRequest } from "./redact-request.js";
@@ -18,12 +18,12 @@ const RECORD_TIMEOUT_MS = 2000;
 /** What the journal is told of one attempt besides the error. */
 export interface Attempt {
   readonly request: ReceiverRequest;
-  /** Whether the request carried the secret: only then is anything kept. */
-  readonly authenticated: boolean;
+  /** Only a request that carried the secret is kept. */
+  access?: Access;
   /** The body as it was read (text or bytes), when it was. */
-  readonly body?: string | Uint8Array | undefined;
-  readonly kind?: ReportKind | undefined;
-  readonly dedupeKey?: string | undefined;
+  body?: string | Uint8Array;
+  kind?: ReportKind;
+  dedupeKey?: string;
 }
 
 /** Keeps an authenticated attempt when its error's row says so. Never rejects. */
@@ -35,7 +35,7 @@ export async function keepFailure(
   onFailure: (error: ReportkitError) => void,
 ): Promise<void> {
   const status = ruleOf(error.code).journal;
-  if (status === undefined || !attempt.authenticated) return;
+  if (status === undefined || attempt.access !== "secret") return;
   try {
     const redacted = journal.bodies === "redacted";
     const request = await redactRequest(requestOf(attempt), { ...redaction, numbers: redacted });

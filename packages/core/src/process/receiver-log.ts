@@ -1,6 +1,5 @@
-// What the receiver says through its logger (console by default): its errors, by each code's row
-// of the error table; the values a report could not use (its warnings); a kind of report no
-// handler takes; lines said once (an adapter's notice). Never with a phone number or a secret, and
+// What the receiver says through its logger (console by default): errors as their row says,
+// warnings, a kind no handler takes, an adapter's notices. Never a phone number or a secret, and
 // every value from outside printable on one line.
 import { maskDigits, printable } from "@reportkit/wire/internal";
 import { ruleOf } from "../reply/error-table.js";

@@ -1,9 +1,7 @@
-// What a failure journal is handed of a request. Always without credentials: a value under a
-// credential's name (`?token=`, a key, a signature, in the query, a form or a JSON body) and the
-// receiver's own secret wherever it appears. With `bodies: "redacted"`, also without phone
-// numbers: the fields that carry one (the wire's, or a composed template's own keys for them),
-// and every digit run as long as a phone number's (however written) anywhere else, keys
-// included. The rest of the request stays as it came, so an entry still says what failed.
+// What a failure journal is handed of a request: never a credential (a value under a credential's
+// name, anywhere; the receiver's own secret, wherever it appears); with `bodies: "redacted"`, no
+// phone number (the fields that carry one, and any digit run as long as one elsewhere, keys
+// included). The rest stays as it came, so an entry still says what failed.
 import {
   isSecretKey,
   maskDigits,

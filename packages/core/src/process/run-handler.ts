@@ -1,7 +1,6 @@
-// A valid report to its outcome: handed to the queue (queue mode), or claimed in the dedupe store,
-// run by its kind's handler within the deadline, and marked done (or its claim released). The
-// provider counts only 200/202 as delivered, so this resolves to a 2xx only once the handler (or
-// the queue) succeeded, and otherwise throws the ReportkitError to answer with.
+// A valid report to its outcome: queued, or claimed in the dedupe store, run by its handler within
+// the deadline and marked done (or released). The provider counts only 200/202 as delivered: a
+// 2xx only once the handler (or the queue) succeeded, else the ReportkitError to answer with.
 import type { ReceiverResponse } from "../base/types.js";
 import { answeredWithin, within } from "../base/within.js";
 import {

@@ -1,7 +1,5 @@
-// A receiver's options, checked once at construction by the one option mechanism
-// (base/attorney.ts) and turned into its configuration. Every refusal names the option and says
-// how to fix it; options that contradict each other are refused rather than one of them dropped
-// without a word.
+// A receiver's options, checked once at construction (base/attorney.ts) into its configuration.
+// Options that contradict each other are refused rather than one of them dropped without a word.
 import { type ComposedTemplate, PROVIDER_TIME_ZONE } from "@reportkit/wire";
 import { hasMethods, type OptionReader, readOptions } from "../base/attorney.js";
 import type { EnvRecord } from "../base/types.js";

@@ -1,12 +1,12 @@
 // The receiver: one request read top to bottom in `handle` (authenticate, read the body, answer
 // the verification handshake, parse, identify, run the handler, reply), each step a function of
 // its own module that returns here; every failure of any step becomes its reply in `refuse`.
-import type { ComposedTemplate, ReportKind } from "@reportkit/wire";
+import type { ComposedTemplate } from "@reportkit/wire";
 import type { EnvRecord, ReceiverRequest, ReceiverResponse } from "../base/types.js";
 import { headerOf, webBody } from "../base/types.js";
 import { keepPromises, readComposed } from "../composed/read-composed.js";
 import { HandlerContext } from "../process/handler-context.js";
-import { keepFailure } from "../process/keep-failure.js";
+import { type Attempt as JournalAttempt, keepFailure } from "../process/keep-failure.js";
 import { type AnyHandler, runReport } from "../process/run-handler.js";
 import { ruleOf } from "../reply/error-table.js";
 import {
@@ -19,7 +19,7 @@ import {
 import { closingConnection, DUPLICATE, errorResponse, QUEUED } from "../reply/replies.js";
 import { parseWith } from "../report/parse-report.js";
 import type { Report } from "../report/schemas.js";
-import { type Access, authenticate } from "../request/authenticate.js";
+import { authenticate } from "../request/authenticate.js";
 import { bodyFormat, decodeBody } from "../request/decode-body.js";
 import { answerHandshake } from "../request/handshake.js";
 import { readBody } from "../request/read-body.js";
@@ -42,17 +42,12 @@ const HANDSHAKE_BYTES = 8192;
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
 /** What the receiver knows of one request while it answers it; never shown to handlers. */
-interface Attempt {
-  readonly request: ReceiverRequest;
+interface Attempt extends JournalAttempt {
   readonly receivedAt: number;
-  access?: Access;
   /** Reading the body began: a refusal from now on leaves nothing unread to drop. */
   reading?: boolean;
-  body?: string | Uint8Array;
   /** Recognised as the webhook's verification, never a report. */
   verification?: boolean;
-  kind?: ReportKind;
-  dedupeKey?: string;
   span?: ReportSpan;
   ctx?: HandlerContext;
 }
@@ -230,13 +225,8 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
     }
     tell(error, attempt);
     if (config.journal !== undefined) {
-      await keepFailure(
-        config.journal,
-        error,
-        { ...attempt, authenticated: attempt.access === "secret" },
-        config.redaction,
-        (failure) => log.error(failure, attempt.dedupeKey),
-      );
+      const told = (failure: ReportkitError) => log.error(failure, attempt.dedupeKey);
+      await keepFailure(config.journal, error, attempt, config.redaction, told);
     }
     const response = errorResponse(error);
     const { body, headers } = attempt.request;

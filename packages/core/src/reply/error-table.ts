@@ -1,8 +1,6 @@
-// Every error code's rule, in one row: the status the provider gets, the headers of the reply,
-// whether the report is kept in the failure journal, how the receiver logs it and how telemetry
-// counts it. The reply, the log, the journal and telemetry read this table and nothing else: a
-// new code is one row here, one factory in errors.ts, a row in the README's reply table and a
-// conformance case.
+// Every error code's rule, in one row: its status, its reply's headers, whether the journal keeps
+// it, how it is logged and counted; nothing else decides these. A new code is one row here, one
+// factory in errors.ts, a row in the README's reply table and a conformance case.
 
 export interface ErrorRule {
   /** The HTTP status: 200 and 202 are the provider's only successes, so every code retries. */

@@ -1,7 +1,6 @@
-// A pushed body to a report: which kind it is, by its shape (every body the provider documents is
-// exactly one kind), then each field read by wire's field table (report-fields.ts), one reader
-// per field. It is refused only when it cannot be identified; any other value that cannot be read
-// becomes null with a warning, `raw` keeping it as sent.
+// A pushed body to a report: its kind by its shape (every documented body is exactly one), then
+// each field by wire's field table. Refused only when it cannot be identified; any other value
+// that cannot be read becomes null with a warning, `raw` keeping it as sent.
 import {
   CALL_FIELD_TABLE,
   classifyCallStatus,

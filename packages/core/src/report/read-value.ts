@@ -1,8 +1,6 @@
-// Reads wire values of any JSON type into their normalized form, one reader per FieldReading of
-// wire's field tables. Each returns the value, null for "absent" (missing, null or an empty
-// string: composed webhooks send "" for a value the provider does not have), or an Unreadable
-// saying what was expected. Nothing is thrown: a report is refused only for its identity, so the
-// caller decides what an unreadable value costs (a 400, or null + warning).
+// One reader per FieldReading of wire's field tables. Each returns the value, null for "absent"
+// (missing, null or "": composed webhooks send "" for a value the provider does not have), or an
+// Unreadable saying what was expected: the caller decides what that costs (a 400, or a warning).
 
 /** Why a wire value could not be read; made only when one cannot. */
 export class Unreadable {

@@ -1,9 +1,8 @@
 import { zoneFormatter } from "@reportkit/wire/internal";
 
-// Wall-clock strings ("2021-04-09 16:27:51") carry no zone; they are read in the receiver's
-// configured IANA zone. Intl is the only runtime-neutral zone database (wire's zoneFormatter);
-// its formatToParts costs microseconds, so a zone's offset is kept per hour of UTC, when it holds
-// the whole hour (a transition's hour is worked out each time).
+// Wall-clock strings ("2021-04-09 16:27:51") are read in the configured IANA zone by Intl, the
+// only runtime-neutral zone database; its formatToParts costs microseconds, so a zone's offset is
+// kept per hour of UTC when it holds the whole hour (a transition's is worked out each time).
 
 const WALL_CLOCK =
   /^(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;

@@ -1,8 +1,6 @@
-// The first step of every request: the method, then who sent it, before a byte of its body is
-// read. The provider proves itself with the webhook's secret (`Authorization: Bearer <secret>`,
-// or the whole value of a header of the user's choosing); the verification handshake alone may
-// come with the webhook's token instead, as its `?token=` query parameter. Anything else is
-// refused here, its body unread.
+// The first step of every request, before a byte of its body is read: the method, then who sent
+// it: the webhook's secret (`Authorization: Bearer <secret>`, or a header of the user's choosing),
+// or, for the verification handshake alone, the webhook's token as its `?token=`.
 import { type EnvRecord, headerOf, type ReceiverRequest } from "../base/types.js";
 import {
   methodNotAllowed,

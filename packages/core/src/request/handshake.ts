@@ -1,10 +1,7 @@
-// The webhook's verification handshake, as the provider's page shows it (field-notes.md): when a
-// webhook is created with a token, the provider POSTs `<uri>?token=<validation key>` with
-// `Authorization: Bearer <secret>` and the JSON body
-// `{"validation_key": "<validation key>", "challenge": "<random text>"}` (the page's sample ends
+// The webhook's verification handshake (field-notes.md): the provider POSTs
+// `<uri>?token=<validation key>` with the secret and `{"validation_key", "challenge"}` (its sample
 // with a trailing comma), and verifies the webhook only on a 200 whose JSON holds the challenge.
-// It is recognised once the body is decoded, before it is parsed as a report: it is never a
-// report, runs no handler and marks nothing processed.
+// Recognised once the body is decoded: never a report, it runs no handler and marks nothing.
 import { isRecord } from "@reportkit/wire/internal";
 import type { ReceiverHeaders, ReceiverRequest, ReceiverResponse } from "../base/types.js";
 import { wrongValidationKey } from "../reply/errors.js";
