@@ -13,9 +13,8 @@ export type EnvRecord = Readonly<Record<string, unknown>>;
 export type BodyStream = AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array>;
 
 /**
- * The one request an adapter hands core: method, URL and headers, and the body as a stream not
- * yet read. An adapter whose framework read the body already hands what it read, as text or
- * bytes (under the receiver's limit, checked again here); `null` for none.
+ * The one request an adapter hands core: method, URL, headers and the body as a stream not yet
+ * read (or, where its framework read it, as text or bytes; `null` for none).
  */
 export interface ReceiverRequest {
   readonly method: string;
@@ -23,11 +22,7 @@ export interface ReceiverRequest {
   readonly url: string;
   readonly headers: ReceiverHeaders;
   readonly body?: BodyStream | string | Uint8Array | null;
-  /**
-   * The environment this request runs in, for an adapter whose secret comes from it per request
-   * (Workers bindings, Hono's `c.env`; a Next.js route's process.env, read when the request
-   * comes): see `adapterReceiver`'s `requestEnv`. Leave it out otherwise.
-   */
+  /** The environment the secret comes from per request (a Worker's bindings): see `requestEnv`. */
   readonly env?: EnvRecord;
 }
 
@@ -63,10 +58,9 @@ export function headerOf(headers: ReceiverHeaders, name: string): string | undef
 }
 
 /**
- * A web Request's body as core reads it, untouched until core does: with a declared length, read
- * whole by the runtime's own `arrayBuffer()` (which @hono/node-server, say, serves far faster
- * than its stream) once core asks, after the length was checked against its limit; without one,
- * the stream, which core reads chunk by chunk under the limit.
+ * A web Request's body, untouched until core reads it: with a declared length (checked first),
+ * by the runtime's own `arrayBuffer()`, which @hono/node-server, say, serves far faster than its
+ * stream; without one, the stream, read chunk by chunk under the limit.
  */
 export function webBody(request: Request): BodyStream | null {
   if (request.headers.get("content-length") === null) return request.body;

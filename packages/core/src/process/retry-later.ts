@@ -15,10 +15,9 @@ export interface RetryLaterOptions {
 }
 
 /**
- * Thrown by a handler to park the report instead of failing it. In queue mode (BullMQ, pg-boss)
- * the report waits and runs again on a backoff without counting as a failed attempt, up to the
- * worker's parking limit, then fails like any other. In synchronous mode the provider gets 503
- * `parked` with Retry-After, and retries. Logged and counted as "parked", never as "failed".
+ * Thrown by a handler to park the report instead of failing it: a queue worker runs it again on
+ * a backoff (no failed attempt) up to its parking limit; without a queue the provider gets 503
+ * `parked` with Retry-After and retries. Logged and counted as "parked", never as "failed".
  *
  * @example
  * onDelivery: async (report, ctx) => {

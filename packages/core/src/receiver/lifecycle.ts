@@ -9,18 +9,9 @@ const HEALTH_TIMEOUT_MS = 2000;
 /** Just under the 10 s a container usually gets between SIGTERM and SIGKILL. */
 const DEFAULT_CLOSE_TIMEOUT_MS = 9000;
 
-interface Lifecycle {
-  /** True once `close` was called: new reports get 503 `shutting_down`. */
-  readonly closing: boolean;
-  /** Keeps a reply in the set `close` waits for until it settles; returns it unchanged. */
-  track<T>(reply: Promise<T>): Promise<T>;
-  health(): Promise<HealthReport>;
-  close(options?: CloseOptions): Promise<void>;
-}
-
 type Pingable = { ping?(): Promise<void> };
 
-export function lifecycleOf(config: Pick<Config, "dedupe" | "journal" | "queue">): Lifecycle {
+export function lifecycleOf(config: Pick<Config, "dedupe" | "journal" | "queue">) {
   const { dedupe, journal, queue } = config;
   const inFlight = new Set<Promise<unknown>>();
   let closed: Promise<void> | undefined;
@@ -46,21 +37,23 @@ export function lifecycleOf(config: Pick<Config, "dedupe" | "journal" | "queue">
     }
   }
 
-  const lifecycle: Lifecycle = {
+  const lifecycle = {
+    /** True once `close` was called: new reports get 503 `shutting_down`. */
     closing: false,
-    track(reply) {
+    /** Keeps a reply in the set `close` waits for until it settles; returns it unchanged. */
+    track<T>(reply: Promise<T>): Promise<T> {
       inFlight.add(reply);
       const settled = () => inFlight.delete(reply);
       reply.then(settled, settled);
       return reply;
     },
-    async health() {
+    async health(): Promise<HealthReport> {
       const results = probes.map(async ([name, label, owner]) => [name, await check(label, owner)]);
       const checks: HealthReport["checks"] = Object.fromEntries(await Promise.all(results));
       if (lifecycle.closing) checks.receiver = { ok: false, message: "shutting down" };
       return { ok: Object.values(checks).every((c) => c.ok), checks };
     },
-    close(options) {
+    close(options?: CloseOptions): Promise<void> {
       const timeoutMs = options?.timeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
       if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
         // The caller's mistake, said at the call: the promise close() returns never rejects.
@@ -68,7 +61,7 @@ export function lifecycleOf(config: Pick<Config, "dedupe" | "journal" | "queue">
           `reportkit: close({ timeoutMs }) takes a number of milliseconds, 0 or more (default ${DEFAULT_CLOSE_TIMEOUT_MS}), got ${String(options?.timeoutMs)}.`,
         );
       }
-      (lifecycle as { closing: boolean }).closing = true;
+      lifecycle.closing = true;
       closed ??= (async () => {
         await within(Promise.allSettled([...inFlight]), timeoutMs, () => []);
         // Each closes only what it created itself; a failure to close is no reason to throw.

@@ -25,12 +25,9 @@ export interface DedupeStore<Scope extends object = object> {
   complete(key: string, owner: string): void | Promise<void>;
   release(key: string, owner: string): void | Promise<void>;
   /**
-   * For a store whose claim opens a unit of work (a database transaction that holds the key's
-   * mark): what the claimed attempt's handler gets on `ctx`, such as `{ tx }`, called once after
-   * "claimed" with the same owner. Such a store commits in `complete` (a rejection there: the
-   * report was not recorded, 503, and the provider retries) and rolls back in `release`. A
-   * report without a key is claimed under a key of its own, used once, so its handler gets the
-   * scope too.
+   * For a store whose claim opens a transaction: what the claimed attempt's handler gets on
+   * `ctx` (`{ tx }`), asked once after "claimed". Such a store commits in `complete` (a rejection:
+   * not recorded, 503) and rolls back in `release`; a report without a key gets a key of its own.
    */
   scope?(owner: string): Scope;
   /** What the store is, for `health()` and messages ("redis", "postgres"). */
@@ -44,25 +41,21 @@ export interface DedupeStore<Scope extends object = object> {
 }
 
 /**
- * What the receiver keeps of a report it could not get processed, so that it is never
- * silently gone: a handler that failed or timed out, or a report refused after authentication
- * (400). Unauthenticated requests are never kept.
+ * Where a report that could not be processed is kept, never silently gone: a handler failed or
+ * timed out, or it was refused (400) after authentication. Unauthenticated requests never are.
  */
 export interface FailureJournal {
   /**
-   * Keeps `entry`, by its key: a new key is added (first seen = last seen = `entry.at`,
-   * attempts 1); a kept one gets last seen, attempts + 1, the last error, the request and the
-   * status. A report processed later is marked `resolved` by its store's `complete`, or by
-   * `reportkit replay`.
+   * Keeps `entry` by its key: new, or a kept one's last seen, attempts + 1, error, request and
+   * status. Marked `resolved` later by its store's `complete`, or by `reportkit replay`.
    */
   record(entry: JournalRecord): Promise<void>;
   /** One round trip, for `receiver.health()`. */
   ping?(): Promise<void>;
   /**
-   * What the receiver hands `record` of a report: `"full"` (the default), the request as it
-   * came, what `reportkit replay` sends again; `"redacted"`, its phone numbers replaced by
-   * `[redacted]` (the fields that carry one, in the body and the query; any run of 7 or more
-   * digits elsewhere and in the error text), so none is ever stored.
+   * What `record` gets of a report: `"full"` (default), the request as it came, for `reportkit
+   * replay`; `"redacted"`, its phone numbers (fields that carry one, any run of 7 or more digits
+   * elsewhere) replaced by `[redacted]`, so none is ever stored.
    */
   readonly bodies?: JournalBodies;
 }

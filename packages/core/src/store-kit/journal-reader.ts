@@ -1,6 +1,5 @@
-// The failure journal's read API, declared once for every store that keeps one (the store
-// packages' journals implement it; `reportkit journal` and `reportkit replay` use it), and the
-// one reading of a `list` filter they share.
+// The failure journal's read API, which the stores' journals implement and `reportkit journal`
+// and `reportkit replay` use, and the one reading of its options and `list` filter.
 
 import { type OptionReader, readOptions, shown } from "../base/attorney.js";
 import type { FailureJournal, JournalBodies, JournalEntry, JournalRecord } from "./dedupe-store.js";
@@ -39,9 +38,8 @@ export interface ReadableJournal extends FailureJournal {
 export const DEFAULT_JOURNAL_LIMIT = 1000;
 
 /**
- * How long a journal keeps a failed or refused entry after it was last seen, by default: 14
- * days, two weekends past the provider's 90-minute retry window, for someone to notice and
- * replay; then it is deleted, with the phone numbers in it.
+ * How long a journal keeps an entry after it was last seen, by default: 14 days, two weekends
+ * past the provider's retry window for someone to notice and replay; then it is deleted.
  */
 export const DEFAULT_JOURNAL_RETENTION_MS = 14 * 24 * 60 * 60 * 1000;
 
@@ -58,11 +56,7 @@ export interface JournalLimits {
   readonly bodies: JournalBodies;
 }
 
-/**
- * A journal's bounds read from its options, with the defaults every journal has: named
- * `retentionMs` / `maxEntries` / `bodies` on a journal, and with the `journal` prefix
- * (`journalRetentionMs`, …) on a dedupe store that keeps one.
- */
+/** A journal's bounds from its options: `retentionMs`, …, or `journalRetentionMs`, … on a store. */
 export function journalLimits<O>(read: OptionReader<O>, prefix: "" | "journal"): JournalLimits {
   const name = (option: string) =>
     (prefix === "" ? option : `journal${option[0]?.toUpperCase()}${option.slice(1)}`) as keyof O &
