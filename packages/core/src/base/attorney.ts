@@ -1,7 +1,7 @@
-// The one mechanism that checks options, once, when a factory is called (the receiver's and every
-// store's, queue's and worker's), so that each refusal reads "<who>: `<name>` must be …, got …."
-// (`body.maxBytes` for a group's). A refusal shows what it got: never read with these an option
-// that may hold a secret (a URL with a password, the secret itself).
+// The one mechanism that checks options, once, when a factory is called (the receiver's, every
+// store's, queue's and worker's): each refusal reads "<who>: `<name>` must be …, got …." (a
+// group's `<name>` is a path: `body.maxBytes`). A refusal shows what it got: never read with
+// these an option that may hold a secret (a URL with a password, the secret itself).
 
 /** What `readOptions` checks of the options object itself. */
 export interface OptionRules<O> {
@@ -49,8 +49,6 @@ export interface OptionReader<O> {
 /**
  * Checks a factory's options object (an object, no key an earlier version took, no unknown key)
  * and gives a reader of its options.
- * @throws TypeError e.g. "memoryDedupe: unknown option `ttl`; the options are ttlMs, maxKeys, leaseMs."
- *
  * @example
  * const read = readOptions("memoryDedupe", options, {
  *   example: "memoryDedupe({ maxKeys: 100_000 })",

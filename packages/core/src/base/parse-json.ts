@@ -1,15 +1,11 @@
-// JSON as the provider's senders write it: JSON.parse, and on failure the repairs its documented
-// samples need; where a text still is not JSON, found without V8's message (which quotes the body
-// itself, control characters, newlines and all, and must not reach a reply or a log line).
+// JSON as the provider's senders write it: JSON.parse, else the repairs its documented samples
+// need; what is still not JSON described without V8's message, which quotes the body itself.
 import { hideStack, restoreStack } from "./stackless.js";
 
 /**
- * JSON.parse, plus repairs on failure that no valid JSON needs: a comma before a closing brace or
- * bracket is dropped (the provider's documented samples carry one), and a string that runs into a
- * line break ends there, a comma just before the break being the separator
- * (`"browser_version": "23.3.1,` in the smart-link visit's sample): a report lost to a stray
- * character is lost for good. @throws SyntaxError from the first parse when the repaired text is
- * not JSON either.
+ * JSON.parse, then repairs no valid JSON needs: a comma before a closing bracket dropped (the
+ * provider's samples carry one), a string that runs into a line break ended there (the smart-link
+ * visit's `"browser_version": "23.3.1,`). @throws the first parse's SyntaxError
  */
 export function parseLenientJson(text: string): unknown {
   // A SyntaxError here becomes an invalid_json refusal: its stack is never read.
@@ -48,9 +44,8 @@ const STRING_SO_FAR = /"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*
 const LITERALS = ["true", "false", "null"];
 
 /**
- * The offset (in UTF-16 code units) of the first character at which `text` is not JSON,
- * `text.length` when it ends too early, or -1 when it is JSON. A comma before a closing brace
- * or bracket is accepted, as the receiver's lenient parse repairs it. Iterative: any depth.
+ * Where `text` stops being JSON (a trailing comma allowed, as repaired): the offending character's
+ * offset, `text.length` when it ends too early, -1 when it is JSON. Iterative: any depth.
  */
 export function jsonErrorOffset(text: string): number {
   const n = text.length;

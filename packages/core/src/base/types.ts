@@ -9,7 +9,7 @@ export type ReceiverHeaders =
 /** Environment variables, as `process.env` or a Workers `env` holds them. */
 export type EnvRecord = Readonly<Record<string, unknown>>;
 
-/** A body still to be read (a Node request, a web ReadableStream): core reads it under its limits. */
+/** A body still to be read (a Node request, a web ReadableStream), under core's limits. */
 export type BodyStream = AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array>;
 
 /**

@@ -9,9 +9,8 @@ import {
   type TemplateProblem,
 } from "@reportkit/wire";
 
-// A composed template checked once, when the receiver is built, by @reportkit/wire's grammar
-// (the sandbox refuses the same templates with the same problems), and turned into where each
-// variable is read in a request (read-composed.ts reads it there).
+// A composed template checked once, when the receiver is built, by @reportkit/wire's grammar (as
+// the sandbox checks it), into where each variable is read in a request (read-composed.ts).
 
 /** Where a variable's value is found in a request. */
 export type Source =
@@ -45,10 +44,7 @@ export interface CompiledTemplate {
   readonly pathText: string;
 }
 
-/**
- * A composed template refused when the receiver is built: `problems` names each, with the
- * field it is in (the sandbox refuses the same template with the same problems, as a 422).
- */
+/** A composed template refused when the receiver is built: `problems` names each, by field. */
 export class ComposedTemplateError extends TypeError {
   override readonly name = "ComposedTemplateError";
   readonly code = "invalid_template";
@@ -91,11 +87,7 @@ export function compileTemplate(template: ComposedTemplate): CompiledTemplate {
 /** The wire fields that carry a phone number. */
 const PHONE_FIELDS: ReadonlySet<string> = new Set(["mobile", "from", "to", "bridge", "receiver"]);
 
-/**
- * The keys a phone number comes under in a request: the wire's field names, and with a composed
- * template its own keys for those fields (in its query and its body). A redacting journal hides
- * their values.
- */
+/** The keys a phone number comes under (a template's own too): a redacting journal hides them. */
 export function phoneKeysOf(template: CompiledTemplate | undefined): ReadonlySet<string> {
   const keys = new Set(PHONE_FIELDS);
   for (const source of template?.sources ?? []) {

@@ -10,10 +10,8 @@ import {
 } from "@reportkit/wire";
 import type { CallReport, DeliveryReport } from "../report/schemas.js";
 
-// A composed report's fields, read off wire's field tables: the handler types, worked out from a
-// literal template by the type checker (a field the template carries is non-null, one it cannot
-// carry is null), and which fields may stay empty all the same. Reading a request by the
-// template is compile-template.ts and read-composed.ts.
+// A composed report's fields, off wire's field tables: the handler types a literal template gives
+// (a field it carries is non-null, one it cannot carry is null), and those that may stay empty.
 
 type Table = Readonly<Record<string, FieldRow>>;
 
@@ -67,10 +65,7 @@ type IsLiteral<T extends ComposedTemplate> = string extends T["url"]
       : true
     : true;
 
-/**
- * A report typed by its template: a text field whose variable the template uses is non-null,
- * a field it cannot carry is null. A template that is not a literal gives the plain type.
- */
+/** A report typed by its template; a template that is not a literal gives the plain type. */
 type Follow<R, T extends ComposedTemplate, Vars> =
   IsLiteral<T> extends false
     ? R

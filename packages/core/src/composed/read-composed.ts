@@ -13,9 +13,8 @@ import type { Report } from "../report/schemas.js";
 import type { CompiledTemplate, Source } from "./compile-template.js";
 import { MAY_BE_EMPTY_FIELDS } from "./composed-types.js";
 
-// A request read by its compiled template (compile-template.ts): each variable's value taken
-// from the path, the query or the body, under the wire field it carries, so that parsing
-// (parse-report.ts) reads a composed report as it reads a standard push.
+// A request read by its compiled template: each variable's value from the path, query or body,
+// under the wire field it carries, so that parsing reads it as a standard push.
 
 // The request's path and query, without parsing the URL as a whole. Only a URL with a scheme
 // has an origin to strip: a Node request's url is its path, and one that starts with "//" (an
@@ -133,9 +132,8 @@ function missing(compiled: CompiledTemplate, source: Source & { key: string }): 
 
 /**
  * Holds a composed report to its template's promise: a promised text field is never null (an
- * empty value stays ""). An empty number or time stays null, as in a standard push: the
- * provider has no such value for this event, and refusing the report would lose it. Its `raw`
- * is the request's values by the customer's own keys.
+ * empty value stays ""), an empty number or time stays null (MAY_BE_EMPTY_FIELDS); its `raw` is
+ * the request's values by the customer's own keys.
  */
 export function keepPromises(
   compiled: CompiledTemplate,

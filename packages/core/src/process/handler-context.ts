@@ -10,17 +10,11 @@ export interface ReportContext {
   readonly receivedAt: Date;
   /** The request method, uppercase. */
   readonly method: string;
-  /**
-   * The request URL as the adapter gave it (path and query, or absolute), any credential in
-   * its query (`?token=`, a key, a signature) replaced by "[redacted]".
-   */
+  /** The request URL as the adapter gave it, any credential in its query "[redacted]". */
   readonly url: string;
   /** The request headers, without the credential header (never a secret in your logs). */
   readonly headers: Headers;
-  /**
-   * The report's identity (the `dedupe.key` option, or `defaultDedupeKey`), for the app's own
-   * idempotent writes; undefined for a report without one.
-   */
+  /** The report's identity (`dedupe.key`, or `defaultDedupeKey`) for idempotent writes. */
   readonly dedupeKey: string | undefined;
 }
 

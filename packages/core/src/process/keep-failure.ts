@@ -57,11 +57,7 @@ export async function keepFailure(
   }
 }
 
-/**
- * The request as it came: method, path and query, Content-Type and body; no other header. The
- * body as text when it is UTF-8 text (what a person reads, and replays as it came), else its
- * bytes in base64 (a charset of its own, a multipart body).
- */
+/** The request as it came (no header but Content-Type); the body as text when it is UTF-8. */
 function requestOf(attempt: Attempt): JournalRequest {
   const { request, body } = attempt;
   const contentType = headerOf(request.headers, "content-type") ?? null;

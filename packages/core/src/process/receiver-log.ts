@@ -37,11 +37,9 @@ const KINDS = {
 } as const satisfies Record<Report["type"], readonly [string, string]>;
 
 /**
- * The one rate limiter of the log: a refusal repeats for every request of a misconfigured sender
- * (a wrong secret, say), a warning for every report of a sender that fills a field wrongly. One
- * line a minute per cause says so without flooding the log; five causes a minute per topic at
- * most, since some messages name what the request sent and varied requests must not become a
- * flood of lines. `fresh(topic, cause)`: true when the line is to be said.
+ * The one rate limiter of the log (a refusal repeats for every request of a misconfigured
+ * sender): one line a minute per cause, five causes a minute per topic at most, since some name
+ * what the request sent. `fresh(topic, cause)`: true when the line is to be said.
  */
 function onceAMinute(): (topic: string, cause: string) => boolean {
   const windows = new Map<string, { since: number; causes: Set<string> }>();

@@ -1,6 +1,5 @@
-// A handler's "not yet": the report is fine, but cannot be processed now (the message it
-// reports on is not stored yet, say). Thrown, not returned, so that it reads the same in a
-// receiver's handler and in a queue worker's, and passes through the app's own helpers.
+// A handler's "not yet" (the message a report is on is not stored yet, say): thrown, so that it
+// reads the same in a receiver's handler and a worker's, and passes through the app's helpers.
 
 /** Marks a RetryLater across copies of this package (two versions installed side by side). */
 const BRAND = Symbol.for("@reportkit/core:RetryLater");

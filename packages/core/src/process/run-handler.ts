@@ -107,10 +107,9 @@ export async function runReport(
 }
 
 /**
- * Runs the handler within the deadline; with a claim, marks the key done on success and frees it
- * on failure. Past the deadline: 503 `handler_timeout`, while the handler keeps running, and its
- * late outcome still marks the key done or frees it for the provider's retry to find; it is
- * never answered, journaled or told again.
+ * Runs the handler within the deadline; a claim marked done on success, freed on failure. Past
+ * the deadline, 503 `handler_timeout`: its late outcome still marks or frees the claim, but is
+ * never answered, journaled or told.
  */
 async function run(
   handler: AnyHandler,

@@ -30,9 +30,8 @@ export type AdapterReceiver<
 > = Receiver<T, S> & { say(line: string): void };
 
 /**
- * Checks `options` (an object, or nothing to attach handlers later), leaves out the adapter's
- * `mountOptions`, fills `secret` and `verification.token` from the environment, and creates
- * the receiver.
+ * The receiver of an adapter's options (or none, handlers attached later): `mountOptions` left
+ * out, `secret` and `verification.token` filled from the environment.
  *
  * @example
  * export function webhookReceiver(options?: MyAdapterOptions) {

@@ -1,10 +1,7 @@
 import type { ComposedTemplate } from "@reportkit/wire";
 import { ATTACH_METHODS, type Receiver } from "./options.js";
 
-/**
- * The receiver's handler-attaching methods, on an adapter's own handler, chainable; and its
- * `health()` and `close()`.
- */
+/** The receiver's attaching methods (chainable), `health` and `close`, on an adapter's handler. */
 export type Attachable<H, T extends ComposedTemplate | undefined, S extends object = object> = H & {
   onDelivery(handler: Parameters<Receiver<T, S>["onDelivery"]>[0]): Attachable<H, T, S>;
   onCall(handler: Parameters<Receiver<T, S>["onCall"]>[0]): Attachable<H, T, S>;
@@ -16,10 +13,8 @@ export type Attachable<H, T extends ComposedTemplate | undefined, S extends obje
 };
 
 /**
- * Gives an adapter's handler (an Express middleware, a Hono handler) the receiver's `onDelivery`
- * / `onCall` / `onUnsubscribe` / `onEvent` / `onError`, each returning the handler, so it can be
- * created, configured and mounted as users know from Express and octokit; and the receiver's
- * `health` and `close`.
+ * Gives an adapter's handler (an Express middleware, a Hono handler) the receiver's `onDelivery`,
+ * …, `onError` (each returning the handler, as octokit's does), `health` and `close`.
  *
  * @example
  * const handler = attachable(middleware, receiver);

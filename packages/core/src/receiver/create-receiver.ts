@@ -1,6 +1,5 @@
-// The receiver: one request read top to bottom in `handle` (authenticate, read the body, answer
-// the verification handshake, parse, identify, run the handler, reply), each step a function of
-// its own module that returns here; every failure of any step becomes its reply in `refuse`.
+// The receiver: one request read top to bottom in `handle`, each step a function of its own
+// module that returns here; every failure of any step becomes its reply in `refuse`.
 import type { ComposedTemplate } from "@reportkit/wire";
 import type { EnvRecord, ReceiverRequest, ReceiverResponse } from "../base/types.js";
 import { headerOf, webBody } from "../base/types.js";
@@ -103,12 +102,8 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
       // The span's status is a bounded label: an opt-out's text is none.
       const status = report.type === "unsubscribe" ? null : report.status;
       attempt.span = telemetry?.startReport(report.type, status);
-      const { response, notice } = await runReport(
-        report,
-        contextOf(attempt),
-        attempt.span,
-        settings,
-      );
+      const ctx = contextOf(attempt);
+      const { response, notice } = await runReport(report, ctx, attempt.span, settings);
       if (notice !== undefined) tell(notice, attempt);
       attempt.span?.end(
         response === DUPLICATE ? "duplicate" : response === QUEUED ? "queued" : "acknowledged",
@@ -237,15 +232,11 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
   }
 
   async function fetch(request: Request, env?: EnvRecord): Promise<Response> {
-    const reply = await handle({
-      method: request.method,
-      url: request.url,
-      headers: request.headers,
-      body: webBody(request),
-      ...(env === undefined ? {} : { env }),
-    });
-    const body = NULL_BODY.has(reply.status) ? null : reply.body;
-    return new Response(body, { status: reply.status, headers: reply.headers });
+    const { method, url, headers } = request;
+    const body = webBody(request);
+    const reply = await handle({ method, url, headers, body, ...(env && { env }) });
+    const content = NULL_BODY.has(reply.status) ? null : reply.body;
+    return new Response(content, { status: reply.status, headers: reply.headers });
   }
 
   function attach(name: HandlerOption, handler: unknown): void {
@@ -293,10 +284,7 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
   return receiver as unknown as Receiver<T, S> & { say(line: string): void };
 }
 
-/**
- * The request as the steps read it, whatever an adapter passed: the method upper case, a URL, a
- * header record, a body or null. The same object when it already is (the usual case).
- */
+/** The request as the steps read it, whatever an adapter passed; the same object when it is. */
 function wellFormed(request: ReceiverRequest): ReceiverRequest {
   const given = (request ?? {}) as Partial<ReceiverRequest>;
   const { method, url, headers } = given;

@@ -1,6 +1,5 @@
-// What the workers of queue mode (@reportkit/bullmq, @reportkit/pg-boss) share, defined once:
-// which handler takes a report, how a parked report (RetryLater) waits, the trace context a job
-// carries, option groups of milliseconds, and one line per distinct connection error.
+// What the queue workers (@reportkit/bullmq, @reportkit/pg-boss) share: which handler takes a
+// report, how a parked report waits, a job's trace context, ms option groups, distinct lines.
 import { readOptions, shown } from "../base/attorney.js";
 import type { RetryLater } from "../process/retry-later.js";
 import type { Report } from "../report/schemas.js";

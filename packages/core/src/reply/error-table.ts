@@ -14,16 +14,13 @@ export interface ErrorRule {
   /** `Allow`, with the method the receiver takes (405). */
   readonly allow?: true;
   /**
-   * Kept in the failure journal when the request was authenticated: `refused` (its content
-   * could not be taken; a parser bug would do that too) or `failed` (the app's code or the
-   * receiver failed). Anything else is retried by the provider or was never a report.
+   * Kept in the journal (when authenticated) as `refused` (its content could not be taken; a
+   * parser bug would do that too) or `failed` (the app's code or the receiver failed).
    */
   readonly journal?: "refused" | "failed";
   /**
-   * How the receiver logs it when it logs: `each` time (a failure of the app's own code is
-   * worth a line every time), `per-minute` (a refusal repeats for every request of a
-   * misconfigured sender: one line a minute per cause, a few causes a minute per code; see
-   * receiver-log.ts), or `once` (the start-up "no handler yet").
+   * How it is logged: `each` time (the app's own failures), `per-minute` (a refusal repeats for
+   * every request of a misconfigured sender), or `once` (the start-up "no handler yet").
    */
   readonly log: "each" | "per-minute" | "once";
   readonly level: "warn" | "error";

@@ -1,6 +1,5 @@
-// ReportkitError and the one function per reason that builds it: every error the receiver
-// answers or logs is made here, so its code, status and headers come from the table
-// (error-table.ts) and its message is written once.
+// ReportkitError and the one function per reason that builds it: its code, status and headers
+// from the error table, its message written once.
 import { hideStack, restoreStack } from "../base/stackless.js";
 import { type ErrorCode, type ReplyDetail, replyHeaders, ruleOf } from "./error-table.js";
 
@@ -35,10 +34,8 @@ export class ReportkitError extends Error {
 
   constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
     const { status } = ruleOf(code);
-    // A refusal of the sender's request (4xx) is built without a stack trace: its frames are
-    // reportkit's own and tell a user nothing, and capturing them was most of the cost of a
-    // refusal, so a flood of bad requests would burn CPU. `stack` is then "ReportkitError:
-    // <message>". Failures (5xx) keep theirs, and their cause's.
+    // A refusal (4xx) is built without a stack trace (base/stackless.ts): its frames tell a user
+    // nothing. Failures (5xx) keep theirs, and their cause's.
     const limit = status < 500 ? hideStack() : undefined;
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     restoreStack(limit);

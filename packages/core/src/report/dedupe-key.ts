@@ -3,12 +3,10 @@ import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type { Report } from "./schemas.js";
 
 /**
- * A report's identity, for deduplication and as the queue's job id: a delivery report by its
- * message id and status (a message may report ENROUTE, then DELIVRD); an outbound-dial call by
- * its campaign message id, callee, status and start; a Click2Call (no `mid`) by its numbers,
- * status and start (else its end, else the report's time); an opt-out by its id; an event by its
- * name, id and status. Numbers are in it as their `calleeHash`: keys are in logs, journals and
- * Redis key names. Undefined for a report with nothing stable to tell it by (not deduplicated).
+ * A report's identity, for deduplication and as the queue's job id: a delivery report's id and
+ * status; a call's mid, callee, status and start (a Click2Call's numbers, status and time); an
+ * opt-out's id; an event's name, id and status. Numbers only as their `calleeHash` (keys are in
+ * logs). Undefined for a report with nothing stable to tell it by.
  *
  * @example
  * defaultDedupeKey(report); // "delivery:b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1:DELIVRD"

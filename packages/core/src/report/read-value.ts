@@ -70,10 +70,9 @@ const MAX_IDENTITY_LENGTH = 255;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
- * Text that identifies a report (id, status, mid, webhook_id): trimmed, never empty, and what
- * every store can keep as a key: well-formed Unicode (a lone surrogate would be stored as U+FFFD,
- * making two ids one), no control characters (Postgres refuses a NUL; a newline forges log and
- * terminal lines), at most 255 characters (an index's row has a size limit).
+ * Text that identifies a report, trimmed, never empty, and what every store can keep as a key:
+ * well-formed (a lone surrogate is stored as U+FFFD, making two ids one), no control character
+ * (Postgres refuses a NUL; a newline forges log lines), at most 255 characters (index rows).
  */
 export function readIdentity(value: unknown): Read<string> {
   const text = readText(value);
@@ -99,9 +98,8 @@ function isWellFormed(text: string): boolean {
 const PHONE_PUNCTUATION = /[\s\-().+]/g;
 
 /**
- * A phone number as a digit string: a JSON number becomes its digits (exact to 15), a string
- * loses its "+", spaces, dashes, dots and parentheses. A string that is no number at all (a
- * caller ID such as "anonymous") is kept as sent, since it is still what the provider said.
+ * A phone number as a digit string ("+", spaces, dashes, dots and parentheses dropped); a string
+ * that is no number (a caller ID such as "anonymous") kept as sent: it is what the provider said.
  */
 export function readPhone(value: unknown): Read<string> {
   if (typeof value === "string") {
@@ -140,11 +138,7 @@ export function readCount(value: unknown): Read<number> {
   return new Unreadable(`expected a whole number, got ${describe(value)}`);
 }
 
-/**
- * An exact decimal kept as a plain string, with at least the provider's 4 places: "2.0000"
- * as sent, ".25" as "0.2500", the JSON number 2 as "2.0000", 1e-7 as "0.0000001", never in
- * exponent notation.
- */
+/** An exact decimal as plain digits with at least the provider's 4 places: ".25" is "0.2500". */
 export function readDecimal(value: unknown): Read<string> {
   if (typeof value === "string") {
     const s = value.trim();

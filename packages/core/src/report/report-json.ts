@@ -20,11 +20,8 @@ const FORMS = Object.fromEntries(
 >;
 
 /**
- * Turns the JSON form of a report (what `JSON.stringify(report)` produced, parsed again) back
- * into the typed `Report` a handler receives: date fields become `Date`s again, and the result
- * is checked against the report schema. For reports that travel through a queue or a log.
- *
- * Throws a `TypeError` saying which field is wrong when the value is not a report's JSON form.
+ * Turns the JSON form of a report (from a queue or a log) back into the typed `Report`, its dates
+ * revived, checked against the report schema. @throws TypeError naming the field that is wrong
  *
  * @example
  * const json = JSON.parse(JSON.stringify(report));

@@ -39,11 +39,7 @@ export interface Credential {
 /** Who a request is: `secret`, or `token` (only its `?token=`: a verification at most). */
 export type Access = "secret" | "token";
 
-/**
- * The request's access, checked before its body is read.
- * @throws ReportkitError 405 for a method the receiver does not take; 401 without a credential
- * it accepts; 500 `secret_check_failed` when a verifier function fails
- */
+/** The request's access, before its body is read. @throws ReportkitError 405, 401 or 500 */
 export async function authenticate(
   request: ReceiverRequest,
   credential: Credential,
@@ -92,9 +88,8 @@ const BEARER = /^Bearer[ \t]+([^ \t]+)[ \t]*$/i;
 const BEARER_OR_NOTHING = /^[ \t]*(Bearer[ \t]*,?[ \t]*)?$/i;
 
 /**
- * A constant-time comparison with `expected`: its time depends on the presented text's length
- * alone (which its sender knows), never on the expected one's length or on where the two differ.
- * Every presented character is compared with one of the expected, cycling through them.
+ * A constant-time comparison: its time depends on the presented text's length alone (which its
+ * sender knows), never on the expected one's or where they differ (the expected one is cycled).
  */
 export function comparerOf(expected: string): (actual: string) => boolean {
   const codes = new Uint16Array(expected.length);

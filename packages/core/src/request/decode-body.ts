@@ -1,6 +1,5 @@
-// What a Content-Type tells the receiver (whether a report can arrive in it, and in which
-// format), and a body read whole turned into its payload: JSON (leniently), a form's fields
-// (urlencoded, or multipart through the platform's own FormData parser), as strings.
+// What a Content-Type tells the receiver (whether a report can arrive in it, as what), and a body
+// turned into its payload: JSON (leniently), or a form's fields.
 
 import { describeJsonError, parseLenientJson } from "../base/parse-json.js";
 import { headerOf, type ReceiverRequest } from "../base/types.js";
@@ -23,10 +22,7 @@ const FORMATS = new Map<string, BodyFormat>([
   ["multipart/form-data", "multipart"],
 ]);
 
-/**
- * The media types a report can arrive in, lowercase (`+json` types are read as JSON too): for an
- * adapter that registers a body parser per type.
- */
+/** The media types a report arrives in (`+json` too), for an adapter's body parsers. */
 export const REPORT_MEDIA_TYPES: readonly string[] = [...FORMATS.keys()].filter((t) => t !== "");
 
 /** The media type of a Content-Type value, lowercased, parameters dropped. */

@@ -30,10 +30,7 @@ export interface ChallengeReply {
   headers?: Readonly<Record<string, string>>;
 }
 
-/**
- * A responder of your own: the answer to a request that is a verification, or undefined for any
- * other request (it then goes on as a report).
- */
+/** A responder of your own: a verification's answer, or undefined (the request goes on). */
 export type ChallengeResponder = (
   request: ChallengeRequest,
 ) => ChallengeReply | undefined | Promise<ChallengeReply | undefined>;

@@ -1,6 +1,5 @@
-// A request's body, read whole once the request is authenticated: under the receiver's size
-// limit (the declared length first, then the bytes as they arrive, so an oversized body is
-// refused after `maxBytes` bytes, never buffered whole) and its time limit.
+// A request's body, read once it is authenticated, within its time limit and under its size
+// limit: the declared length first, then the bytes as they arrive (never buffered whole).
 import { type BodyChunk, readCapped } from "@reportkit/wire/internal";
 import { type BodyStream, headerOf, type ReceiverRequest } from "../base/types.js";
 import { within } from "../base/within.js";

@@ -56,7 +56,7 @@ export interface JournalLimits {
   readonly bodies: JournalBodies;
 }
 
-/** A journal's bounds from its options: `retentionMs`, …, or `journalRetentionMs`, … on a store. */
+/** A journal's bounds from its options (`retentionMs`, …; `journalRetentionMs`, … on a store). */
 export function journalLimits<O>(read: OptionReader<O>, prefix: "" | "journal"): JournalLimits {
   const name = (option: string) =>
     (prefix === "" ? option : `journal${option[0]?.toUpperCase()}${option.slice(1)}`) as keyof O &

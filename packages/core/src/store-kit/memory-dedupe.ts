@@ -20,8 +20,7 @@ type Held = { readonly owner: string; readonly until: number };
 
 /**
  * The default dedupe store: this process's memory, bounded (the least recently written keys go
- * first). It protects one instance; several instances behind one URL share nothing through it:
- * use `redisDedupe` from @reportkit/redis or `postgresInbox` from @reportkit/postgres.
+ * first). Several instances share nothing through it: use `redisDedupe` or `postgresInbox`.
  *
  * @example
  * createReceiver({ dedupe: memoryDedupe({ ttlMs: 3 * 60 * 60_000 }), onDelivery });
