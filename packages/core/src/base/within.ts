@@ -1,7 +1,7 @@
 // Every bound on a wait in the receiver is one `within`: a timer of its own, cleared when the
 // wait ends first.
 
-/** Settles as `promise` does, or as `onTimeout` gives once `ms` passed first (`promise` goes on) */
+/** Settles as `promise` does, or as `onTimeout` gives if `ms` pass first (`promise` goes on). */
 export function within<T, F = T>(
   promise: PromiseLike<T>,
   ms: number,

@@ -25,16 +25,13 @@ import type { DedupeStore, FailureJournal } from "../store-kit/dedupe-store.js";
 import type { ReportQueue } from "../store-kit/report-queue.js";
 import type { Telemetry } from "../store-kit/telemetry.js";
 
-/**
- * A report handler: the provider gets 200 once it returns or resolves. `ctx` is the request's
- * context, plus what the dedupe store gives a claimed report (`ctx.tx` with a Postgres inbox).
- */
+/** A report handler: 200 once it returns or resolves; `ctx` has what the store adds (`tx`). */
 export type Handler<R, S extends object = object> = (report: R, ctx: ContextWith<S>) => unknown;
 
 /** `ctx`: the request's context, and what the dedupe store adds to it (nothing by default). */
 export type ContextWith<S extends object> = object extends S ? ReportContext : ReportContext & S;
 
-/** The report `onDelivery` receives: typed by the template when there is one. */
+/** The report `onDelivery` receives: typed by its template, if any. */
 export type DeliveryReportFor<T> = T extends ComposedTemplate
   ? ComposedDeliveryReport<T>
   : DeliveryReport;
@@ -59,9 +56,8 @@ export interface SecretInHeader {
 /** The webhook's verification handshake (`POST <url>?token=<token>` with a challenge). */
 export interface VerificationOptions {
   /**
-   * The webhook's token (the provider's "validation key"): a verification request carrying it is
-   * answered, with or without the secret; without a token, one carrying the secret is. Adapters
-   * read REPORTKIT_VERIFICATION_TOKEN when it is not given.
+   * The webhook's token (the provider's "validation key"): a verification carrying it is answered
+   * (without a token, one carrying the secret). Default: REPORTKIT_VERIFICATION_TOKEN in adapters.
    */
   token?: string;
   /**
@@ -85,16 +81,9 @@ export interface BodyOptions {
 
 /** Deduplication: where processed reports are remembered, and what a report's identity is. */
 export interface DedupeOptions<S extends object = object> {
-  /**
-   * Default: `memoryDedupe()`, this process's memory; for several instances `redisDedupe()` from
-   * @reportkit/redis, or `postgresInbox()` from @reportkit/postgres; `false` turns it off.
-   */
+  /** Default `memoryDedupe()`; for several instances `redisDedupe()` or `postgresInbox()`. */
   store?: DedupeStore<S> | false;
-  /**
-   * A report's identity (and the queue's job id). Default `defaultDedupeKey`: delivery id +
-   * status, a call's mid + callee + status + start, an opt-out's id, an event's name + id +
-   * status. Return undefined to not deduplicate the report.
-   */
+  /** A report's identity (and job id); default `defaultDedupeKey`. Undefined: not deduplicated. */
   key?(report: Report): string | undefined;
 }
 
@@ -118,9 +107,8 @@ export interface ReceiverOptions<
   /** The body's size and time limits. */
   body?: BodyOptions;
   /**
-   * Remembers processed reports so a provider retry is acknowledged (200 `duplicate`) without
-   * running the handler again: a store (`redisDedupe()`, `postgresInbox()`), or `{ store, key }`,
-   * or `false` for none. In queue mode only `{ key }`: the queue deduplicates by it.
+   * Remembers processed reports, so a retry gets 200 `duplicate` without the handler: a store,
+   * `{ store, key }`, or `false`. In queue mode only `{ key }`: the queue deduplicates by it.
    */
   dedupe?: DedupeStore<S> | false | DedupeOptions<S>;
   /**
@@ -137,8 +125,8 @@ export interface ReceiverOptions<
   /** Traces and metrics (`otelTelemetry()` from @reportkit/otel, or any `Telemetry`). */
   telemetry?: Telemetry;
   /**
-   * Where the receiver logs handler failures (each), refusals and warnings (at most once a
-   * minute per cause). Default `console`; `false` for silence. `onError` does not replace it.
+   * Where failures (each), refusals and warnings (once a minute a cause) go. Default `console`;
+   * `false` for none. `onError` does not replace it.
    */
   logger?: ReceiverLogger | false;
   /**
@@ -149,10 +137,7 @@ export interface ReceiverOptions<
   deadlineMs?: number | false;
   /** The composed webhook's template, pasted from the provider's panel: its own keys are read. */
   composed?: T;
-  /**
-   * IANA zone for wall-clock times that carry none ("2021-04-09 16:27:51"). Default
-   * `PROVIDER_TIME_ZONE` ("Asia/Kolkata"). Unix fields, where a report has them, always win.
-   */
+  /** IANA zone of wall-clock times without one. Default "Asia/Kolkata"; unix fields always win. */
   timeZone?: string;
   /** Called with each SMS delivery report; the provider gets 200 once it returns/resolves. */
   onDelivery?: T extends { type: "call" } ? never : Handler<DeliveryReportFor<T>, S>;
@@ -189,9 +174,8 @@ export interface Receiver<
   /** Web standard, for any fetch-style server. `env`: a Worker's bindings, where the secret is. */
   fetch(request: Request, env?: EnvRecord): Promise<Response>;
   /**
-   * Attaches the SMS delivery report handler (one per receiver: a second one throws). Until a
-   * handler of any kind is attached, reports get 503 `no_handler`, so none is lost while the
-   * app starts; once one is, a kind nobody handles is acknowledged (and said once).
+   * Attaches the SMS delivery report handler (one per receiver). Until a handler of any kind is,
+   * reports get 503 `no_handler` (none lost while the app starts); then a kind none takes, 200.
    */
   onDelivery(handler: Handler<DeliveryReportFor<T>, S>): this;
   /** Attaches the call report handler (one per receiver). */
@@ -205,9 +189,8 @@ export interface Receiver<
   /** One round trip (at most 2 s) to each store, journal and queue it uses. Never rejects. */
   health(): Promise<HealthReport>;
   /**
-   * Graceful shutdown: from now on reports get 503 `shutting_down` (the provider retries them
-   * later, elsewhere), the reports in flight are waited for up to `timeoutMs`, then the dedupe
-   * store and the queue are closed (each closes only what it created itself). Never rejects.
+   * Graceful shutdown: new reports get 503 `shutting_down`, those in flight are waited for up to
+   * `timeoutMs`, then the store and queue close what they created. Never rejects.
    * @throws TypeError at once for a `timeoutMs` that is not a number of milliseconds
    */
   close(options?: CloseOptions): Promise<void>;
