@@ -23,9 +23,10 @@ export type { AnyHandler, KindHandlers } from "./process/run-handler.js";
 export {
   type AdapterReceiver,
   type AdapterReceiverSettings,
+  type Attachable,
   adapterReceiver,
+  attachable,
 } from "./receiver/adapter-receiver.js";
-export { type Attachable, attachable } from "./receiver/attachable.js";
 export type { RequestEnvSecret } from "./receiver/check-options.js";
 export {
   credentialsOf,

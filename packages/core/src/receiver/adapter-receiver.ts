@@ -1,11 +1,12 @@
 // What every adapter's `webhookReceiver(options)` does before it translates anything, written
-// once: the options guard, the credentials from the environment, the receiver.
+// once: the options guard, the credentials from the environment, the receiver, and its methods
+// on the adapter's own handler.
 import type { ComposedTemplate } from "@reportkit/wire";
 import type { EnvRecord } from "../base/types.js";
 import { checkOptions, type RequestEnvSecret } from "./check-options.js";
 import { receiverOf } from "./create-receiver.js";
 import { credentialsOf } from "./env.js";
-import type { Receiver, ReceiverOptions } from "./options.js";
+import { ATTACH_METHODS, type Receiver, type ReceiverOptions } from "./options.js";
 
 export interface AdapterReceiverSettings {
   /**
@@ -70,4 +71,43 @@ export function adapterReceiver<
   return receiverOf<T, S>(
     checkOptions(given as ReceiverOptions<ComposedTemplate | undefined>, settings.requestEnv),
   );
+}
+
+/** The receiver's attaching methods (chainable), `health` and `close`, on an adapter's handler. */
+export type Attachable<H, T extends ComposedTemplate | undefined, S extends object = object> = H & {
+  onDelivery(handler: Parameters<Receiver<T, S>["onDelivery"]>[0]): Attachable<H, T, S>;
+  onCall(handler: Parameters<Receiver<T, S>["onCall"]>[0]): Attachable<H, T, S>;
+  onUnsubscribe(handler: Parameters<Receiver<T, S>["onUnsubscribe"]>[0]): Attachable<H, T, S>;
+  onEvent(handler: Parameters<Receiver<T, S>["onEvent"]>[0]): Attachable<H, T, S>;
+  onError(handler: Parameters<Receiver<T, S>["onError"]>[0]): Attachable<H, T, S>;
+  health: Receiver<T, S>["health"];
+  close: Receiver<T, S>["close"];
+};
+
+/**
+ * Gives an adapter's handler (an Express middleware, a Hono handler) the receiver's `onDelivery`,
+ * …, `onError` (each returning the handler, as octokit's does), `health` and `close`.
+ *
+ * @example
+ * const handler = attachable(middleware, receiver);
+ * app.use(handler.onDelivery((report) => save(report)));
+ */
+export function attachable<
+  H extends object,
+  T extends ComposedTemplate | undefined,
+  S extends object = object,
+>(handler: H, receiver: Receiver<T, S>): Attachable<H, T, S> {
+  const result = handler as Attachable<H, T, S>;
+  for (const name of ATTACH_METHODS) {
+    Object.assign(result, {
+      [name]: (fn: unknown) => {
+        (receiver[name] as (fn: unknown) => unknown)(fn);
+        return result;
+      },
+    });
+  }
+  return Object.assign(result, {
+    health: () => receiver.health(),
+    close: (options?: Parameters<Receiver<T, S>["close"]>[0]) => receiver.close(options),
+  });
 }

@@ -189,31 +189,25 @@ function fielded(kind: Fielded, p: Payload, readWallClock: WallClockReader): Par
       continue;
     }
     const value = p[spec.wire];
-    if (spec.read === "identity" || spec.read === "status") {
-      const read = readIdentity(value);
-      if (typeof read !== "string" && spec.required) {
-        const detail = unusable(value, "it is required but missing", "it is empty");
-        return refused(
-          kind,
-          spec.wire,
-          `Field "${spec.wire}" of the ${KIND_NAMES[kind]} is unusable: ${detail}. It identifies the report, so the report cannot be taken without it.`,
-        );
-      }
-      report[spec.field] = warn(read, spec.wire, warnings);
-      if (spec.read === "status" && typeof read === "string") {
-        status = classified(kind, read, warnings);
-      }
-    } else if (
-      kind === "call" &&
-      spec.wire === "to" &&
-      typeof value === "string" &&
-      FLOW.test(value)
-    ) {
+    const flowTo = kind === "call" && spec.wire === "to" && typeof value === "string";
+    const flowId = flowTo ? FLOW.exec(value)?.[1] : undefined;
+    if (flowId !== undefined) {
       report.to = null;
-      flow = Number(FLOW.exec(value)?.[1]);
-    } else {
-      const reader = READERS[spec.read as keyof typeof READERS];
-      report[spec.field] = warn(reader(value, readWallClock), spec.wire, warnings);
+      flow = Number(flowId);
+      continue;
+    }
+    const read = READERS[spec.read](value, readWallClock);
+    if (typeof read !== "string" && spec.required) {
+      const detail = unusable(value, "it is required but missing", "it is empty");
+      return refused(
+        kind,
+        spec.wire,
+        `Field "${spec.wire}" of the ${KIND_NAMES[kind]} is unusable: ${detail}. It identifies the report, so the report cannot be taken without it.`,
+      );
+    }
+    report[spec.field] = warn(read, spec.wire, warnings);
+    if (spec.read === "status" && typeof read === "string") {
+      status = classified(kind, read, warnings);
     }
   }
   // The flow a Click2Call went to, where no flow_id says otherwise.
@@ -243,8 +237,10 @@ function fielded(kind: Fielded, p: Payload, readWallClock: WallClockReader): Par
   return { ok: true, report: report as Report };
 }
 
-/** The readers of the other readings, by name. */
+/** The reader of each reading but a time's. */
 const READERS = {
+  identity: readIdentity,
+  status: readIdentity,
   phone: readPhone,
   text: readText,
   count: readCount,
