@@ -64,6 +64,8 @@ export function readOptions<O extends object>(
   return reader(who, "", options, rules);
 }
 
+const POSITIVE_MS = "a whole number of milliseconds above 0";
+
 function reader<O extends object>(
   who: string,
   path: string,
@@ -93,64 +95,37 @@ function reader<O extends object>(
   }
   const refusal = (name: string, wanted: string) =>
     new TypeError(`${who}: \`${path}${name}\` must be ${wanted}, got ${shown(given[name])}.`);
+  /** The option when `accepts` takes it, the fallback when it is not given, else its refusal. */
+  const read = <T>(name: string, fallback: T, accepts: (v: unknown) => boolean, wanted: string) => {
+    const value = given[name];
+    if (value === undefined) return fallback;
+    if (!accepts(value)) throw refusal(name, wanted);
+    return value as T;
+  };
 
   return {
     who,
     refusal,
-    positiveMs(name, fallback) {
-      const value = given[name];
-      if (value === undefined) return fallback;
+    positiveMs: (name, fallback) =>
       // setTimeout takes at most 2^31 - 1 ms.
-      if (!isWhole(value) || value <= 0 || value > 2_147_483_647) {
-        throw refusal(name, "a whole number of milliseconds above 0");
-      }
-      return value;
-    },
+      read(name, fallback, (v) => isWhole(v) && v > 0 && v <= 2_147_483_647, POSITIVE_MS),
     wholeNumber(name, fallback, range) {
-      const value = given[name];
-      if (value === undefined) return fallback;
       const { min, max } = range ?? { min: 1, max: Number.MAX_SAFE_INTEGER };
-      if (!isWhole(value) || value < min || value > max) {
-        throw refusal(
-          name,
-          range === undefined ? "a whole number above 0" : `a whole number from ${min} to ${max}`,
-        );
-      }
-      return value;
+      const wanted =
+        range === undefined ? "a whole number above 0" : `a whole number from ${min} to ${max}`;
+      return read(name, fallback, (v) => isWhole(v) && v >= min && v <= max, wanted);
     },
     string(name, fallback, { nonEmpty = false } = {}) {
-      const value = given[name];
-      if (value === undefined) return fallback;
-      if (typeof value !== "string" || (nonEmpty && value === "")) {
-        throw refusal(name, nonEmpty ? "a non-empty string" : "a string");
-      }
-      return value;
+      const wanted = nonEmpty ? "a non-empty string" : "a string";
+      return read(name, fallback, (v) => typeof v === "string" && !(nonEmpty && v === ""), wanted);
     },
-    callback(name) {
-      const value = given[name];
-      if (value !== undefined && typeof value !== "function") throw refusal(name, "a function");
-      return value as O[typeof name] | undefined;
-    },
-    flag(name, fallback) {
-      const value = given[name];
-      if (value === undefined) return fallback;
-      if (typeof value !== "boolean") throw refusal(name, "true or false");
-      return value;
-    },
+    callback: (name) => read(name, undefined, (v) => typeof v === "function", "a function"),
+    flag: (name, fallback) => read(name, fallback, (v) => typeof v === "boolean", "true or false"),
     oneOf(name, choices, fallback) {
-      const value = given[name];
-      if (value === undefined) return fallback;
-      if (typeof value !== "string" || !(choices as readonly string[]).includes(value)) {
-        throw refusal(name, choices.map((c) => JSON.stringify(c)).join(" or "));
-      }
-      return value as (typeof choices)[number];
+      const wanted = choices.map((c) => JSON.stringify(c)).join(" or ");
+      return read(name, fallback, (v) => (choices as readonly unknown[]).includes(v), wanted);
     },
-    check(name, accepts, wanted) {
-      const value = given[name];
-      if (value === undefined) return undefined;
-      if (!accepts(value)) throw refusal(name, wanted);
-      return value as O[typeof name];
-    },
+    check: (name, accepts, wanted) => read(name, undefined, accepts, wanted),
     group<G extends object>(name: Name<O>, groupRules: OptionRules<G>) {
       const value = given[name];
       if (value === undefined) return undefined;

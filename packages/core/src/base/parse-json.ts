@@ -27,7 +27,7 @@ export function parseLenientJson(text: string): unknown {
 
 // Outside strings, a comma before a closing brace or bracket; a string cut off by a line break,
 // with the comma just before the break (the separator) as its group.
-const REPAIRABLE = /"(?:[^"\\\r\n]|\\[^])*?(?:"|(,?)(?=[\r\n]))|,(?=[ \t\r\n]*[}\]])/g;
+const REPAIRABLE = /"(?:[^"\\\r\n]|\\[\s\S])*?(?:"|(,?)(?=[\r\n]))|,(?=[ \t\r\n]*[}\]])/g;
 
 function repair(text: string): string {
   return text.replace(REPAIRABLE, (match: string, comma: string | undefined) => {
