@@ -49,13 +49,8 @@ export function memoryDedupe(options: MemoryDedupeOptions = {}): DedupeStore {
     claim(key: string, owner: string): ClaimResult {
       const now = Date.now();
       const found = keys.get(key);
-      if (found !== undefined) {
-        if (typeof found === "number") {
-          if (found > now) return "done";
-        } else if (found.until > now) {
-          return "busy";
-        }
-      }
+      if (typeof found === "number" && found > now) return "done";
+      if (typeof found === "object" && found.until > now) return "busy";
       // New, or run out (a lease, or a done key past its TTL): claimed, as the newest.
       write(key, { owner, until: now + leaseMs });
       return "claimed";
