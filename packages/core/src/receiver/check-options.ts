@@ -282,13 +282,21 @@ function credentialOf(
   const secret = (
     inHeader === undefined ? options.secret : (options.secret as SecretInHeader).value
   ) as unknown;
-  let check: SecretCheck;
-  if (secret === undefined && requestEnv !== undefined) {
-    check = fromRequestEnv(bearer, name, requestEnv);
-  } else {
-    validateSecret(secret, bearer);
-    check = secretCheck(secret as SecretOption, bearer ? undefined : name);
-  }
+  const checkOf = (value: unknown): SecretCheck => {
+    validateSecret(value, bearer);
+    return secretCheck(value as SecretOption, bearer ? undefined : name);
+  };
+  // For an adapter whose requests bring their environment, the secret none of the options give
+  // is each request's: a request without one (a configuration problem, the same for every
+  // request) gets 500, which the provider retries; so does one no request could match.
+  const check: SecretCheck =
+    secret !== undefined || requestEnv === undefined
+      ? checkOf(secret)
+      : (value, env) => {
+          const fromEnv = credentialsOf(env).secret;
+          if (fromEnv === undefined) throw secretMissing(SECRET_ENV, requestEnv.whereToSet);
+          return checkOf(fromEnv)(value, env);
+        };
   const secrets = typeof secret === "string" ? [secret] : Array.isArray(secret) ? [...secret] : [];
   if (token !== undefined && secrets.includes(token)) {
     throw new TypeError(
@@ -296,22 +304,6 @@ function credentialOf(
     );
   }
   return { credential: { header: name, bearer, check, verifier }, secrets };
-}
-
-/** The secret read from each request's environment, as `REPORTKIT_SECRET` there. */
-function fromRequestEnv(
-  bearer: boolean,
-  header: string,
-  { whereToSet }: RequestEnvSecret,
-): SecretCheck {
-  return (value, env) => {
-    const { secret } = credentialsOf(env);
-    // A configuration problem, the same for every request: 500, which the provider retries.
-    if (secret === undefined) throw secretMissing(SECRET_ENV, whereToSet);
-    // A secret no request could match (whitespace, say): said on every report, as 500.
-    validateSecret(secret, bearer);
-    return secretCheck(secret, bearer ? undefined : header)(value, env);
-  };
 }
 
 /**

@@ -3,17 +3,12 @@
 // with a trailing comma), and verifies the webhook only on a 200 whose JSON holds the challenge.
 // Recognised once the body is decoded: never a report, it runs no handler and marks nothing.
 import { isRecord } from "@reportkit/wire/internal";
-import type { ReceiverHeaders, ReceiverRequest, ReceiverResponse } from "../base/types.js";
+import type { ReceiverRequest, ReceiverResponse } from "../base/types.js";
 import { wrongValidationKey } from "../reply/errors.js";
 import { type Access, type Credential, tokenParameter } from "./authenticate.js";
 
-/** What a challenge responder of your own sees of a request. */
-export interface ChallengeRequest {
-  /** Upper case. */
-  readonly method: string;
-  /** Path and query ("/webhooks?token=…"), or an absolute URL. */
-  readonly url: string;
-  readonly headers: ReceiverHeaders;
+/** What a challenge responder of your own sees of a request (its method upper case). */
+export interface ChallengeRequest extends Pick<ReceiverRequest, "method" | "url" | "headers"> {
   /** The body as decoded: a JSON value (lenient: trailing commas), or a form's fields. */
   readonly body: unknown;
   /**
