@@ -21,46 +21,43 @@ export interface ReportContext {
 /** The names a store's scope may not use: a scope that returns one is a store bug (500). */
 const CONTEXT_FIELDS = new Set(["receivedAt", "method", "url", "headers", "dedupeKey", "toJSON"]);
 
+/** What the context is made of: the request, when it came, its key, its credential's header. */
+interface ContextOf {
+  readonly request: ReceiverRequest;
+  readonly receivedAt: number;
+  readonly dedupeKey?: string | undefined;
+  readonly credentialHeader: string;
+}
+
 /** Read-only views of the request; the URL and the headers are redacted on first read. */
 export class HandlerContext implements ReportContext {
-  readonly #receivedAt: number;
-  readonly #dedupeKey: string | undefined;
-  readonly #request: ReceiverRequest;
-  readonly #credentialHeader: string;
+  readonly #of: ContextOf;
   #url: string | undefined;
   #headers: Headers | undefined;
 
-  constructor(
-    request: ReceiverRequest,
-    receivedAt: number,
-    credentialHeader: string,
-    dedupeKey: string | undefined,
-  ) {
-    this.#receivedAt = receivedAt;
-    this.#dedupeKey = dedupeKey;
-    this.#request = request;
-    this.#credentialHeader = credentialHeader;
+  constructor(of: ContextOf) {
+    this.#of = of;
   }
 
   get receivedAt(): Date {
-    return new Date(this.#receivedAt);
+    return new Date(this.#of.receivedAt);
   }
 
   get method(): string {
-    return this.#request.method;
+    return this.#of.request.method;
   }
 
   get dedupeKey(): string | undefined {
-    return this.#dedupeKey;
+    return this.#of.dedupeKey;
   }
 
   get url(): string {
-    this.#url ??= withoutCredentials(this.#request.url);
+    this.#url ??= withoutCredentials(this.#of.request.url);
     return this.#url;
   }
 
   get headers(): Headers {
-    this.#headers ??= redactedHeaders(this.#request.headers, this.#credentialHeader);
+    this.#headers ??= redactedHeaders(this.#of.request.headers, this.#of.credentialHeader);
     return this.#headers;
   }
 

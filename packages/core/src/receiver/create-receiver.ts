@@ -188,8 +188,7 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
 
   /** The handler's `ctx`, made once. */
   function contextOf(attempt: Attempt): HandlerContext {
-    const { request, receivedAt, dedupeKey } = attempt;
-    attempt.ctx ??= new HandlerContext(request, receivedAt, credential.header, dedupeKey);
+    attempt.ctx ??= new HandlerContext({ ...attempt, credentialHeader: credential.header });
     return attempt.ctx;
   }
 

@@ -3,7 +3,7 @@
 // factory in errors.ts, a row in the README's reply table and a conformance case.
 
 export interface ErrorRule {
-  /** The HTTP status: 200 and 202 are the provider's only successes, so every code retries. */
+  /** The HTTP status: not 200 or 202, the provider's only successes, so every code retries. */
   readonly status: number;
   /** `Retry-After`, in seconds: a "not now" that a sender reading it retries after that long. */
   readonly retryAfterSeconds?: number;
@@ -81,7 +81,7 @@ export function ruleOf(code: ErrorCode): ErrorRule {
   return ERROR_RULES[code];
 }
 
-/** What a reply's headers depend on besides the code: the 401's kind, the 405's method. */
+/** What a reply's headers depend on besides the code. */
 export interface ReplyDetail {
   /** A credential was presented and matched nothing: `error="invalid_token"` (RFC 6750, 3.1). */
   readonly invalidToken?: boolean;

@@ -39,10 +39,7 @@ export type ParseResult =
   | { ok: false; error: ReportError; kind?: ReportKind };
 
 export interface ParseOptions {
-  /**
-   * IANA zone in which wall-clock strings without a zone are read. Default
-   * `PROVIDER_TIME_ZONE` ("Asia/Kolkata"), the zone the provider writes them in.
-   */
+  /** IANA zone of wall-clock strings without one. Default "Asia/Kolkata", the provider's. */
   timeZone?: string;
 }
 
@@ -50,8 +47,7 @@ type Payload = Record<string, unknown>;
 type Fielded = "delivery" | "call" | "unsubscribe";
 
 /**
- * Reads and normalizes one pushed body: an SMS delivery report, a call report, an opt-out or
- * another event. Never throws.
+ * Reads one pushed body: an SMS delivery report, a call report, an opt-out, an event. Never throws.
  *
  * @example
  * const result = parseReport(JSON.parse(body));

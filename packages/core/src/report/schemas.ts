@@ -27,7 +27,7 @@ type Table = Readonly<Record<string, FieldRow>>;
 
 // ---- The wire payloads ------------------------------------------------------------------
 
-/** A value senders send as a string or a number (PHP mixes them; composed webhooks send text). */
+/** Senders send a string or a number (PHP mixes them; composed webhooks send text). */
 const stringOrNumber = z.union([z.string(), z.number()]);
 const numberOrString = z.union([z.number(), z.string()]);
 
@@ -77,9 +77,8 @@ const isNonEmptyString = (v: unknown): v is string => typeof v === "string" && v
 export const ReportWarningSchema = z.object({ field: z.string(), message: z.string() });
 export type ReportWarning = z.infer<typeof ReportWarningSchema>;
 
-// What the receiver guarantees, not only the JS type: plain decimals with at least the
-// provider's 4 places (never "1e+21"), whole numbers, valid dates (z.date() refuses an Invalid
-// Date), and identity text that is never empty.
+// What the receiver guarantees, not only the JS type: plain decimals (never "1e+21"), whole
+// numbers, valid dates, identity text that is never empty.
 const identity = z.string().min(1);
 const instant = z.date().nullable();
 const READ = {

@@ -1,22 +1,14 @@
 import type { ReportKind } from "@reportkit/wire";
 
-/**
- * What a claim on a report's key found: "claimed", the caller holds the key (for the store's
- * lease) and runs the handler; "done", processed before, within the store's TTL: acknowledge,
- * do not run; "busy", another attempt holds the lease and may still be running: answer non-2xx.
- */
+/** A claim's outcome: "claimed" (run the handler), "done" (acknowledge), "busy" (not now). */
 export type ClaimResult = "claimed" | "done" | "busy";
 
 /**
- * Where a receiver remembers which reports it processed, so that a provider retry of a report
- * already handled is acknowledged without running the handler again.
- *
- * The protocol: `claim` before the handler (atomically: of two concurrent claims exactly one
- * gets "claimed"); `complete` once the handler succeeded (the key is then "done" for the
- * store's TTL, whoever holds it); `release` once it failed (only if `owner` still holds the
- * key, so an attempt whose lease ran out never frees another's claim). A lease runs out by
- * itself, so a process killed mid-handler holds nothing forever. A rejection of any method means
- * the store is unreachable: the receiver then answers 503 `dedupe_unavailable`, never 2xx.
+ * Where a receiver remembers the reports it processed, so that a retry is acknowledged without
+ * running the handler again. `claim` before the handler (atomically: of two concurrent claims one
+ * gets "claimed"); `complete` once it succeeded ("done" for the TTL, whoever holds it); `release`
+ * once it failed (only if `owner` still holds the key). A lease runs out by itself, so a process
+ * killed mid-handler holds nothing forever. A rejection: 503 `dedupe_unavailable`, never 2xx.
  */
 export interface DedupeStore<Scope extends object = object> {
   /** How long a claim holds before it runs out by itself, in milliseconds. */
