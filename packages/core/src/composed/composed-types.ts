@@ -4,7 +4,6 @@ import {
   type ComposedTemplate,
   DELIVERY_FIELD_TABLE,
   type DELIVERY_VARIABLES,
-  type FieldReading,
   type FieldRow,
   type TemplateVariables,
 } from "@reportkit/wire";
@@ -21,13 +20,7 @@ type DeliveryFields = ReportFieldsOf<typeof DELIVERY_FIELD_TABLE>;
 type CallFields = ReportFieldsOf<typeof CALL_FIELD_TABLE>;
 
 /** Readings a template may promise and still leave empty: numbers, amounts and times. */
-const EMPTY_READINGS = [
-  "count",
-  "decimal",
-  "unixTime",
-  "wallClock",
-  "timestamp",
-] as const satisfies readonly FieldReading[];
+const EMPTY_READINGS = ["count", "decimal", "unixTime", "wallClock", "timestamp"] as const;
 
 type EmptyFieldsOf<T extends Table> = {
   [K in keyof T]: T[K]["read"] extends (typeof EMPTY_READINGS)[number] ? T[K]["field"] : never;

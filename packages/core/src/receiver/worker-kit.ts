@@ -107,19 +107,15 @@ export function msGroup<T extends Record<string, number>>(
     example: `{ ${names.map((n) => `${n}: ${defaults[n]}`).join(", ")} }`,
     known: names,
   });
-  const result: Record<string, number> = {};
-  for (const name of names) result[name] = read.positiveMs(name, defaults[name] as number);
-  return result as T;
+  return Object.fromEntries(
+    names.map((name) => [name, read.positiveMs(name, defaults[name] as number)]),
+  ) as T;
 }
 
 /** The trace context a job carries: string values only, or none. */
 export function traceOf(trace: unknown): TraceCarrier | undefined {
   if (typeof trace !== "object" || trace === null) return undefined;
-  const carrier: TraceCarrier = {};
-  for (const [name, value] of Object.entries(trace)) {
-    if (typeof value === "string") carrier[name] = value;
-  }
-  return carrier;
+  return Object.fromEntries(Object.entries(trace).filter(([, value]) => typeof value === "string"));
 }
 
 /** A logger that prints an error once, not once per reconnection attempt or poll. */

@@ -150,12 +150,11 @@ export function invalidJson(detail = "The body is not valid JSON."): ReportkitEr
   return new ReportkitError("invalid_json", `${detail} Send the report as a JSON object.`);
 }
 
-export function invalidForm(reason: string): ReportkitError {
-  return new ReportkitError(
-    "invalid_form",
-    `The multipart/form-data body could not be read: ${reason}`,
-  );
-}
+// The platform's own parser's message differs by runtime (undici, workerd): the reply says one.
+export const invalidForm = fixed(
+  "invalid_form",
+  "The multipart/form-data body could not be read: its parts do not follow its boundary parameter (check the boundary and the parts' CRLF line breaks).",
+);
 
 // ---- The report --------------------------------------------------------------------------
 

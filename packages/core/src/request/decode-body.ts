@@ -68,11 +68,8 @@ export async function decodeBody(
   if (format === "multipart") {
     // Of repeated names the last value is kept.
     const fields = await formFields(body, contentType ?? "").catch(() => undefined);
-    // The platform's own message differs by runtime (undici, workerd): the reply says the same.
-    if (fields !== undefined) return Object.fromEntries(fields);
-    throw invalidForm(
-      "its parts do not follow its boundary parameter (check the boundary and the parts' CRLF line breaks).",
-    );
+    if (fields === undefined) throw invalidForm();
+    return Object.fromEntries(fields);
   }
   // A text body may still start with the UTF-8 byte order mark (Windows senders write one):
   // TextDecoder drops it from bytes, a framework that decoded the text first may not.
