@@ -1,6 +1,7 @@
 // A receiver's options, checked once at construction (base/attorney.ts) into its configuration.
 // Options that contradict each other are refused rather than one of them dropped without a word.
 import { type ComposedTemplate, PROVIDER_TIME_ZONE } from "@reportkit/wire";
+import { isRecord } from "@reportkit/wire/internal";
 import { hasMethods, type OptionReader, readOptions } from "../base/attorney.js";
 import type { EnvRecord } from "../base/types.js";
 import {
@@ -262,13 +263,12 @@ function credentialOf(
     };
   }
   // `{ value, header }`: the secret in a header of its own.
-  const inHeader =
-    typeof options.secret === "object" && options.secret !== null && !Array.isArray(options.secret)
-      ? read.group<SecretInHeader>("secret", {
-          example: 'secret: { value: process.env.REPORTKIT_SECRET, header: "x-api-key" }',
-          known: ["value", "header"],
-        })
-      : undefined;
+  const inHeader = isRecord(options.secret)
+    ? read.group<SecretInHeader>("secret", {
+        example: 'secret: { value: process.env.REPORTKIT_SECRET, header: "x-api-key" }',
+        known: ["value", "header"],
+      })
+    : undefined;
   const headerWanted = 'a header name such as "x-api-key"';
   const header = inHeader?.check(
     "header",
@@ -279,9 +279,7 @@ function credentialOf(
     throw inHeader.refusal("header", headerWanted);
   const name = header === undefined ? "authorization" : header.toLowerCase();
   const bearer = header === undefined;
-  const secret = (
-    inHeader === undefined ? options.secret : (options.secret as SecretInHeader).value
-  ) as unknown;
+  const secret: unknown = isRecord(options.secret) ? options.secret.value : options.secret;
   const checkOf = (value: unknown): SecretCheck => {
     validateSecret(value, bearer);
     return secretCheck(value as SecretOption, bearer ? undefined : name);
