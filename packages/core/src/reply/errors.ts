@@ -60,11 +60,11 @@ function fixed(code: ErrorCode, message: string): (cause?: unknown) => Reportkit
 // ---- The request, before its body --------------------------------------------------------
 
 /** "missing": no credential; "not_bearer": another scheme; "invalid": matched no secret. */
-export function unauthorized(
+export const unauthorized = (
   problem: "missing" | "not_bearer" | "invalid",
   where: string,
-): ReportkitError {
-  return new ReportkitError(
+): ReportkitError =>
+  new ReportkitError(
     "unauthorized",
     problem === "missing"
       ? `Missing credentials: send the webhook's secret in ${where}.`
@@ -74,31 +74,27 @@ export function unauthorized(
     // A credential of another scheme is no Bearer token at all: no error code (RFC 6750, 3.1).
     { invalidToken: problem === "invalid" },
   );
-}
 
 /** The 401 of a verification whose validation key is not the receiver's token. */
-export function wrongValidationKey(): ReportkitError {
-  return new ReportkitError(
+export const wrongValidationKey = (): ReportkitError =>
+  new ReportkitError(
     "unauthorized",
     "The verification request's validation key (its `token` query parameter or `validation_key`) is not this receiver's verificationToken.",
     { invalidToken: true, verification: true },
   );
-}
 
-export function methodNotAllowed(method: string, allowed: string): ReportkitError {
-  return new ReportkitError(
+export const methodNotAllowed = (method: string, allowed: string): ReportkitError =>
+  new ReportkitError(
     "method_not_allowed",
     `Method ${method.slice(0, 20)} is not allowed here; the provider pushes reports with ${allowed}.`,
     { allow: allowed },
   );
-}
 
-export function unsupportedMediaType(contentType: string): ReportkitError {
-  return new ReportkitError(
+export const unsupportedMediaType = (contentType: string): ReportkitError =>
+  new ReportkitError(
     "unsupported_media_type",
     `Content-Type "${contentType.slice(0, 100)}" cannot carry a report. Send application/json, application/x-www-form-urlencoded or multipart/form-data.`,
   );
-}
 
 export function secretCheckFailed(cause: unknown): ReportkitError {
   if (cause instanceof ReportkitError) return cause;
@@ -110,12 +106,11 @@ export function secretCheckFailed(cause: unknown): ReportkitError {
 }
 
 /** No secret to check requests against, where the secret is read per request. */
-export function secretMissing(envName: string, whereToSet: string): ReportkitError {
-  return new ReportkitError(
+export const secretMissing = (envName: string, whereToSet: string): ReportkitError =>
+  new ReportkitError(
     "secret_check_failed",
     `This receiver has no secret to check the request against: ${envName} is neither in its options nor ${whereToSet}, or pass \`secret\`. The provider will retry this report.`,
   );
-}
 
 export const shuttingDown = fixed(
   "shutting_down",
@@ -125,20 +120,18 @@ export const shuttingDown = fixed(
 // ---- The body ----------------------------------------------------------------------------
 
 /** The rest of an oversized body is not read: the reply closes the connection. */
-export function tooLarge(limit: number): ReportkitError {
-  return new ReportkitError(
+export const tooLarge = (limit: number): ReportkitError =>
+  new ReportkitError(
     "payload_too_large",
     `The body is larger than the receiver's limit of ${limit} bytes. Raise maxBodyBytes if reports this large are expected.`,
   );
-}
 
 /** The body did not arrive within `bodyTimeoutMs`: 408, and the connection is closed. */
-export function bodyTimedOut(timeoutMs: number): ReportkitError {
-  return new ReportkitError(
+export const bodyTimedOut = (timeoutMs: number): ReportkitError =>
+  new ReportkitError(
     "request_timeout",
     `The request body did not arrive within ${timeoutMs} ms (bodyTimeoutMs); send it with the request.`,
   );
-}
 
 export const readFailed = fixed(
   "body_read_failed",
@@ -146,9 +139,8 @@ export const readFailed = fixed(
 );
 
 /** `detail`: what is wrong with the text, without quoting it. */
-export function invalidJson(detail = "The body is not valid JSON."): ReportkitError {
-  return new ReportkitError("invalid_json", `${detail} Send the report as a JSON object.`);
-}
+export const invalidJson = (detail = "The body is not valid JSON."): ReportkitError =>
+  new ReportkitError("invalid_json", `${detail} Send the report as a JSON object.`);
 
 // The platform's own parser's message differs by runtime (undici, workerd): the reply says one.
 export const invalidForm = fixed(
@@ -158,14 +150,12 @@ export const invalidForm = fixed(
 
 // ---- The report --------------------------------------------------------------------------
 
-export function unrecognizedReport(message: string): ReportError {
-  return new ReportkitError("unrecognized_report", message) as ReportError;
-}
+export const unrecognizedReport = (message: string): ReportError =>
+  new ReportkitError("unrecognized_report", message) as ReportError;
 
 /** A report without what identifies it, or a composed key missing: `field` names it. */
-export function invalidReport(field: string, message: string): ReportError {
-  return new ReportkitError("invalid_report", message, { field }) as ReportError;
-}
+export const invalidReport = (field: string, message: string): ReportError =>
+  new ReportkitError("invalid_report", message, { field }) as ReportError;
 
 // ---- Processing --------------------------------------------------------------------------
 
@@ -227,9 +217,8 @@ const internalError = fixed(
 );
 
 /** Anything thrown that is not a ReportkitError: a bug, or a function of the app's that threw. */
-export function asReportkitError(error: unknown): ReportkitError {
-  return error instanceof ReportkitError ? error : internalError(error);
-}
+export const asReportkitError = (error: unknown): ReportkitError =>
+  error instanceof ReportkitError ? error : internalError(error);
 
 /** Logged, not sent: the reply went out without the journal's copy of the report. */
 export const journalNotKept = fixed(
