@@ -4,14 +4,10 @@
 
 type StackLimit = number | typeof NO_LIMIT;
 const NO_LIMIT = Symbol("no stackTraceLimit");
-
-interface ErrorConstructorWithLimit {
-  stackTraceLimit?: number;
-}
+const errorClass = Error as { stackTraceLimit?: number };
 
 /** Sets Error.stackTraceLimit to 0; returns what it was, or undefined where it cannot be set. */
 export function hideStack(): StackLimit | undefined {
-  const errorClass = Error as ErrorConstructorWithLimit;
   const limit = errorClass.stackTraceLimit;
   try {
     errorClass.stackTraceLimit = 0;
@@ -24,7 +20,6 @@ export function hideStack(): StackLimit | undefined {
 /** Puts back what hideStack found. */
 export function restoreStack(limit: StackLimit | undefined): void {
   if (limit === undefined) return;
-  const errorClass = Error as ErrorConstructorWithLimit;
   if (limit === NO_LIMIT) delete errorClass.stackTraceLimit;
   else errorClass.stackTraceLimit = limit;
 }

@@ -63,10 +63,18 @@ export async function runReport(
   span: ReportSpan | undefined,
   settings: RunSettings,
 ): Promise<RunOutcome> {
-  const { dedupe, queue, handlers } = settings;
+  const { dedupe, queue, handlers, deadlineMs } = settings;
   const key = ctx.dedupeKey;
   if (queue !== undefined) {
-    return { response: await enqueue(queue, report, key, span, settings.deadlineMs) };
+    // Queue mode: 202 once the queue holds the report, 503 if it cannot take it in time.
+    try {
+      const trace = span?.carrier();
+      const added = queue.enqueue(report, key, trace === undefined ? undefined : { trace });
+      await (deadlineMs === undefined ? added : answeredWithin(added, deadlineMs));
+    } catch (cause) {
+      throw queueUnavailable(cause);
+    }
+    return { response: QUEUED };
   }
   const handler = handlers[report.type];
   if (handler === undefined) {
@@ -80,7 +88,7 @@ export async function runReport(
   // a key is claimed under a key of its own, used once.
   const scoped = dedupe?.scope !== undefined;
   if (dedupe === undefined || (key === undefined && !scoped)) {
-    return run(handler, report, ctx, span, settings.deadlineMs, undefined);
+    return run(handler, report, ctx, span, deadlineMs, undefined);
   }
   instance ??= globalThis.crypto.randomUUID();
   claims += 1;
@@ -103,7 +111,7 @@ export async function runReport(
       throw asReportkitError(cause);
     }
   }
-  return run(handler, report, ctx, span, settings.deadlineMs, claim);
+  return run(handler, report, ctx, span, deadlineMs, claim);
 }
 
 /**
@@ -155,22 +163,4 @@ function release({ store, key, owner }: Claim): void {
   try {
     Promise.resolve(store.release(key, owner)).catch(() => {});
   } catch {}
-}
-
-/** Queue mode: 202 once the queue holds the report, 503 if it cannot take it in time. */
-async function enqueue(
-  queue: ReportQueue,
-  report: Report,
-  key: string | undefined,
-  span: ReportSpan | undefined,
-  deadlineMs: number | undefined,
-): Promise<ReceiverResponse> {
-  try {
-    const trace = span?.carrier();
-    const added = queue.enqueue(report, key, trace === undefined ? undefined : { trace });
-    await (deadlineMs === undefined ? added : answeredWithin(added, deadlineMs));
-  } catch (cause) {
-    throw queueUnavailable(cause);
-  }
-  return QUEUED;
 }
