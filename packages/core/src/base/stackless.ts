@@ -17,7 +17,6 @@ export function hideStack(): StackLimit | undefined {
   return limit ?? NO_LIMIT;
 }
 
-/** Puts back what hideStack found. */
 export function restoreStack(limit: StackLimit | undefined): void {
   if (limit === undefined) return;
   if (limit === NO_LIMIT) delete errorClass.stackTraceLimit;

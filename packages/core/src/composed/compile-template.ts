@@ -12,7 +12,6 @@ import {
 // A composed template checked once, when the receiver is built, by @reportkit/wire's grammar (as
 // the sandbox checks it), into where each variable is read in a request (read-composed.ts).
 
-/** Where a variable's value is found in a request. */
 export type Source =
   | { readonly from: "query" | "body"; readonly key: string; readonly placeholder: Placeholder }
   | {
@@ -84,7 +83,6 @@ export function compileTemplate(template: ComposedTemplate): CompiledTemplate {
   };
 }
 
-/** The wire fields that carry a phone number. */
 const PHONE_FIELDS: ReadonlySet<string> = new Set(["mobile", "from", "to", "bridge", "receiver"]);
 
 /** The keys a phone number comes under (a template's own too): a redacting journal hides them. */

@@ -14,7 +14,6 @@ import type { CallReport, DeliveryReport } from "../report/schemas.js";
 
 type Table = Readonly<Record<string, FieldRow>>;
 
-/** Wire field -> the report field it fills. */
 type ReportFieldsOf<T extends Table> = { readonly [K in keyof T]: T[K]["field"] };
 type DeliveryFields = ReportFieldsOf<typeof DELIVERY_FIELD_TABLE>;
 type CallFields = ReportFieldsOf<typeof CALL_FIELD_TABLE>;

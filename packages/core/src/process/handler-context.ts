@@ -21,7 +21,6 @@ export interface ReportContext {
 /** The names a store's scope may not use: a scope that returns one is a store bug (500). */
 const CONTEXT_FIELDS = new Set(["receivedAt", "method", "url", "headers", "dedupeKey", "toJSON"]);
 
-/** What the context is made of: the request, when it came, its key, its credential's header. */
 interface ContextOf {
   readonly request: ReceiverRequest;
   readonly receivedAt: number;

@@ -25,10 +25,8 @@ export interface ReceiverLog {
   once(line: string): void;
 }
 
-/** The fields a structured logger (pino, Fastify's) gets with each line. */
 type LogFields = { code: string; status: number; dedupeKey?: string; err?: unknown };
 
-/** What each kind is called, and the handler that takes it. */
 const KINDS = {
   delivery: ["an SMS delivery report", "onDelivery"],
   call: ["a call report", "onCall"],

@@ -93,7 +93,6 @@ function withoutSecrets(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/** The body's JSON value, or undefined when it is none. */
 function parsed(text: string): unknown {
   try {
     return parseLenientJson(text);
@@ -102,7 +101,6 @@ function parsed(text: string): unknown {
   }
 }
 
-/** Base64 bytes as UTF-8 text, or undefined when they are not UTF-8. */
 function utf8Of(base64: string): string | undefined {
   try {
     const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));

@@ -30,7 +30,6 @@ export type AnyHandler = (report: never, ctx: HandlerContext) => unknown;
 /** The report handlers a receiver has so far, by kind: from its options, or attached later. */
 export type KindHandlers = Partial<Record<Report["type"], AnyHandler>>;
 
-/** What running a report needs of the receiver's configuration. */
 interface RunSettings {
   readonly dedupe: DedupeStore | undefined;
   readonly queue: ReportQueue | undefined;
@@ -48,7 +47,6 @@ interface RunOutcome {
   readonly notice?: ReportkitError;
 }
 
-/** A claim on a report's key in a dedupe store, held by one attempt. */
 type Claim = { readonly store: DedupeStore; readonly key: string; readonly owner: string };
 
 // Owner ids for dedupe claims, unique across processes (the store may be shared): one random id

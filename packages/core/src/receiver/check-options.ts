@@ -40,7 +40,6 @@ export const DEFAULT_MAX_BODY_BYTES = 65_536;
 const DEFAULT_DEADLINE_MS = 8000;
 const DEFAULT_BODY_TIMEOUT_MS = 5000;
 
-/** A receiver's configuration, from its options. */
 export type Config = ReturnType<typeof checkOptions>;
 
 /** For an adapter whose requests bring their environment: see `AdapterReceiverSettings`. */
@@ -232,7 +231,6 @@ function isStore(value: unknown): value is DedupeStore {
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 
-/** The `verification` group, its token checked. */
 function verificationOf(read: OptionReader<Options>): VerificationOptions {
   const group = read.group<VerificationOptions>("verification", {
     example: "verification: { token: process.env.REPORTKIT_VERIFICATION_TOKEN }",

@@ -45,8 +45,6 @@ interface Attempt extends JournalAttempt {
   readonly receivedAt: number;
   /** Reading the body began: a refusal from now on leaves nothing unread to drop. */
   reading?: boolean;
-  /** Recognised as the webhook's verification, never a report. */
-  verification?: boolean;
   span?: ReportSpan;
   ctx?: HandlerContext;
 }
@@ -94,7 +92,7 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
       const payload = await bodyOf(attempt);
       if (config.handshake && payload !== undefined) {
         const answered = await answerHandshake(request, payload, "secret", config);
-        if (answered !== undefined) return answer(attempt, answered);
+        if (answered !== undefined) return answer(answered);
       }
       const report = parsed(attempt, payload);
       log.warnings(report);
@@ -151,12 +149,11 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
       throw refusal;
     }
     if (answered === undefined) throw refusal;
-    return answer(attempt, answered);
+    return answer(answered);
   }
 
   /** The verification, answered: counted as one, never as a report. */
-  function answer(attempt: Attempt, response: ReceiverResponse): ReceiverResponse {
-    attempt.verification = true;
+  function answer(response: ReceiverResponse): ReceiverResponse {
     telemetry?.verification?.("answered");
     return response;
   }
@@ -186,7 +183,6 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
     );
   }
 
-  /** The handler's `ctx`, made once. */
   function contextOf(attempt: Attempt): HandlerContext {
     attempt.ctx ??= new HandlerContext({ ...attempt, credentialHeader: credential.header });
     return attempt.ctx;
@@ -212,7 +208,7 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
     if (attempt.span !== undefined) {
       // An attempt still running elsewhere is no error of this one.
       attempt.span.end(rule.outcome, rule.outcome === "in_progress" ? undefined : error.code);
-    } else if (error.verification || attempt.verification) {
+    } else if (error.verification) {
       telemetry?.verification?.("refused");
     } else {
       telemetry?.refused(error.code, attempt.kind);

@@ -95,7 +95,6 @@ export interface ReplyDetail {
 // a parked report's Retry-After and a 405's method vary, so the map stays small.
 const HEADERS = new Map<string, Readonly<Record<string, string>>>();
 
-/** The headers of a reply with this code, as its row says. */
 export function replyHeaders(
   code: ErrorCode,
   detail: ReplyDetail = {},

@@ -10,7 +10,6 @@ export const DUPLICATE = fixedReply(200, '{"ok":true,"duplicate":true}');
 /** Queue mode: the report is stored durably and will be processed by a worker. */
 export const QUEUED = fixedReply(202, '{"ok":true,"queued":true}');
 
-/** A reply that is the same every time: built once, frozen. */
 function fixedReply(status: number, body: string): ReceiverResponse {
   return Object.freeze({ status, headers: JSON_HEADERS, body });
 }

@@ -50,7 +50,6 @@ export function calleeHash(number: string): string {
   return sha256Hex(number).slice(0, 16);
 }
 
-/** The SHA-256 of a text's UTF-8 bytes, in hex. */
 export function sha256Hex(text: string): string {
   return bytesToHex(sha256(utf8ToBytes(text)));
 }

@@ -163,7 +163,6 @@ const SPECS = {
   unsubscribe: specsOf(UNSUBSCRIBE_FIELD_TABLE),
 };
 
-/** What messages call each kind with fields. */
 export const KIND_NAMES: Readonly<Record<Fielded, string>> = {
   delivery: "SMS delivery report",
   call: "call report",
@@ -233,7 +232,6 @@ function fielded(kind: Fielded, p: Payload, readWallClock: WallClockReader): Par
   return { ok: true, report: report as Report };
 }
 
-/** The reader of each reading but a time's. */
 const READERS = {
   identity: readIdentity,
   status: readIdentity,
@@ -374,7 +372,6 @@ function unusable(value: unknown, missing = "missing", empty = "empty"): string 
   return read instanceof Unreadable ? read.message : value === undefined ? missing : empty;
 }
 
-/** A 400: the report cannot be identified. */
 function refused(kind: Fielded, field: string, message: string): ParseResult {
   return { ok: false, kind, error: invalidReport(field, message) };
 }

@@ -37,7 +37,6 @@ export function quote(value: unknown): string {
   return describe(value);
 }
 
-/** The JSON type of a value, as a message names it. */
 export function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";

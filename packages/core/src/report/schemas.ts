@@ -116,7 +116,6 @@ function reportShape<T extends Table, Status extends z.ZodType>(
   return shape as ReportShape<T, Status>;
 }
 
-/** What every report carries besides its fields. */
 const common = {
   /** Values that could not be read (their field is null); `[]` when every value was read. */
   warnings: z.array(ReportWarningSchema),
@@ -188,7 +187,6 @@ export type EventReport = z.infer<typeof EventReportSchema>;
 /** Any body the receiver takes: an SMS delivery report, a call report, an opt-out or an event. */
 export type Report = DeliveryReport | CallReport | UnsubscribeReport | EventReport;
 
-/** Each kind's report schema. */
 export const REPORT_SCHEMAS = {
   delivery: DeliveryReportSchema,
   call: CallReportSchema,

@@ -8,7 +8,6 @@ import { invalidForm, invalidJson, unsupportedMediaType } from "../reply/errors.
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
 const utf8 = new TextDecoder();
 
-/** The formats a report body can arrive in. */
 export type BodyFormat = "json" | "urlencoded" | "multipart";
 
 // A missing Content-Type is read as JSON, and so is text/plain: PHP senders that forget the
@@ -46,7 +45,6 @@ export async function formFields(
   return [...form].filter((field): field is [string, string] => typeof field[1] === "string");
 }
 
-/** Whether a report can arrive in this media type, and as what. */
 export function formatOf(type: string): BodyFormat | undefined {
   return FORMATS.get(type) ?? (type.endsWith("+json") ? "json" : undefined);
 }

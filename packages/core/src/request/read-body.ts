@@ -39,7 +39,6 @@ export async function readBody(
   return bytes;
 }
 
-/** A stream read to its end, or refused once past `maxBytes`. */
 async function readStream(body: BodyStream, maxBytes: number): Promise<Uint8Array> {
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   try {

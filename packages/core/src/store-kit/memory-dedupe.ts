@@ -15,7 +15,6 @@ export interface MemoryDedupeOptions {
   leaseMs?: number;
 }
 
-/** A claim in progress: who holds it, and until when. */
 type Held = { readonly owner: string; readonly until: number };
 
 /**
