@@ -45,6 +45,8 @@ interface Attempt extends JournalAttempt {
   readonly receivedAt: number;
   /** Reading the body began: a refusal from now on leaves nothing unread to drop. */
   reading?: boolean;
+  /** Recognised as the webhook's verification (a telemetry that fails on it: still one). */
+  verification?: boolean;
   span?: ReportSpan;
   ctx?: HandlerContext;
 }
@@ -92,7 +94,7 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
       const payload = await bodyOf(attempt);
       if (config.handshake && payload !== undefined) {
         const answered = await answerHandshake(request, payload, "secret", config);
-        if (answered !== undefined) return answer(answered);
+        if (answered !== undefined) return answer(attempt, answered);
       }
       const report = parsed(attempt, payload);
       log.warnings(report);
@@ -149,11 +151,12 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
       throw refusal;
     }
     if (answered === undefined) throw refusal;
-    return answer(answered);
+    return answer(attempt, answered);
   }
 
   /** The verification, answered: counted as one, never as a report. */
-  function answer(response: ReceiverResponse): ReceiverResponse {
+  function answer(attempt: Attempt, response: ReceiverResponse): ReceiverResponse {
+    attempt.verification = true;
     telemetry?.verification?.("answered");
     return response;
   }
@@ -208,7 +211,7 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
     if (attempt.span !== undefined) {
       // An attempt still running elsewhere is no error of this one.
       attempt.span.end(rule.outcome, rule.outcome === "in_progress" ? undefined : error.code);
-    } else if (error.verification) {
+    } else if (error.verification || attempt.verification) {
       telemetry?.verification?.("refused");
     } else {
       telemetry?.refused(error.code, attempt.kind);
