@@ -14,12 +14,7 @@ import {
 
 export type Source =
   | { readonly from: "query" | "body"; readonly key: string; readonly placeholder: Placeholder }
-  | {
-      readonly from: "path";
-      /** Index into the template's path segments. */
-      readonly segment: number;
-      readonly placeholder: Placeholder;
-    };
+  | { readonly from: "path"; readonly segment: number; readonly placeholder: Placeholder };
 
 export interface CompiledTemplate {
   readonly type: "delivery" | "call";

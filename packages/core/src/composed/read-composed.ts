@@ -40,17 +40,13 @@ export function readComposed(
   const payload: Record<string, unknown> = {};
   for (const source of compiled.sources) {
     const value = readSource(compiled, source, params, values, segments);
-    const { variable } = source.placeholder;
+    const { variable, field: wire } = source.placeholder;
     // The documentation's second meaning: {{sent_time}} filled with unix digits is sent_at.
-    const unix = Object.hasOwn(unixReadings, variable) ? unixReadings[variable] : undefined;
-    const field =
-      unix !== undefined && typeof value === "string" && DIGITS.test(value)
-        ? unix
-        : source.placeholder.field;
+    const unix = Object.hasOwn(unixReadings, variable) && typeof value === "string";
+    const field = unix && DIGITS.test(value) ? (unixReadings[variable] as string) : wire;
     if (payload[field] === undefined) payload[field] = value;
   }
-  const raw = { ...Object.fromEntries(params), ...values };
-  return { fields: payload, raw };
+  return { fields: payload, raw: { ...Object.fromEntries(params), ...values } };
 }
 
 /**

@@ -12,7 +12,6 @@ import { mediaType, otherCharset } from "../request/decode-body.js";
 import type { FailureJournal, JournalRecord, JournalRequest } from "../store-kit/dedupe-store.js";
 import { maskDigits, type Redaction, redactRequest } from "./redact-request.js";
 
-/** How long a reply waits for the journal to keep a report before it goes out anyway. */
 const RECORD_TIMEOUT_MS = 2000;
 
 /** What the journal is told of one attempt besides the error. */

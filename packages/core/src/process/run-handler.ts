@@ -54,7 +54,6 @@ type Claim = { readonly store: DedupeStore; readonly key: string; readonly owner
 let instance: string | undefined;
 let claims = 0;
 
-/** The outcome of one report: queued, a duplicate, processed. @throws ReportkitError */
 export async function runReport(
   report: Report,
   ctx: HandlerContext,

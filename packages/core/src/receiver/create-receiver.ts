@@ -114,7 +114,6 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
     }
   }
 
-  /** The body read and decoded (undefined for a composed template that reads none). */
   async function bodyOf(attempt: Attempt): Promise<unknown> {
     if (template !== undefined && !template.readsBody) return undefined;
     const { request } = attempt;
@@ -161,7 +160,6 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
     return response;
   }
 
-  /** The report in the payload (a composed template's own keys mapped back first). */
   function parsed(attempt: Attempt, payload: unknown): Report {
     let result: ReturnType<typeof parseWith>;
     if (template === undefined) {

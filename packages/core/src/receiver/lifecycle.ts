@@ -4,7 +4,6 @@ import type { CloseOptions, HealthReport } from "../base/types.js";
 import { answeredWithin, within } from "../base/within.js";
 import type { Config } from "./check-options.js";
 
-/** How long one health check may take before it counts as failed. */
 const HEALTH_TIMEOUT_MS = 2000;
 /** Just under the 10 s a container usually gets between SIGTERM and SIGKILL. */
 const DEFAULT_CLOSE_TIMEOUT_MS = 9000;

@@ -281,7 +281,6 @@ function event(name: string, payload: Payload, body: Payload): ParseResult {
 
 // ---- Values ------------------------------------------------------------------------------
 
-/** The value, or null with a warning naming the field when it could not be read. */
 function warn<T>(read: Read<T>, field: string, warnings: ReportWarning[]): T | null {
   if (!(read instanceof Unreadable)) return read;
   warnings.push({ field, message: `${read.message}; set to null, the value is kept in raw` });

@@ -55,7 +55,6 @@ function numberText(value: number): string | Unreadable {
   );
 }
 
-/** Text as sent; a number becomes its decimal string. */
 export function readText(value: unknown): Read<string> {
   if (typeof value === "string") return value === "" ? null : value;
   if (blank(value)) return null;

@@ -29,7 +29,6 @@ export function mediaType(contentType: string | null | undefined): string {
   return (contentType ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? "";
 }
 
-/** The charset a Content-Type names, when it names one other than UTF-8. */
 export function otherCharset(contentType: string | null | undefined): string | undefined {
   const charset = CHARSET.exec(contentType ?? "")?.[1];
   return charset === undefined || /^utf-?8$/i.test(charset) ? undefined : charset;

@@ -36,7 +36,6 @@ export function memoryDedupe(options: MemoryDedupeOptions = {}): DedupeStore {
   // owner and lease. At 100,000 keys of the provider's ids, about 12 MB (docs/performance.md).
   const keys = new Map<string, number | Held>();
 
-  /** Writes `key` as the newest, the oldest dropped past `maxKeys`. */
   function write(key: string, value: number | Held): void {
     keys.delete(key);
     if (keys.size >= maxKeys) keys.delete(keys.keys().next().value as string);
