@@ -139,13 +139,12 @@ export function shown(value: unknown): string {
   if (typeof value === "string") {
     return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
   }
-  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") {
+  const kind = typeof value;
+  if (value == null || kind === "number" || kind === "boolean" || kind === "bigint") {
     return String(value);
   }
-  if (value === undefined || value === null) return String(value);
   if (Array.isArray(value)) return "a list";
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? "an invalid Date" : "a Date";
-  const kind = typeof value;
   return kind === "object" ? "an object" : `a ${kind}`;
 }
 

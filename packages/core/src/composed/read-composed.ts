@@ -96,9 +96,7 @@ function readSource(
   fields: Record<string, unknown>,
   segments: string[],
 ): unknown {
-  if (source.from === "path") {
-    return unwrap(segments[source.segment] as string, source.placeholder);
-  }
+  if (source.from === "path") return unwrap(segments[source.segment] ?? "", source.placeholder);
   if (source.from === "body") {
     if (!Object.hasOwn(fields, source.key)) throw missing(compiled, source);
     return fields[source.key];
