@@ -12,10 +12,7 @@ export type EnvRecord = Readonly<Record<string, unknown>>;
 /** A body still to be read (a Node request, a web ReadableStream), under core's limits. */
 export type BodyStream = AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array>;
 
-/**
- * The one request an adapter hands core: method, URL, headers and the body as a stream not yet
- * read (or, where its framework read it, as text or bytes; `null` for none).
- */
+/** The one request an adapter hands core, its body not yet read (or as its framework read it). */
 export interface ReceiverRequest {
   readonly method: string;
   /** Path and query ("/webhooks?x=1"), or an absolute URL. */
@@ -41,10 +38,7 @@ export interface HealthReport {
 }
 
 export interface CloseOptions {
-  /**
-   * How long to wait for reports in flight before closing the stores anyway, in ms. Default
-   * 9000: just under the usual 10 s a container is given between SIGTERM and SIGKILL.
-   */
+  /** How long reports in flight are waited for, in ms. Default 9000 (SIGKILL comes at 10 s). */
   timeoutMs?: number;
 }
 

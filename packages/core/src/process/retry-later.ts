@@ -6,9 +6,8 @@ const BRAND = Symbol.for("@reportkit/core:RetryLater");
 
 export interface RetryLaterOptions {
   /**
-   * How long to wait before the report runs again, in ms: where a queue worker's backoff starts,
-   * else the reply's Retry-After (the provider waits 30 minutes whatever it says). Default: the
-   * worker's parking backoff.
+   * How long to wait before it runs again, in ms: a worker's backoff starts there; else it is the
+   * reply's Retry-After (the provider waits 30 minutes anyway). Default: the parking backoff.
    */
   afterMs?: number;
 }

@@ -15,14 +15,10 @@ const UNIX = /^\d+(?:\.\d+)?$/;
 const WHOLE = /^\+?(\d+)(?:\.0*)?$/;
 // Any decimal a sender may write: "2", ".25", "-0.5", "+2.5", "2.", "1.5e-3".
 const ANY_DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d{1,4}))?$/i;
-// A decimal written with an exponent past this is no amount of credits.
-const MAX_EXPONENT = 400;
-// The places the provider gives credits ("2.0000"); more are kept, fewer are padded.
-const CREDIT_PLACES = 4;
-// Past this, a number is milliseconds: as seconds it would be after the year 5000.
-const MILLISECONDS_FROM = 1e11;
-// The range of a valid Date: past it, `new Date(t)` is an Invalid Date.
-const MAX_TIME = 8.64e15;
+const MAX_EXPONENT = 400; // past this, no amount of credits
+const CREDIT_PLACES = 4; // the provider's "2.0000"; more are kept, fewer padded
+const MILLISECONDS_FROM = 1e11; // as seconds, after the year 5000
+const MAX_TIME = 8.64e15; // past it, `new Date(t)` is an Invalid Date
 
 function blank(value: unknown): value is "" | null | undefined {
   return value === undefined || value === null || value === "";

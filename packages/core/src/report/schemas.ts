@@ -1,7 +1,5 @@
-// The zod schemas users import, built from @reportkit/wire's field tables: the wire payloads as
-// senders push them, and the reports as handlers receive them (every report type is their
-// z.infer). The receiver parses with the same tables (parse-report.ts), one reader per field, so
-// one unreadable value costs that value (null and a warning), not the report.
+// The zod schemas users import, built from @reportkit/wire's field tables (as the parser reads
+// them): the wire payloads as senders push them, the reports as handlers receive them.
 import {
   CALL_FIELD_TABLE,
   CALL_OUTCOMES,
@@ -70,10 +68,7 @@ export const UnsubscribePayloadSchema = z.looseObject(wireShape(UNSUBSCRIBE_FIEL
 
 const isNonEmptyString = (v: unknown): v is string => typeof v === "string" && v !== "";
 
-/**
- * A value the receiver could not read (the report field is null, `raw` keeps the value), by its
- * wire name (`field`: "units", "deliv_time"); or a `status` the status table does not know.
- */
+/** A value that could not be read (null, kept in `raw`) by its wire name, or an unknown status. */
 export const ReportWarningSchema = z.object({ field: z.string(), message: z.string() });
 export type ReportWarning = z.infer<typeof ReportWarningSchema>;
 
@@ -149,9 +144,8 @@ export const CallReportSchema = z.object({
   /** Whether calling again later may get through (busy, no answer, no channel). */
   transient: z.boolean(),
   /**
-   * When `recordingUrl` stops working: its presigned expiry when it states one, else the report's
-   * time (Click2Call's `unixtime`/`date`, else the call's end, else its start) plus the documented
-   * 2 hours; null without a recording or a time. Fetch the file before then (docs/recordings.md).
+   * When `recordingUrl` stops working: its presigned expiry, else the report's time (else the
+   * call's end, else its start) plus the documented 2 hours (docs/recordings.md).
    */
   recordingExpiresAt: z.date().nullable(),
   ...common,
@@ -164,10 +158,7 @@ export const UnsubscribeReportSchema = z.object({
   ...common,
 });
 
-/**
- * Another event pushed to the webhook (a WhatsApp, RCS or Viber status, an inbound message, a
- * contact update, a smart-link visit), as `onEvent` receives it: only its envelope is typed.
- */
+/** Another event (WhatsApp, RCS, Viber, inbound, contacts, links), as `onEvent` gets it. */
 export const EventReportSchema = z.object({
   type: z.literal("event"),
   /** "whatsapp:message:status", "vmn:message:in", "contacts:subscriber:subscription", "link:visit". */

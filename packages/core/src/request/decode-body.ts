@@ -1,6 +1,5 @@
 // What a Content-Type tells the receiver (whether a report can arrive in it, as what), and a body
 // turned into its payload: JSON (leniently), or a form's fields.
-
 import { describeJsonError, parseLenientJson } from "../base/parse-json.js";
 import { headerOf, type ReceiverRequest } from "../base/types.js";
 import { invalidForm, invalidJson, unsupportedMediaType } from "../reply/errors.js";

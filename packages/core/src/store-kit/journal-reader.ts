@@ -1,6 +1,5 @@
 // The failure journal's read API, which the stores' journals implement and `reportkit journal`
 // and `reportkit replay` use, and the one reading of its options and `list` filter.
-
 import { type OptionReader, readOptions, shown } from "../base/attorney.js";
 import type { FailureJournal, JournalBodies, JournalEntry, JournalRecord } from "./dedupe-store.js";
 

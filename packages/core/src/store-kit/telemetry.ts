@@ -1,5 +1,4 @@
-// Instrumentation without a dependency: the receiver (and @reportkit/bullmq's worker) call this
-// small interface; @reportkit/otel implements it on OpenTelemetry, and anything else can.
+// Instrumentation without a dependency: @reportkit/otel implements this interface; anything can.
 import type { ReportKind } from "@reportkit/wire";
 import type { ErrorCode } from "../reply/errors.js";
 
