@@ -1,6 +1,5 @@
-// The handler's `ctx`, plus what a dedupe store's `scope()` adds (`ctx.tx`). Its own object: the
-// receiver's state of the request is not in it, so nothing a handler or a scope writes changes
-// how the receiver replies, journals or measures.
+// The handler's `ctx`, plus what a dedupe store's `scope()` adds (`ctx.tx`): its own object, so
+// nothing a handler or a scope writes changes how the receiver replies, journals or measures.
 import { withoutCredentials } from "@reportkit/wire/internal";
 import type { ReceiverHeaders, ReceiverRequest } from "../base/types.js";
 

@@ -9,10 +9,7 @@ import { credentialsOf } from "./env.js";
 import { ATTACH_METHODS, type Receiver, type ReceiverOptions } from "./options.js";
 
 export interface AdapterReceiverSettings {
-  /**
-   * Where REPORTKIT_SECRET and REPORTKIT_VERIFICATION_TOKEN are read when the options give no
-   * `secret` and no `verification.token`: `process.env` on Node.
-   */
+  /** Where REPORTKIT_SECRET and REPORTKIT_VERIFICATION_TOKEN are read: `process.env` on Node. */
   env: EnvRecord | undefined;
   /**
    * For an adapter whose requests bring their own environment (`ReceiverRequest.env`): a secret

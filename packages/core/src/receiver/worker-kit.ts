@@ -43,10 +43,7 @@ export function workerDispatch<C>(
 
 /** How reports whose handler threw RetryLater wait. */
 export interface ParkingOptions {
-  /**
-   * How long after the first RetryLater a report may stay parked, in ms; after that a
-   * RetryLater counts as a failed attempt. Default 3,600,000 (an hour).
-   */
+  /** How long after the first RetryLater a report may stay parked, in ms. Default an hour. */
   limitMs?: number;
   /** The first wait when RetryLater names no `afterMs`, in ms; it doubles each time. Default 1000. */
   delayMs?: number;

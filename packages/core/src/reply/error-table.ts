@@ -5,9 +5,9 @@
 export interface ErrorRule {
   /** The HTTP status: not 200 or 202, the provider's only successes, so every code retries. */
   readonly status: number;
-  /** `Retry-After`, in seconds: a "not now" that a sender reading it retries after that long. */
+  /** `Retry-After`, in seconds: "not now". */
   readonly retryAfterSeconds?: number;
-  /** `Connection: close`: the rest of a refused body is not read (413, 408). */
+  /** `Connection: close`: the rest of a refused body is not read. */
   readonly closesConnection?: true;
   /** `WWW-Authenticate: Bearer realm="reportkit"` (RFC 6750): every 401 carries it. */
   readonly authenticate?: true;
@@ -62,8 +62,7 @@ export const ERROR_RULES = {
   internal_error: failure,
   no_handler: { status: 503, ...notNow, retryAfterSeconds: 5, log: "once", level: "warn" },
   handler_timeout: { status: 503, ...notNow, journal: "failed", log: "each", outcome: "timeout" },
-  // A handler's RetryLater: not a failure, but kept, since the provider stops retrying after 90
-  // minutes; a later success resolves the entry. Retry-After says the handler's `afterMs`.
+  // A handler's RetryLater: kept, since the provider stops retrying after 90 minutes.
   parked: { status: 503, ...notNow, journal: "failed", level: "warn", outcome: "parked" },
   dedupe_unavailable: { status: 503, ...notNow },
   queue_unavailable: { status: 503, ...notNow },

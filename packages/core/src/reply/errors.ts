@@ -17,9 +17,8 @@ interface ErrorOptions extends ReplyDetail {
 }
 
 /**
- * A refused request or a failed handler. `message` is safe to show the sender: it never
- * contains a secret, a token, an Authorization value, or the message of a handler's error
- * (that one is kept in `cause`, for `onError` only).
+ * A refused request or a failed handler. `message` is safe to show the sender: never a secret,
+ * a token, or a handler's own error (that is in `cause`, for `onError` only).
  */
 export class ReportkitError extends Error {
   override readonly name = "ReportkitError";

@@ -11,10 +11,7 @@ import { type Access, type Credential, tokenParameter } from "./authenticate.js"
 export interface ChallengeRequest extends Pick<ReceiverRequest, "method" | "url" | "headers"> {
   /** The body as decoded: a JSON value (lenient: trailing commas), or a form's fields. */
   readonly body: unknown;
-  /**
-   * Whether the request carried one of the receiver's secrets; false when it carried only the
-   * verification token as its `?token=` (a responder never sees a request that carried neither).
-   */
+  /** Whether it carried a secret; false when it carried only the verification token. */
   readonly authenticated: boolean;
 }
 

@@ -37,10 +37,7 @@ export interface DedupeStore<Scope extends object = object> {
  * timed out, or it was refused (400) after authentication. Unauthenticated requests never are.
  */
 export interface FailureJournal {
-  /**
-   * Keeps `entry` by its key: new, or a kept one's last seen, attempts + 1, error, request and
-   * status. Marked `resolved` later by its store's `complete`, or by `reportkit replay`.
-   */
+  /** Keeps `entry` by its key (a kept one: attempts + 1); `complete` or replay resolve it. */
   record(entry: JournalRecord): Promise<void>;
   /** One round trip, for `receiver.health()`. */
   ping?(): Promise<void>;
@@ -68,7 +65,7 @@ export interface JournalRecord {
   at: Date;
 }
 
-/** A kept request: enough to send it again as the provider did. */
+/** A kept request: enough to send it again. */
 export interface JournalRequest {
   method: string;
   /** Path and query, as the request had them. */

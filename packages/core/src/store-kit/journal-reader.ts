@@ -18,10 +18,7 @@ export interface JournalFilter {
   limit?: number;
 }
 
-/**
- * A failure journal you can also read and update, for `reportkit journal` and `reportkit replay`:
- * what the store packages' journal factories return (`postgresJournal()`, `inbox.journal`).
- */
+/** A failure journal the CLI can read and update (`postgresJournal()`, `inbox.journal`). */
 export interface ReadableJournal extends FailureJournal {
   record(entry: JournalRecord): Promise<void>;
   ping(): Promise<void>;
@@ -36,16 +33,10 @@ export interface ReadableJournal extends FailureJournal {
 /** How many entries `list` gives when the filter names no `limit`. */
 export const DEFAULT_JOURNAL_LIMIT = 1000;
 
-/**
- * How long a journal keeps an entry after it was last seen, by default: 14 days, two weekends
- * past the provider's retry window for someone to notice and replay; then it is deleted.
- */
+/** How long a journal keeps an entry past its last sighting by default: two weekends to replay. */
 export const DEFAULT_JOURNAL_RETENTION_MS = 14 * 24 * 60 * 60 * 1000;
 
-/**
- * How many entries a journal keeps at most by default, the oldest dropped first: an outage of
- * hours at tens of reports a second fits, and a sender holding the token cannot grow it forever.
- */
+/** The most entries a journal keeps by default (oldest dropped): hours of an outage fit. */
 export const DEFAULT_JOURNAL_MAX_ENTRIES = 100_000;
 
 /** How a journal keeps its entries bounded: how long, how many, and with which bodies. */
@@ -55,7 +46,7 @@ export interface JournalLimits {
   readonly bodies: JournalBodies;
 }
 
-/** A journal's bounds from its options (`retentionMs`, …; `journalRetentionMs`, … on a store). */
+/** A journal's bounds from its options (`retentionMs`…; a store's `journalRetentionMs`…). */
 export function journalLimits<O>(read: OptionReader<O>, prefix: "" | "journal"): JournalLimits {
   const name = (option: string) =>
     (prefix === "" ? option : `journal${option[0]?.toUpperCase()}${option.slice(1)}`) as keyof O &
