@@ -29,9 +29,8 @@ type MayBeEmpty =
   | EmptyFieldsOf<typeof CALL_FIELD_TABLE>;
 
 /**
- * Numbers and times a template may carry and still leave empty: the provider has no delivery
- * time for an SMS that was never delivered, no start for a call never answered. Refusing such
- * a report would lose it, so these stay nullable even when the template promises them.
+ * Numbers and times a template may promise and still leave empty (no delivery time for an SMS
+ * never delivered): refusing such a report would lose it, so they stay nullable.
  */
 export const MAY_BE_EMPTY_FIELDS: ReadonlySet<string> = new Set(
   [...Object.values(DELIVERY_FIELD_TABLE), ...Object.values(CALL_FIELD_TABLE)]

@@ -81,8 +81,7 @@ export async function runReport(
     settings.unhandled(report.type);
     return { response: OK };
   }
-  // A store whose claim opens a transaction gives the handler its transaction: a report without
-  // a key is claimed under a key of its own, used once.
+  // A store whose claim opens a transaction: a report without a key gets a key of its own.
   const scoped = dedupe?.scope !== undefined;
   if (dedupe === undefined || (key === undefined && !scoped)) {
     return run(handler, report, ctx, span, deadlineMs, undefined);

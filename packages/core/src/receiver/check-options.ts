@@ -282,9 +282,8 @@ function credentialOf(
     validateSecret(value, bearer);
     return secretCheck(value as SecretOption, bearer ? undefined : name);
   };
-  // For an adapter whose requests bring their environment, the secret none of the options give
-  // is each request's: a request without one (a configuration problem, the same for every
-  // request) gets 500, which the provider retries; so does one no request could match.
+  // Where requests bring their environment and no option gives the secret, each request's: none
+  // there is a configuration problem, 500, which the provider retries.
   const check: SecretCheck =
     secret !== undefined || requestEnv === undefined
       ? checkOf(secret)

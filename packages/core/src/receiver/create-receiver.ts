@@ -124,9 +124,8 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
   }
 
   /**
-   * A request that may only be the verification handshake (it carried the token instead of the
-   * secret, or another method than the reports'): its body read as JSON under a small bound;
-   * whatever else goes wrong, the 401 (or 405) it would have had, nothing of the body told or kept.
+   * A request that may only be the verification (it carried the token, or another method than
+   * the reports'): its JSON body read under a small bound; else its 401 (or 405), nothing kept.
    */
   async function verificationOnly(attempt: Attempt): Promise<ReceiverResponse> {
     const { request, access = "token" } = attempt;

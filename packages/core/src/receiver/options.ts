@@ -96,10 +96,9 @@ export interface ReceiverOptions<
   S extends object = object,
 > {
   /**
-   * The webhook's secret, the bearer of every push (`Authorization: Bearer <secret>`): one
-   * string, several (during a rotation), or a function that decides; `{ value, header }` when a
-   * composed webhook sends it in a header of its own. Adapters read REPORTKIT_SECRET when it is
-   * not given. `false` accepts requests without any credential (not recommended).
+   * The webhook's secret, the bearer of every push: one, several (a rotation) or a function;
+   * `{ value, header }` in a header of its own. Default REPORTKIT_SECRET in adapters; `false`
+   * accepts requests without any credential (not recommended).
    */
   secret?: SecretOption | SecretInHeader | false;
   /** The webhook's verification handshake: its token, or a responder of your own; `false` for none. */
@@ -117,9 +116,8 @@ export interface ReceiverOptions<
    */
   queue?: ReportQueue;
   /**
-   * Where reports that could not be processed (a handler failed, timed out or parked it; refused
-   * as invalid after authentication) are kept for `reportkit replay`. Default: the dedupe store's
-   * own journal, where it has one; `false` keeps nothing.
+   * Where reports that could not be processed are kept for `reportkit replay`. Default: the
+   * dedupe store's journal, where it has one; `false` keeps nothing.
    */
   journal?: FailureJournal | false;
   /** Traces and metrics (`otelTelemetry()` from @reportkit/otel, or any `Telemetry`). */
@@ -130,9 +128,8 @@ export interface ReceiverOptions<
    */
   logger?: ReceiverLogger | false;
   /**
-   * How long the provider waits for an answer, less a margin: a handler still running then gets
-   * 503 `handler_timeout` (it keeps running; a retry finds its outcome). Default 8000 ms
-   * (senders give up after about 10 s); `false` waits for the handler however long it takes.
+   * How long the provider waits, less a margin (it gives up after 10 s): past it, 503
+   * `handler_timeout` while the handler runs on. Default 8000 ms; `false` waits however long.
    */
   deadlineMs?: number | false;
   /** The composed webhook's template, pasted from the provider's panel: its own keys are read. */

@@ -1,10 +1,8 @@
 import type { ReportWarning } from "./schemas.js";
 
 /**
- * How deep a value in `report.raw` may nest (an object or array in a field is one level). The
- * provider's fields are all scalars; 64 is far beyond any real payload and far below the depth
- * at which JSON.stringify, structured clone or a queue's serialiser run out of stack (a 64 KB
- * body holds 32,000 nested arrays, which JSON.parse reads and JSON.stringify cannot write back).
+ * How deep `report.raw` may nest: far beyond any real payload, far below where JSON.stringify or a
+ * queue's serialiser run out of stack (a 64 KB body holds 32,000 nested arrays).
  */
 const MAX_RAW_DEPTH = 64;
 

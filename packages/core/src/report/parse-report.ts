@@ -102,10 +102,8 @@ type Shape =
 
 /**
  * The kind a body's shape says, in an order that makes every documented body one kind: an
- * `{event, payload}` envelope; an opt-out (`receiver`); the two bare bodies that are not reports,
- * a smart-link visit (`link_id`) and a contact update (`identity`); then a delivery report
- * (`mobile`), a call report (a field only calls carry), a delivery report (any other of its own
- * fields). `id` and `status` alone say nothing: opt-outs and contact updates carry them too.
+ * envelope; an opt-out; a smart-link visit or a contact update; then a delivery report, a call
+ * report, a delivery report. `id` and `status` alone say nothing: opt-outs carry them too.
  */
 function shapeOf(p: Payload): Shape | undefined {
   if (typeof p.event === "string" && p.event !== "" && isRecord(p.payload)) {
@@ -287,10 +285,7 @@ function warn<T>(read: Read<T>, field: string, warnings: ReportWarning[]): T | n
   return null;
 }
 
-/**
- * The instant of a unix field and its wall-clock twin. The unix field is the authority; the
- * wall-clock string is the fallback, and when both are there they are held against each other.
- */
+/** The instant of a unix field (the authority) and its wall-clock twin, held against each other. */
 function time(
   { unix, wall: twin }: TimeSpec,
   p: Payload,

@@ -3,10 +3,8 @@ import { isRecord } from "@reportkit/wire/internal";
 import { z } from "zod";
 import { REPORT_SCHEMAS, type Report } from "./schemas.js";
 
-// One definition of which fields are dates: the report schemas. A field whose schema is a
-// nullable date travels as an ISO string in JSON (Date#toJSON) and is revived here. A report
-// queued or journaled by an earlier version has no key for a field added since (custom1,
-// location...): such a nullable field is read as null, as the parser gives it when absent.
+// Which fields are dates (revived from JSON's ISO strings), and which are nullable (null when a
+// report queued by an earlier version lacks them), by the report schemas.
 const FORMS = Object.fromEntries(
   Object.entries(REPORT_SCHEMAS).map(([kind, schema]) => {
     const nullable = Object.entries(schema.shape).filter(([, f]) => f instanceof z.ZodNullable);

@@ -1,6 +1,5 @@
-// The first step of every request, before a byte of its body is read: the method, then who sent
-// it: the webhook's secret (`Authorization: Bearer <secret>`, or a header of the user's choosing),
-// or, for the verification handshake alone, the webhook's token as its `?token=`.
+// The first step of every request, before its body is read: the method, then the webhook's secret
+// (or, for the verification alone, its token as `?token=`).
 import { type EnvRecord, headerOf, type ReceiverRequest } from "../base/types.js";
 import {
   methodNotAllowed,
