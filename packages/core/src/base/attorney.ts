@@ -5,9 +5,9 @@
 
 /** What `readOptions` checks of the options object itself. */
 export interface OptionRules<O> {
-  /** A call that works, shown when the options are not an object, e.g. `memoryDedupe({ maxKeys: 100_000 })`. */
+  /** A call that works, shown when the options are not an object. */
   readonly example: string;
-  /** Every option's name: any other key is refused, naming these (a misspelt option is never ignored). */
+  /** Every option's name: any other key is refused (a misspelt option is never ignored). */
   readonly known: readonly Name<O>[];
   /** Keys an earlier version took, each with its fix; refused before the unknown ones. */
   readonly renamed?: Readonly<Record<string, string>>;
@@ -18,7 +18,7 @@ export interface OptionRules<O> {
 type Name<O> = keyof O & string;
 type Range = { readonly min: number; readonly max: number };
 
-/** Reads one option at a time, `undefined` giving the fallback. @throws TypeError naming `who` and the option. */
+/** Reads one option at a time, `undefined` giving the fallback. @throws TypeError naming it */
 export interface OptionReader<O> {
   /** The factory, e.g. "postgresInbox": what every refusal starts with. */
   readonly who: string;
@@ -34,7 +34,7 @@ export interface OptionReader<O> {
   flag(name: Name<O>, fallback: boolean): boolean;
   /** One of `choices`, e.g. "full" or "redacted". */
   oneOf<C extends string>(name: Name<O>, choices: readonly C[], fallback: C): C;
-  /** A value `accepts` says is right (a store by its methods, say), or undefined when not given. */
+  /** A value `accepts` takes (a store by its methods, say), or undefined when not given. */
   check<K extends Name<O>>(
     name: K,
     accepts: (value: unknown) => boolean,

@@ -21,18 +21,12 @@ export interface CompiledTemplate {
   readonly method: TemplateMethod;
   /** Whether a request's body is read: the template has body values, and is no GET. */
   readonly readsBody: boolean;
-  /**
-   * How a body without a Content-Type is read (with one, by its Content-Type): a form only as
-   * urlencoded, since multipart needs a boundary.
-   */
+  /** How a body without a Content-Type is read: a form as urlencoded (multipart needs one). */
   readonly format: "json" | "urlencoded";
   readonly sources: readonly Source[];
   /** Report fields the template promises. */
   readonly promised: ReadonlySet<string>;
-  /**
-   * The template's path segments, when it has a path placeholder: the request path must end
-   * with them. Without one, the path is the route's business and is not read.
-   */
+  /** The path segments the request's path must end with, when one is a placeholder. */
   readonly path: readonly PathSegment[] | undefined;
   /** The template's path as written, for error messages. */
   readonly pathText: string;

@@ -124,11 +124,7 @@ function missing(compiled: CompiledTemplate, source: Source & { key: string }): 
   );
 }
 
-/**
- * Holds a composed report to its template's promise: a promised text field is never null (an
- * empty value stays ""), an empty number or time stays null (MAY_BE_EMPTY_FIELDS); its `raw` is
- * the request's values by the customer's own keys.
- */
+/** A promised text field is never null (empty stays ""); `raw` by the customer's own keys. */
 export function keepPromises(
   compiled: CompiledTemplate,
   parsed: Report,

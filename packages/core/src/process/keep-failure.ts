@@ -1,6 +1,5 @@
-// What could not be processed (a handler failed, timed out or parked it; refused as invalid after
-// authentication) goes to the failure journal with its request, to be replayed once the cause is
-// fixed rather than dropped after the provider's retries. Which codes: their row of the table.
+// What could not be processed goes to the failure journal with its request, to be replayed once
+// the cause is fixed rather than dropped after the provider's retries (which: the error table).
 import type { ReportKind } from "@reportkit/wire";
 import { headerOf, type ReceiverRequest } from "../base/types.js";
 import { answeredWithin } from "../base/within.js";

@@ -1,7 +1,6 @@
-// What a failure journal is handed of a request: never a credential (a value under a credential's
-// name, anywhere; the receiver's own secret, wherever it appears); with `bodies: "redacted"`, no
-// phone number (the fields that carry one, and any digit run as long as one elsewhere, keys
-// included). The rest stays as it came, so an entry still says what failed.
+// What a failure journal is handed of a request: never a credential (under a credential's name,
+// or the receiver's own secret anywhere); with `bodies: "redacted"`, no phone number (the fields
+// that carry one, any digit run as long elsewhere). The rest stays as it came.
 import {
   isSecretKey,
   maskDigits,

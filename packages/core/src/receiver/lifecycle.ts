@@ -14,7 +14,6 @@ export function lifecycleOf(config: Pick<Config, "dedupe" | "journal" | "queue">
   const { dedupe, journal, queue } = config;
   const inFlight = new Set<Promise<unknown>>();
   let closed: Promise<void> | undefined;
-  // What `health()` asks: its name there, and how its message names it.
   const probes: [name: string, label: string, owner: Pingable][] = [];
   if (dedupe !== undefined) probes.push(["dedupe", dedupe.name ?? "dedupe store", dedupe]);
   if (journal !== undefined) probes.push(["journal", "failure journal", journal]);

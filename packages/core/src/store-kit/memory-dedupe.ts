@@ -7,9 +7,9 @@ import {
 } from "./dedupe-store.js";
 
 export interface MemoryDedupeOptions {
-  /** How long a processed report is remembered, in ms. Default 2 h: the provider's 90-minute retry window plus a margin. */
+  /** How long a processed report is remembered, in ms. Default 2 h (retries come for 90 min). */
   ttlMs?: number;
-  /** The most keys kept (reports processed or being processed); past it the least recently written go first. Default 100,000 (about 12 MB once full). */
+  /** The most keys kept, the least recently written dropped first. Default 100,000 (~12 MB). */
   maxKeys?: number;
   /** How long a claim holds a report whose handler is still running, in ms. Default 60 s. */
   leaseMs?: number;
