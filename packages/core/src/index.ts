@@ -1,7 +1,5 @@
-// @reportkit/core: the user API. Adapter, store and queue authors import from
-// "@reportkit/core/adapter" (adapter.ts).
-
-// The provider's wire facts, from @reportkit/wire (shared with the sandbox).
+// @reportkit/core: the user API (adapter, store and queue authors: "@reportkit/core/adapter"),
+// the provider's wire facts from @reportkit/wire first.
 export {
   CALL_OUTCOMES,
   CALL_STATUS_TABLE,

@@ -43,10 +43,7 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const STRING_SO_FAR = /"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*/y;
 const LITERALS = ["true", "false", "null"];
 
-/**
- * Where `text` stops being JSON (a trailing comma allowed, as repaired): the offending character's
- * offset, `text.length` when it ends too early, -1 when it is JSON. Iterative: any depth.
- */
+/** Where `text` stops being JSON (a trailing comma allowed), `text.length` at its end, or -1. */
 export function jsonErrorOffset(text: string): number {
   const n = text.length;
   const open: number[] = [];

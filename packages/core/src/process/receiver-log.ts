@@ -35,9 +35,8 @@ const KINDS = {
 } as const satisfies Record<Report["type"], readonly [string, string]>;
 
 /**
- * The one rate limiter of the log (a refusal repeats for every request of a misconfigured
- * sender): one line a minute per cause, five causes a minute per topic at most, since some name
- * what the request sent. `fresh(topic, cause)`: true when the line is to be said.
+ * The log's one rate limiter (a refusal repeats for every request of a misconfigured sender): a
+ * line a minute per cause, five causes per topic at most, since some name what a request sent.
  */
 function onceAMinute(): (topic: string, cause: string) => boolean {
   const windows = new Map<string, { since: number; causes: Set<string> }>();

@@ -111,9 +111,8 @@ export async function runReport(
 }
 
 /**
- * Runs the handler within the deadline; a claim marked done on success, freed on failure. Past
- * the deadline, 503 `handler_timeout`: its late outcome still marks or frees the claim, but is
- * never answered, journaled or told.
+ * Runs the handler, its claim marked done or freed. Past the deadline, 503 `handler_timeout`: its
+ * late outcome still marks or frees the claim, but is never answered, journaled or told.
  */
 async function run(
   handler: AnyHandler,

@@ -11,11 +11,7 @@ import { ATTACH_METHODS, type Receiver, type ReceiverOptions } from "./options.j
 export interface AdapterReceiverSettings {
   /** Where REPORTKIT_SECRET and REPORTKIT_VERIFICATION_TOKEN are read: `process.env` on Node. */
   env: EnvRecord | undefined;
-  /**
-   * For an adapter whose requests bring their own environment (`ReceiverRequest.env`): a secret
-   * in neither the options nor `env` is read from each request's (500 `secret_check_failed`
-   * without one), not refused here at construction, where the app's author would see it.
-   */
+  /** For requests that bring their own environment: a secret missing here is read from theirs. */
   requestEnv?: RequestEnvSecret;
   /** The adapter's own options (`path`, a framework's settings): not the receiver's to check. */
   mountOptions?: readonly string[];
@@ -28,8 +24,7 @@ export type AdapterReceiver<
 > = Receiver<T, S> & { say(line: string): void };
 
 /**
- * The receiver of an adapter's options (or none, handlers attached later): `mountOptions` left
- * out, `secret` and `verification.token` filled from the environment.
+ * The receiver of an adapter's options (or none): `mountOptions` out, credentials from `env`.
  *
  * @example
  * export function webhookReceiver(options?: MyAdapterOptions) {

@@ -199,9 +199,8 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
   }
 
   /**
-   * The error's reply, once telemetry, onError, the log and (as the code's row says) the journal
-   * were told. A body left unread is dropped by the server up to 64 KiB; a larger one, or one of
-   * unknown length, closes the connection instead.
+   * The error's reply, once telemetry, onError, the log and the journal were told. A body left
+   * unread is drained by the server up to 64 KiB; past that (or unknown), the connection closes.
    */
   async function refuse(error: ReportkitError, attempt: Attempt): Promise<ReceiverResponse> {
     const rule = ruleOf(error.code);

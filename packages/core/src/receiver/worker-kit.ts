@@ -7,9 +7,8 @@ import type { TraceCarrier } from "../store-kit/telemetry.js";
 import { HANDLER_OPTIONS } from "./options.js";
 
 /**
- * The worker's handlers, read from its options by the receiver's names: a function that hands a
- * report to its kind's handler, and fails with the error `fail` makes (a queue's own "do not
- * retry") when the worker has none for it, for a person to add the handler and retry the job.
+ * The worker's handlers, by the receiver's names: a report to its kind's handler, or the error
+ * `fail` makes (a queue's "do not retry") when it has none, for a person to add it and retry.
  */
 export function workerDispatch<C>(
   who: string,

@@ -13,15 +13,9 @@ export interface ErrorRule {
   readonly authenticate?: true;
   /** `Allow`, with the method the receiver takes (405). */
   readonly allow?: true;
-  /**
-   * Kept in the journal (when authenticated) as `refused` (its content could not be taken; a
-   * parser bug would do that too) or `failed` (the app's code or the receiver failed).
-   */
+  /** Kept (authenticated) as `refused` (unusable content, or a parser bug) or `failed`. */
   readonly journal?: "refused" | "failed";
-  /**
-   * How it is logged: `each` time (the app's own failures), `per-minute` (a refusal repeats for
-   * every request of a misconfigured sender), or `once` (the start-up "no handler yet").
-   */
+  /** Logged `each` time (the app's own failures), `per-minute` (a refusal repeats), or `once`. */
   readonly log: "each" | "per-minute" | "once";
   readonly level: "warn" | "error";
   /** How telemetry ends a report's span with this code (see `ReportOutcome`). */

@@ -41,9 +41,8 @@ export function defaultDedupeKey(report: Report): string | undefined {
 }
 
 /**
- * How a call report's key names its callee: the first 16 hex digits of the SHA-256 of the number
- * as the report carries it; in SQL `left(encode(sha256(convert_to(n, 'UTF8')), 'hex'), 16)`. A
- * hash, not a secret: it keeps numbers out of logs, but anyone may hash every number.
+ * A call key's callee: the first 16 hex digits of the number's SHA-256, as in SQL
+ * `left(encode(sha256(convert_to(n, 'UTF8')), 'hex'), 16)`: not a secret, but no number in logs.
  * (@noble/hashes, 1.4 µs: WebCrypto's digest is asynchronous and cost 12–28 µs of CPU here.)
  */
 export function calleeHash(number: string): string {

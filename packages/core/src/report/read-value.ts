@@ -64,9 +64,9 @@ const MAX_IDENTITY_LENGTH = 255;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
- * Text that identifies a report, trimmed, never empty, and what every store can keep as a key:
- * well-formed (a lone surrogate is stored as U+FFFD, making two ids one), no control character
- * (Postgres refuses a NUL; a newline forges log lines), at most 255 characters (index rows).
+ * Text that identifies a report, trimmed, and that every store can keep as a key: well-formed (a
+ * lone surrogate stored as U+FFFD makes two ids one), no control character (Postgres refuses a
+ * NUL; a newline forges log lines), at most 255 characters (index rows).
  */
 export function readIdentity(value: unknown): Read<string> {
   const text = readText(value);
@@ -91,10 +91,7 @@ function isWellFormed(text: string): boolean {
 // What people write inside phone numbers: "+91 98765-43210", "(0) 98765 43210".
 const PHONE_PUNCTUATION = /[\s\-().+]/g;
 
-/**
- * A phone number as a digit string ("+", spaces, dashes, dots and parentheses dropped); a string
- * that is no number (a caller ID such as "anonymous") kept as sent: it is what the provider said.
- */
+/** A phone number as digits; a string that is no number ("anonymous") kept as the provider said. */
 export function readPhone(value: unknown): Read<string> {
   if (typeof value === "string") {
     const s = value.trim();

@@ -86,10 +86,7 @@ const BEARER = /^Bearer[ \t]+([^ \t]+)[ \t]*$/i;
 /** An empty Authorization header, or the Bearer scheme with no token: credentials missing. */
 const BEARER_OR_NOTHING = /^[ \t]*(Bearer[ \t]*,?[ \t]*)?$/i;
 
-/**
- * A constant-time comparison: its time depends on the presented text's length alone (which its
- * sender knows), never on the expected one's or where they differ (the expected one is cycled).
- */
+/** A constant-time comparison: its time depends on the presented text's length alone. */
 export function comparerOf(expected: string): (actual: string) => boolean {
   const codes = new Uint16Array(expected.length);
   for (let i = 0; i < expected.length; i++) codes[i] = expected.charCodeAt(i);
@@ -103,11 +100,7 @@ export function comparerOf(expected: string): (actual: string) => boolean {
   };
 }
 
-/**
- * The check of a secret option, built once. With `header` unset the credential is an
- * `Authorization: Bearer <secret>` value (scheme in any case); with a custom header name the
- * whole header value is.
- */
+/** A secret option's check: an `Authorization: Bearer` value, or a custom header's whole value. */
 export function secretCheck(secret: SecretOption, header?: string): SecretCheck {
   const extract =
     header === undefined ? bearerValue : (value?: string) => value?.trim() || undefined;

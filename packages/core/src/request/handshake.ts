@@ -1,7 +1,6 @@
-// The webhook's verification handshake (field-notes.md): the provider POSTs
-// `<uri>?token=<validation key>` with the secret and `{"validation_key", "challenge"}` (its sample
-// with a trailing comma), and verifies the webhook only on a 200 whose JSON holds the challenge.
-// Recognised once the body is decoded: never a report, it runs no handler and marks nothing.
+// The webhook's verification (field-notes.md): the provider POSTs `<uri>?token=<validation key>`
+// with `{"validation_key", "challenge"}`, and verifies the webhook on a 200 whose JSON holds the
+// challenge. Recognised once the body is decoded: never a report, it runs no handler.
 import { isRecord } from "@reportkit/wire/internal";
 import type { ReceiverRequest, ReceiverResponse } from "../base/types.js";
 import { wrongValidationKey } from "../reply/errors.js";

@@ -32,10 +32,7 @@ export interface DedupeStore<Scope extends object = object> {
   readonly journal?: FailureJournal;
 }
 
-/**
- * Where a report that could not be processed is kept, never silently gone: a handler failed or
- * timed out, or it was refused (400) after authentication. Unauthenticated requests never are.
- */
+/** Where an authenticated report that could not be processed is kept, never silently gone. */
 export interface FailureJournal {
   /** Keeps `entry` by its key (a kept one: attempts + 1); `complete` or replay resolve it. */
   record(entry: JournalRecord): Promise<void>;
