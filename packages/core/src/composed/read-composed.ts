@@ -49,10 +49,7 @@ export function readComposed(
   return { fields: payload, raw: { ...Object.fromEntries(params), ...values } };
 }
 
-/**
- * The request path's last segments, decoded, once each matched the template's (extra or missing
- * segments must not shift values). @throws ReportkitError `invalid_report` when they do not
- */
+/** The path's last segments, decoded, each matched to the template's (none may shift values). */
 function matchPath(compiled: CompiledTemplate, path: string): string[] {
   const template = compiled.path as readonly PathSegment[];
   const segments = pathSegments(path);

@@ -76,16 +76,14 @@ export type ReportWarning = z.infer<typeof ReportWarningSchema>;
 // numbers, valid dates, identity text that is never empty.
 const identity = z.string().min(1);
 const instant = z.date().nullable();
+const decimal = z.string().regex(/^-?\d+\.\d{4,}$/);
 const READ = {
   identity: identity.nullable(),
   status: identity,
   phone: z.string().nullable(),
   text: z.string().nullable(),
   count: z.int().min(0).nullable(),
-  decimal: z
-    .string()
-    .regex(/^-?\d+\.\d{4,}$/)
-    .nullable(),
+  decimal: decimal.nullable(),
   unixTime: instant,
   wallClock: instant,
   timestamp: instant,
