@@ -23,7 +23,7 @@ function send(body: object, token = TOKEN) {
   });
 }
 
-it("is scraped by Prometheus: reportkit_reports_total by kind, outcome and error code", async () => {
+it("is scraped by Prometheus: reportkit_reports_total by kind, outcome, the report's outcome and error code", async () => {
   const statuses = [
     (await send(SAMPLE_DLR)).status,
     (await send(SAMPLE_DLR)).status,
@@ -41,9 +41,9 @@ it("is scraped by Prometheus: reportkit_reports_total by kind, outcome and error
     .map((line) => line.replace(/otel_scope_name="[^"]*",?/, "").replace(/,}/, "}"))
     .sort();
   expect(lines).toEqual([
-    'reportkit_reports_total{reportkit_kind="call",reportkit_outcome="acknowledged"} 1',
-    'reportkit_reports_total{reportkit_kind="delivery",reportkit_outcome="acknowledged"} 1',
-    'reportkit_reports_total{reportkit_kind="delivery",reportkit_outcome="duplicate"} 1',
+    'reportkit_reports_total{reportkit_kind="call",reportkit_outcome="acknowledged",reportkit_report_outcome="answered"} 1',
+    'reportkit_reports_total{reportkit_kind="delivery",reportkit_outcome="acknowledged",reportkit_report_outcome="delivered"} 1',
+    'reportkit_reports_total{reportkit_kind="delivery",reportkit_outcome="duplicate",reportkit_report_outcome="delivered"} 1',
     'reportkit_reports_total{reportkit_outcome="refused",reportkit_error_code="unauthorized"} 1',
   ]);
 });

@@ -21,7 +21,8 @@ const receiver = webhookReceiver({
 
 const app = express();
 app.use(receiver);
-// reportkit_reports_total{reportkit_kind,reportkit_outcome,reportkit_error_code} and
+// reportkit_reports_total{reportkit_kind,reportkit_outcome,reportkit_report_outcome,
+// reportkit_report_reason,reportkit_error_code} and
 // reportkit_handler_duration_seconds, as Prometheus scrapes them.
 app.get("/metrics", (req, res) => prometheus.getMetricsRequestHandler(req, res));
 app.get("/health", async (_req, res) => {

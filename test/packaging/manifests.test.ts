@@ -70,10 +70,12 @@ describe("the publishable packages' manifests", () => {
     ]) {
       expect(optionalPeer("@reportkit/cli", store), store).toBe(true);
     }
+    // chart.js: what `reportkit insights`'s page draws with, served by the CLI (no CDN).
     expect(Object.keys(manifest("@reportkit/cli").dependencies ?? {}).sort()).toEqual([
       "@reportkit/client",
       "@reportkit/sandbox",
       "@reportkit/wire",
+      "chart.js",
       "commander",
     ]);
   });

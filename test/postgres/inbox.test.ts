@@ -35,9 +35,11 @@ describe.runIf(requirePostgresServer("inbox.test.ts"))(
         "SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'reportkit_%' ORDER BY 1",
       );
       expect(rows.map((r) => r.table_name)).toEqual([
+        "reportkit_calls",
         "reportkit_inbox",
         "reportkit_journal",
         "reportkit_message_status",
+        "reportkit_opt_outs",
         "reportkit_status_history",
       ]);
       // The exported SQL runs again over existing tables without error (IF NOT EXISTS).

@@ -204,11 +204,14 @@ describe("one template grammar: the sandbox and core agree", () => {
             }
             if (type === "call") {
               const { recordingUrl, reportedAt, endedAt, startedAt } = got as {
-                [field: string]: null;
+                [field: string]: Date | string | null;
               };
               const base = reportedAt ?? endedAt ?? startedAt;
               // An empty URL (a template's promise kept as "") is no recording.
-              const expiry = recordingUrl ? recordingExpiry(recordingUrl, base) : null;
+              const expiry =
+                typeof recordingUrl === "string" && recordingUrl !== ""
+                  ? recordingExpiry(recordingUrl, base as Date | null)
+                  : null;
               expect(got.recordingExpiresAt).toEqual(expiry?.expiresAt ?? null);
             }
           },

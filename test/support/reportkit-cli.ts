@@ -1,12 +1,14 @@
 // The real `reportkit` binary for the CLI's tests: packages/cli/dist/cli.js (what the package's
 // "bin" runs), built with tsc -b, run in a child process with none of the REPORTKIT_* variables
 // of the shell that started the tests (a developer's own would change what the CLI does).
-// Also a recording HTTP receiver for what `send`, `trigger` and the sandbox push.
+// Also the same command run in this process (runReportkit), and a recording HTTP receiver for
+// what `send`, `trigger` and the sandbox push.
 import { execFile, execFileSync } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { main } from "@reportkit/cli";
 
 /** The repository's root: the binary runs there. */
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -57,6 +59,29 @@ export function reportkit(
       },
     );
   });
+}
+
+/**
+ * Runs `reportkit ...args` in this process (`main` from src, no build), with `env` as its only
+ * environment and a stop signal that never comes: its exit code and what it printed.
+ */
+export async function runReportkit(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<CliRun> {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(["node", "reportkit", ...args], {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    env,
+    stopSignal: () => new Promise(() => {}),
+  });
+  return { code, stdout, stderr };
 }
 
 /** A receiver on a free loopback port that records every request it gets. */

@@ -25,7 +25,15 @@ export function processIo(): CliIo {
   };
 }
 
-/** A failure the CLI reports as one line, with exit code 1. */
+/** A failure the CLI reports as one line, with exit code 1 (or the one given). */
 export class CliError extends Error {
   override readonly name = "CliError";
+
+  constructor(
+    message: string,
+    /** The process's exit code: 1, or 2 for a check that found what it looks for (an alert). */
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
 }

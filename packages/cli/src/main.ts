@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { insightsCommand } from "./commands/insights-command.js";
 import { journalCommand } from "./commands/journal-command.js";
 import { queueCommand } from "./commands/queue-command.js";
 import { reconcileCommand } from "./commands/reconcile-command.js";
@@ -31,6 +32,7 @@ export function createProgram(given: CliIo): Command {
   journalCommand(program.command("journal"), io);
   replayCommand(program.command("replay"), io);
   reconcileCommand(program.command("reconcile"), io);
+  insightsCommand(program.command("insights"), io);
   return program;
 }
 
@@ -58,7 +60,7 @@ export async function main(argv: readonly string[] = process.argv, given: CliIo 
         (isClientError(error) || isStoreError(error) || ours.test(message)));
     const text = message.replace(ours, "");
     io.stderr(`reportkit: ${oneLine(known ? text : `unexpected error: ${text}`)}\n`);
-    return 1;
+    return error instanceof CliError ? error.exitCode : 1;
   }
 }
 

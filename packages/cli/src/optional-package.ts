@@ -15,6 +15,11 @@ export const POSTGRES: OptionalPackage = {
   purpose: "to read a Postgres journal",
   drivers: ["pg"],
 };
+export const INSIGHTS: OptionalPackage = {
+  name: "@reportkit/postgres",
+  purpose: "to read the ledger's insights",
+  drivers: ["pg"],
+};
 export const REDIS: OptionalPackage = {
   name: "@reportkit/redis",
   purpose: "to read a Redis journal",

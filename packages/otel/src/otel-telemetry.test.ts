@@ -142,6 +142,7 @@ describe("otelTelemetry on a receiver", () => {
       "messaging.destination.name": "reportkit.delivery",
       "reportkit.kind": "delivery",
       "reportkit.report.status": "DELIVRD",
+      "reportkit.report.outcome": "delivered",
       "reportkit.outcome": "acknowledged",
     });
     expect(failed?.attributes["error.type"]).toBe("handler_failed");

@@ -16,7 +16,7 @@ import {
   type TracerProvider,
   trace,
 } from "@opentelemetry/api";
-import type { ReportKind } from "@reportkit/core";
+import { classifyCallStatus, classifyDeliveryStatus, type ReportKind } from "@reportkit/core";
 import type { ReportOutcome, ReportSpan, Telemetry, TraceCarrier } from "@reportkit/core/adapter";
 import { carrierOf, spanContextOf } from "./trace-context.js";
 
@@ -29,7 +29,10 @@ export interface OtelTelemetryOptions {
 
 /** The instrumentation scope's name: what a backend shows as the library that made the data. */
 export const INSTRUMENTATION_NAME = "@reportkit/otel";
-/** The counter of reports: every identified report by outcome, and every refused request. */
+/**
+ * The counter of reports: every identified report by outcome (and a delivery's or a call's by
+ * what its status says, a failed delivery by its reason), and every refused request.
+ */
 export const REPORTS_METRIC = "reportkit.reports";
 /** The histogram of handler durations, in seconds. */
 export const HANDLER_DURATION_METRIC = "reportkit.handler.duration";
@@ -50,10 +53,14 @@ const ERROR_OUTCOMES: ReadonlySet<ReportOutcome> = new Set(["failed", "timeout",
  * every adapter and of `createWorker`. Each report reportkit identified gets a span named
  * `process reportkit.delivery` or `process reportkit.call` (kind CONSUMER, a child of the active
  * context, so it nests under the framework's HTTP span; the handler runs inside it), and is
- * counted in `reportkit.reports` by `reportkit.kind` and `reportkit.outcome`; refused requests
+ * counted in `reportkit.reports` by `reportkit.kind` and `reportkit.outcome`, and, for a
+ * delivery or a call, by what its status says: `reportkit.report.outcome` (delivered,
+ * undelivered, pending, unknown; answered, unanswered) and a failed delivery's
+ * `reportkit.report.reason` (dlt, handset, network, …), from the status table; refused requests
  * are counted as outcome `refused` with `reportkit.error.code`. Handler durations go to the
  * `reportkit.handler.duration` histogram, in seconds. No phone number, token or body is ever
- * put in an attribute: only kinds, statuses, outcomes and error codes.
+ * put in an attribute, and no label is unbounded: only kinds, outcomes, reasons and error
+ * codes (the status itself is on the span only).
  *
  * @example
  * import { webhookReceiver } from "@reportkit/express";
@@ -135,6 +142,8 @@ class OtelReportSpan implements ReportSpan {
   readonly #context: Context;
   readonly #kind: Kind;
   readonly #instruments: Instruments;
+  /** What the status says (its outcome, a failure's reason), the same on the span and the counter. */
+  readonly #said: Attributes;
   #ended = false;
 
   constructor(
@@ -156,6 +165,8 @@ class OtelReportSpan implements ReportSpan {
     if (typeof status === "string" && status.length <= 64) {
       attributes["reportkit.report.status"] = status;
     }
+    this.#said = statusAttributes(kind, status);
+    Object.assign(attributes, this.#said);
     const linked = spanContextOf(link);
     const links: Link[] | undefined = linked === undefined ? undefined : [{ context: linked }];
     const parent = context.active();
@@ -182,7 +193,11 @@ class OtelReportSpan implements ReportSpan {
     this.#ended = true;
     const span = this.#span;
     span.setAttribute("reportkit.outcome", outcome);
-    const attributes: Attributes = { "reportkit.kind": this.#kind, "reportkit.outcome": outcome };
+    const attributes: Attributes = {
+      "reportkit.kind": this.#kind,
+      "reportkit.outcome": outcome,
+      ...this.#said,
+    };
     if (errorType !== undefined) {
       span.setAttribute("error.type", errorType);
       attributes["reportkit.error.code"] = errorType;
@@ -197,4 +212,20 @@ class OtelReportSpan implements ReportSpan {
   carrier(): TraceCarrier {
     return carrierOf(this.#span.spanContext());
   }
+}
+
+/**
+ * What a delivery's or a call's status says, as bounded labels read from wire's status table:
+ * `reportkit.report.outcome` (delivered, undelivered, pending, unknown; answered, unanswered,
+ * unknown) and, for a failed delivery, `reportkit.report.reason` (dlt, handset, network,
+ * recipient, account, content, expired, unknown). Never the status itself: a sender may push any
+ * text there, and a label of it would have no bound.
+ */
+function statusAttributes(kind: Kind, status: string | null): Attributes {
+  if (status === null || (kind !== "delivery" && kind !== "call")) return {};
+  if (kind === "call") return { "reportkit.report.outcome": classifyCallStatus(status).outcome };
+  const { outcome, reason } = classifyDeliveryStatus(status);
+  return reason === null
+    ? { "reportkit.report.outcome": outcome }
+    : { "reportkit.report.outcome": outcome, "reportkit.report.reason": reason };
 }

@@ -471,12 +471,15 @@ describe.runIf(requirePostgresServer("pg-boss index.test.ts"))(
       const queue = close(pgBossQueue({ connectionString: url, queueName: "racing" }));
       const added = queue.enqueue(DLR, key(DLR));
       // The queue's CREATE SCHEMA IF NOT EXISTS saw no schema, and waits on the other's row.
-      await vi.waitFor(async () => {
-        const { rows } = await admin.query(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = 'racing' AND wait_event_type = 'Lock'",
-        );
-        expect(rows[0].n).toBe(1);
-      });
+      await vi.waitFor(
+        async () => {
+          const { rows } = await admin.query(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = 'racing' AND wait_event_type = 'Lock'",
+          );
+          expect(rows[0].n).toBe(1);
+        },
+        { timeout: 10_000 },
+      );
       await other.query("COMMIT");
       await other.end();
       // Its create failed on the schema's unique name; it starts again and adds the job.

@@ -20,6 +20,7 @@ import {
   releaseClient,
 } from "./connection.js";
 import { claimTracker } from "./inbox-claims.js";
+import { LEDGER_COLUMNS } from "./ledger-schema.js";
 import { CHORE_TIMEOUT_MS, journalOn, PRUNE_BATCH, PRUNE_EVERY_MS } from "./postgres-journal.js";
 import {
   DEFAULT_INBOX_TABLE,
@@ -167,6 +168,7 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     db,
     {
       relations: [...inboxRelations(inbox), ...journalRelations(journalTable)],
+      columns: LEDGER_COLUMNS,
       createSql: () => inboxTableSql(inbox) + journalTableSql(journalTable),
     },
     read.flag("createTables", true) ? "create" : "migrated",

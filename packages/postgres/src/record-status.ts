@@ -19,6 +19,12 @@ import {
 import { REPORT_TIME_LEAD_MS } from "@reportkit/wire";
 import { storedKey } from "@reportkit/wire/internal";
 import type pg from "pg";
+import {
+  DETAIL_NAMES,
+  DETAIL_UPDATES,
+  detailPlaceholders,
+  detailValues,
+} from "./message-details.js";
 import { withoutNul } from "./pg-text.js";
 import { MESSAGE_STATUS_TABLE, STATUS_HISTORY_TABLE } from "./schema.js";
 
@@ -93,11 +99,13 @@ const RECORDED_UNKNOWN = `COALESCE(${RECORDED_ROW} ->> 'outcome', CASE WHEN ${RE
 // the status table. The WHERE is `supersedes`: rule 2, then 3 (final beats non-final), 4, 5 (a
 // known outcome beats unknown: when the two differ, the recorded one is unknown exactly when the
 // report's is not), 6.
+// $9 on: the message's details (message-details.ts), written with the status that moves.
 const DECIDE = `INSERT INTO ${MESSAGE_STATUS_TABLE} AS recorded
-  (message_id, status, outcome, final, reported_at, updated_at, first_seen)
-VALUES ($1, $2, $3, $4, $5::timestamptz, COALESCE($6::timestamptz, now()), COALESCE($6::timestamptz, now()))
+  (message_id, status, outcome, final, reported_at, updated_at, first_seen, ${DETAIL_NAMES})
+VALUES ($1, $2, $3, $4, $5::timestamptz, COALESCE($6::timestamptz, now()), COALESCE($6::timestamptz, now()), ${detailPlaceholders(9)})
 ON CONFLICT (message_id) DO UPDATE SET
   status = EXCLUDED.status, outcome = EXCLUDED.outcome, final = EXCLUDED.final,
+  ${DETAIL_UPDATES},
   reported_at = EXCLUDED.reported_at, updated_at = EXCLUDED.updated_at,
   previous_status = recorded.status
 WHERE upper(btrim(EXCLUDED.status)) <> ${RECORDED_KEY} AND CASE
@@ -126,6 +134,12 @@ VALUES ($1, $2, $3, $4, $5::timestamptz, COALESCE($6::timestamptz, now()), $7, $
  * `precedence`). Which statuses are final, and their outcome, is the status table's (docs/statuses.md),
  * for the report and for the status recorded before it alike. Every status given is kept in
  * `reportkit_status_history`, applied or not.
+ *
+ * The message's row also keeps what the reports say about it, for the insights (docs/insights.md):
+ * its status's `reason` and `transient`; its times (sent, submitted, delivered), credits and
+ * units, operator, region and country with their codes, and the `custom`, `custom1`, `custom2`
+ * tags, from the report that moved its status (what that report does not carry is kept from an
+ * earlier one). A report that does not move the status changes none of them.
  *
  * @example
  * import { postgresInbox, recordStatus } from "@reportkit/postgres";
@@ -160,7 +174,12 @@ export async function recordStatus(
   ];
   let decided: pg.QueryResult<{ previous_status: string | null }>;
   try {
-    decided = await tx.query(DECIDE, [...values, precedence === "latest", STATUS_TABLE_JSON]);
+    decided = await tx.query(DECIDE, [
+      ...values,
+      precedence === "latest",
+      STATUS_TABLE_JSON,
+      ...detailValues(report),
+    ]);
   } catch (error) {
     throw explained(error);
   }
@@ -216,9 +235,16 @@ function judged(point: { status: string; final: boolean; outcome: DeliveryOutcom
   return known ? { final, outcome } : { final: point.final, outcome: point.outcome };
 }
 
-/** A missing table says how to create it; anything else is Postgres's own error. */
+/** A missing table or column says how to create it; anything else is Postgres's own error. */
 function explained(error: unknown): unknown {
-  if ((error as { code?: string }).code !== "42P01") return error;
+  const code = (error as { code?: string }).code;
+  if (code === "42703") {
+    return new Error(
+      `recordStatus: the table ${MESSAGE_STATUS_TABLE} lacks columns it now keeps (${(error as Error).message}): it was made by an older reportkit. postgresInbox adds them before the first report; without the inbox (or with createTables: false), run the SQL of postgresInboxSql() in a migration: its ALTER TABLE … ADD COLUMN IF NOT EXISTS adds them.`,
+      { cause: error },
+    );
+  }
+  if (code !== "42P01") return error;
   return new Error(
     `recordStatus: the table ${MESSAGE_STATUS_TABLE} does not exist. postgresInbox creates it with its own tables before the first report; without the inbox, run the SQL of postgresInboxSql() in a migration.`,
     { cause: error },
@@ -234,7 +260,7 @@ function checkArguments(tx: unknown, report: unknown, options: unknown): void {
   const given = report as Partial<DeliveryReport> | null;
   if (given?.type !== "delivery") {
     throw new TypeError(
-      `recordStatus: \`report\` must be an SMS delivery report (type "delivery"), got ${given === null || typeof given !== "object" ? String(given) : `type ${JSON.stringify(given.type)}`}. A call report is pushed once per finished call, every status final: store it as it comes.`,
+      `recordStatus: \`report\` must be an SMS delivery report (type "delivery"), got ${given === null || typeof given !== "object" ? String(given) : `type ${JSON.stringify(given.type)}`}. Record a call report with recordCall(ctx.tx, report) and an opt-out with recordOptOut(ctx.tx, report).`,
     );
   }
   if (typeof given.final !== "boolean" || typeof given.outcome !== "string") {

@@ -2,13 +2,17 @@
 // use unless `createTables: false`, and exported for migration tools), the names they may have,
 // and the relations whose existence the store checks first.
 import { DELIVERY_OUTCOMES } from "@reportkit/core";
+import { LEDGER_RELATIONS, ledgerSql } from "./ledger-schema.js";
+import { MESSAGE_STATUS_TABLE, STATUS_HISTORY_TABLE } from "./table-names.js";
 
 export const DEFAULT_INBOX_TABLE = "reportkit_inbox";
 export const DEFAULT_JOURNAL_TABLE = "reportkit_journal";
-/** recordStatus's table: one row per message, its status as far as it has moved. */
-export const MESSAGE_STATUS_TABLE = "reportkit_message_status";
-/** recordStatus's history: one row per status it was given, applied or not. */
-export const STATUS_HISTORY_TABLE = "reportkit_status_history";
+export {
+  CALLS_TABLE,
+  MESSAGE_STATUS_TABLE,
+  OPT_OUTS_TABLE,
+  STATUS_HISTORY_TABLE,
+} from "./table-names.js";
 
 /** A table name as SQL: each part quoted, so a name is never read as SQL. */
 export interface TableName {
@@ -40,7 +44,10 @@ export function tableName(who: string, option: string, name: unknown): TableName
   };
 }
 
-/** The inbox's table and index, and recordStatus's tables and index, as to_regclass reads them. */
+/**
+ * The inbox's table and index, and the ledger's tables and indexes (ledger-schema.ts), as
+ * to_regclass reads them.
+ */
 export function inboxRelations(table: TableName): string[] {
   return [
     table.sql,
@@ -48,6 +55,7 @@ export function inboxRelations(table: TableName): string[] {
     MESSAGE_STATUS_TABLE,
     STATUS_HISTORY_TABLE,
     `${STATUS_HISTORY_TABLE}_message_id_idx`,
+    ...LEDGER_RELATIONS,
   ];
 }
 
@@ -58,8 +66,8 @@ export function journalRelations(table: TableName): string[] {
 
 /**
  * The inbox: one row per report processed, its key committed with the handler's writes. With it
- * come recordStatus's tables, so that a handler can record statuses through `ctx.tx` from the
- * first report on.
+ * come the ledger's tables (recordStatus's, recordCall's, recordOptOut's), so that a handler can
+ * record reports through `ctx.tx` from the first report on.
  */
 export function inboxTableSql(table: TableName): string {
   return `CREATE TABLE IF NOT EXISTS ${table.sql} (
@@ -67,7 +75,7 @@ export function inboxTableSql(table: TableName): string {
   processed_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX IF NOT EXISTS "${table.base}_processed_at_idx" ON ${table.sql} (processed_at);
-${statusTablesSql()}`;
+${statusTablesSql()}${ledgerSql()}`;
 }
 
 const OUTCOMES = DELIVERY_OUTCOMES.map((outcome) => `'${outcome}'`).join(", ");
@@ -124,8 +132,10 @@ CREATE INDEX IF NOT EXISTS "${table.base}_status_last_seen_idx" ON ${table.sql} 
 }
 
 /**
- * The SQL that creates the inbox's and the journal's tables, and recordStatus's two
- * (`CREATE TABLE IF NOT EXISTS`, so it may run again), for a migration tool. The store checks
+ * The SQL that creates the inbox's and the journal's tables, and the ledger's (recordStatus's
+ * two, recordCall's and recordOptOut's) with the insights' indexes (`CREATE TABLE IF NOT
+ * EXISTS`, so it may run again), for a migration tool. A ledger made by an older reportkit gets
+ * the columns it lacks (`ALTER TABLE … ADD COLUMN IF NOT EXISTS`): run it again after an upgrade. The store checks
  * for them first and runs the same statements when one is missing, unless `createTables: false`.
  *
  * @example

@@ -9,7 +9,33 @@ import type { Connection } from "./connection.js";
 export interface TableSet {
   /** Each table and index, as `to_regclass` reads a name (quoted parts, schema first). */
   readonly relations: readonly string[];
+  /**
+   * Columns a table made by an older reportkit may lack (table, column): `createSql` adds them
+   * (`ADD COLUMN IF NOT EXISTS`).
+   */
+  readonly columns?: readonly (readonly [string, string])[];
   readonly createSql: () => string;
+}
+
+/**
+ * The relations of $1 that do not exist (or that the role cannot see), then each column of
+ * $2/$3 (table, column) that its existing table lacks, as "table.column"; in the given order.
+ */
+export const MISSING_SQL = `SELECT name FROM (
+  SELECT name, n FROM unnest($1::text[]) WITH ORDINALITY AS t(name, n) WHERE to_regclass(name) IS NULL
+  UNION ALL
+  SELECT rel || '.' || col, cardinality($1::text[]) + n
+  FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS c(rel, col, n)
+  WHERE to_regclass(rel) IS NOT NULL AND NOT EXISTS (
+    SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass(rel) AND attname = col AND NOT attisdropped)
+) missing ORDER BY n`;
+
+/** MISSING_SQL's parameters for `tables`. */
+export function missingParameters(
+  tables: Pick<TableSet, "relations" | "columns">,
+): [string[], string[], string[]] {
+  const columns = tables.columns ?? [];
+  return [[...tables.relations], columns.map(([t]) => t), columns.map(([, c]) => c)];
 }
 
 /** Why a store creates nothing: its tables were migrated, or it only reads. */
@@ -31,9 +57,11 @@ export function tableCheck(
   let ready: Promise<void> | undefined;
 
   async function check(): Promise<void> {
-    const missing = await missingOf(db, tables.relations, timeoutMs);
+    const missing = await missingOf(db, tables, timeoutMs);
     if (missing.length === 0) return;
-    if (mode !== "create") throw db.failure("checking the tables", missingError(missing, mode));
+    if (mode !== "create") {
+      throw db.failure("checking the tables", missingError(missing, tables.relations, mode));
+    }
     let client: Awaited<ReturnType<Connection["connect"]>>;
     try {
       client = await db.connect();
@@ -63,26 +91,30 @@ export function tableCheck(
   };
 }
 
-/** The relations of `names` that do not exist (or that the role cannot see). */
-async function missingOf(
-  db: Connection,
-  names: readonly string[],
-  timeoutMs: number,
-): Promise<string[]> {
+/** The relations of `tables` that do not exist (or that the role cannot see), and lacking columns. */
+async function missingOf(db: Connection, tables: TableSet, timeoutMs: number): Promise<string[]> {
   const { rows } = await db.query(
     "checking the tables",
-    "SELECT name FROM unnest($1::text[]) WITH ORDINALITY AS t(name, n) WHERE to_regclass(name) IS NULL ORDER BY n",
-    [names],
+    MISSING_SQL,
+    missingParameters(tables),
     timeoutMs,
   );
   return rows.map((row: { name: string }) => row.name);
 }
 
-function missingError(missing: readonly string[], mode: CreateMode): Error {
+function missingError(
+  missing: readonly string[],
+  relations: readonly string[],
+  mode: CreateMode,
+): Error {
   const list = missing.join(", ");
+  // Columns only: tables an older reportkit made, before the ledger kept what insights read.
+  const older = missing.every((name) => !relations.includes(name))
+    ? " (the ledger's tables were made by an older reportkit: the SQL adds the columns they lack, ALTER TABLE … ADD COLUMN IF NOT EXISTS)"
+    : "";
   return new Error(
     mode === "migrated"
-      ? `missing ${list}; with \`createTables: false\` the store creates nothing: run the SQL postgresInboxSql() returns in a migration`
+      ? `missing ${list}; with \`createTables: false\` the store creates nothing: run the SQL postgresInboxSql() returns in a migration${older}`
       : `missing ${list}; nothing was kept there yet, or the journal is in another table or database (postgresInbox creates it on first use; postgresInboxSql() gives its SQL)`,
   );
 }

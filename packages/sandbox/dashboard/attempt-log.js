@@ -95,8 +95,14 @@ function supersede(card) {
   if (said !== null) said.textContent = "";
 }
 
+const REPORT_TYPES = {
+  delivery: "SMS delivery report",
+  call: "Call report",
+  unsubscribe: "Opt-out",
+};
+
 function reportGroup(attempt) {
-  const type = attempt.report_type === "call" ? "Call report" : "SMS delivery report";
+  const type = REPORT_TYPES[attempt.report_type] ?? "SMS delivery report";
   return el(
     "li",
     { className: "report", "data-report-id": attempt.report_id },

@@ -7,6 +7,8 @@ import { api } from "./api.js";
 /** Fills the group's `.pull-status` line from the pull API, once (a status does not change). */
 export async function showPullStatus(group, attempt) {
   const node = group.querySelector(".pull-status");
+  // An opt-out is no message: no pull API lists it.
+  if (attempt.report_type === "unsubscribe") return;
   const call = attempt.report_type === "call";
   const path = call ? "outgoing/callstatus" : "sms/status";
   const label = call ? "Call status API" : "Pull DLR API";

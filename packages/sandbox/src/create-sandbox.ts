@@ -5,13 +5,17 @@ import { formatHost } from "./format-host.js";
 import type { PushAttempt } from "./pusher.js";
 import type { RecordingRequest } from "./recording-files.js";
 import type { ComposedTemplate } from "./render-composed.js";
-import type { SandboxCallPayload, SandboxDeliveryPayload } from "./reports.js";
+import type {
+  SandboxCallPayload,
+  SandboxDeliveryPayload,
+  SandboxOptOutPayload,
+} from "./reports.js";
 import { composedResource, registerComposed } from "./sandbox-api.js";
 import { SandboxCredentials } from "./sandbox-credentials.js";
 import { resolveSandboxOptions, type SandboxOptions } from "./sandbox-options.js";
 import { API_BASE_PATH, createRequestHandler } from "./sandbox-request-handler.js";
 import { createSandboxState } from "./sandbox-state.js";
-import type { CallInput, Dispatched, SmsInput } from "./simulate-sms-and-calls.js";
+import type { CallInput, Dispatched, OptOutInput, SmsInput } from "./simulate-sms-and-calls.js";
 
 export interface ComposedWebhookInput extends ComposedTemplate {
   name: string;
@@ -41,6 +45,8 @@ export interface Sandbox {
   sendSms(input: SmsInput): Dispatched<SandboxDeliveryPayload>;
   /** Simulates a call made with `webhook_id`: its call report is pushed to the webhook. */
   makeCall(input: CallInput): Dispatched<SandboxCallPayload>;
+  /** Simulates a number opting out (`sms:unsubscription`): the opt-out is pushed to the webhook. */
+  optOut(input: OptOutInput): Dispatched<SandboxOptOutPayload>;
   /** Registers a composed webhook; pass its `id` as the webhookId of sendSms/makeCall. */
   createComposedWebhook(input: ComposedWebhookInput): SandboxComposedWebhook;
   /** Every push attempt so far, oldest first. */
@@ -115,6 +121,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     port: actualPort(),
     sendSms: (input) => dispatcher.sendSms(input),
     makeCall: (input) => dispatcher.makeCall(input),
+    optOut: (input) => dispatcher.optOut(input),
     createComposedWebhook: (input) =>
       composedResource(
         registerComposed(store, input as unknown as Record<string, unknown>),

@@ -39,7 +39,11 @@ ASSETS.set("", { file: "index.html", type: "text/html; charset=utf-8" });
 const ASSET_DIR = new URL("../dashboard/", import.meta.url);
 const cache = new Map<string, Buffer>();
 
-const SECURITY_HEADERS = {
+/**
+ * The headers of the dashboard's files (and of `reportkit insights`'s page): scripts and styles
+ * from the page's own origin only (no inline script), no framing, no referrer, no sniffing.
+ */
+export const SECURITY_HEADERS = {
   "content-security-policy":
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   "x-content-type-options": "nosniff",

@@ -1,4 +1,7 @@
+import { laravelTimestamp } from "./laravel-timestamp.js";
 import type { StoredWebhook } from "./webhook-store.js";
+
+export { laravelTimestamp };
 
 // The management API's wire shapes: the provider's envelope { status, code, message, data }
 // around Laravel API resources and Laravel's length-aware paginator.
@@ -10,11 +13,6 @@ export interface JsonReply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
-}
-
-/** "2022-10-19T07:40:13.000000Z": Laravel's ISO 8601 with microseconds. */
-export function laravelTimestamp(date: Date): string {
-  return `${date.toISOString().slice(0, 19)}.${String(date.getUTCMilliseconds() * 1000).padStart(6, "0")}Z`;
 }
 
 /**

@@ -4,9 +4,9 @@ import { sendOnce } from "./send-once.js";
 
 /** One line of the push log. */
 export interface PushAttempt {
-  /** The DLR id, or the call's mid. */
+  /** The DLR id, the call's mid, or the opt-out's id. */
   reportId: string;
-  reportType: "delivery" | "call";
+  reportType: "delivery" | "call" | "unsubscribe";
   webhookId: string | null;
   method: string;
   url: string;
@@ -34,7 +34,7 @@ export interface PushAttempt {
 
 export interface PushJob {
   reportId: string;
-  reportType: "delivery" | "call";
+  reportType: "delivery" | "call" | "unsubscribe";
   webhookId: string | null;
   request: PushRequest;
   /**

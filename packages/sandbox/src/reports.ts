@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import type { DocumentedCallPayload, DocumentedDeliveryPayload } from "@reportkit/wire";
 import { FieldCheck, hasControlCharacter } from "./field-errors.js";
 import { formatWallClock, unixSeconds } from "./format-wall-clock.js";
+import { laravelTimestamp } from "./laravel-timestamp.js";
 import { locationOf } from "./number-location.js";
 
 /**
@@ -54,6 +55,10 @@ export interface DeliveryOverrides {
   cid?: string;
   /** Only used to count the parts. */
   message?: string;
+  /** When the report says the message was delivered (its receipt's time). Default now. */
+  at?: Date;
+  /** Seconds from its submission to the operator to that receipt. Default 2. */
+  deliverySeconds?: number;
 }
 
 /** What a simulated call may override. */
@@ -75,6 +80,34 @@ export interface CallOverrides {
   recordingUrl?: string | null;
   /** The campaign's message id. Default a new UUID. */
   mid?: string;
+  /** When the call ended. Default now. */
+  at?: Date;
+}
+
+/** What a simulated opt-out may override. */
+export interface OptOutOverrides {
+  /** The number that opted out, digits with country code. Default 919876543210. */
+  receiver?: string;
+  /** What it opted out of: "sender" (one sender id) or "all". Default "sender". */
+  type?: string;
+  /** The sender id opted out of, or "*" for all. Default "Demo12", the documentation's. */
+  value?: string;
+  /** When it opted out. Default now. */
+  at?: Date;
+}
+
+/**
+ * The opt-out the sandbox pushes: the `sms:unsubscription` event's body (`v2/event/index.md`),
+ * in the documentation's field order.
+ */
+export interface SandboxOptOutPayload {
+  id: string;
+  receiver: string;
+  type: string;
+  value: string;
+  /** ISO 8601 with microseconds, "2023-07-08T12:52:54.000000Z". */
+  created_at: string;
+  status: "Unsubscriber created successfully";
 }
 
 export interface ReportClock {
@@ -120,16 +153,18 @@ export function buildDeliveryReport(
       check.add("credits", "The credits field must be a number of at least 0.");
     }
   }
+  const at = checkAt(check, overrides.at, clock.now);
+  const deliverySeconds = checkSeconds(check, "delivery_seconds", overrides.deliverySeconds, 2);
   const custom = checkText(check, "custom", overrides.custom, 255);
   const custom1 = checkText(check, "custom1", overrides.custom1, 255);
   const custom2 = checkText(check, "custom2", overrides.custom2, 255);
   const cid = checkText(check, "cid", overrides.cid, 64) ?? String(randomInt(1000, 1_000_000));
   check.done();
 
-  const delivered = unixSeconds(clock.now);
-  const submitted = delivered - 2;
-  const sent = delivered - 3;
-  const at = (seconds: number) => formatWallClock(new Date(seconds * 1000), clock.timeZone);
+  const delivered = unixSeconds(at);
+  const submitted = delivered - deliverySeconds;
+  const sent = submitted - 1;
+  const wallClock = (seconds: number) => formatWallClock(new Date(seconds * 1000), clock.timeZone);
   const report: SandboxDeliveryPayload = {
     id: `${randomUUID()}:1`,
     mobile,
@@ -139,9 +174,9 @@ export function buildDeliveryReport(
     deliv_at: String(delivered),
     sent_at: String(sent),
     submit_at: String(submitted),
-    deliv_time: at(delivered),
-    sent_time: at(sent),
-    submit_time: at(submitted),
+    deliv_time: wallClock(delivered),
+    sent_time: wallClock(sent),
+    submit_time: wallClock(submitted),
     cid,
   };
   if (custom !== undefined) report.custom = custom;
@@ -207,6 +242,7 @@ export function buildCallReport(
   }
   const source = checkText(check, "source", overrides.source, 32) ?? "OBD";
   const mid = checkText(check, "mid", overrides.mid, 64) ?? randomUUID();
+  const endedAt = checkAt(check, overrides.at, clock.now);
   let recordingUrl: string | undefined;
   if (overrides.recordingUrl === undefined) {
     if (status === "ANSWER") recordingUrl = `https://recordings.example.com/${mid}.mp3`;
@@ -216,7 +252,7 @@ export function buildCallReport(
   check.done();
 
   const seconds = duration as number;
-  const ended = unixSeconds(clock.now);
+  const ended = unixSeconds(endedAt);
   const started = ended - seconds;
   const at = (s: number) => formatWallClock(new Date(s * 1000), clock.timeZone);
   const report: SandboxCallPayload = {
@@ -234,6 +270,49 @@ export function buildCallReport(
   };
   if (recordingUrl !== undefined) report.recording_url = recordingUrl;
   return report;
+}
+
+/**
+ * A realistic opt-out, as the `sms:unsubscription` event pushes it: a new uuid, the number, what
+ * it opted out of, and the time as the provider writes it.
+ * @throws FieldErrors naming each invalid override
+ */
+export function buildOptOut(overrides: OptOutOverrides, clock: ReportClock): SandboxOptOutPayload {
+  const check = new FieldCheck();
+  const receiver = overrides.receiver === undefined ? "919876543210" : String(overrides.receiver);
+  if (!/^\d{8,15}$/.test(receiver)) {
+    check.add("receiver", "The receiver field must be 8 to 15 digits (country code included).");
+  }
+  const type = checkText(check, "type", overrides.type, 32) ?? "sender";
+  const value = checkText(check, "value", overrides.value, 64) ?? "Demo12";
+  const at = checkAt(check, overrides.at, clock.now);
+  check.done();
+  return {
+    id: randomUUID(),
+    receiver,
+    type,
+    value,
+    created_at: laravelTimestamp(at),
+    status: "Unsubscriber created successfully",
+  };
+}
+
+function checkAt(check: FieldCheck, value: unknown, now: Date): Date {
+  if (value === undefined) return now;
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
+    check.add("at", "The at field must be a valid date.");
+    return now;
+  }
+  return value;
+}
+
+function checkSeconds(check: FieldCheck, field: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0 || value > 604_800) {
+    check.add(field, `The ${field} field must be a whole number of seconds from 0 to 604800.`);
+    return fallback;
+  }
+  return value;
 }
 
 function partsOf(message: string | undefined): number {

@@ -8,13 +8,16 @@ import { composedValuesOf, renderComposed } from "./render-composed.js";
 import {
   buildCallReport,
   buildDeliveryReport,
+  buildOptOut,
   type CallOverrides,
   type DeliveryOverrides,
   documentedCall,
   documentedDelivery,
+  type OptOutOverrides,
   type PayloadStyle,
   type SandboxCallPayload,
   type SandboxDeliveryPayload,
+  type SandboxOptOutPayload,
   withoutDeliveryTime,
 } from "./reports.js";
 import type { VoiceLog } from "./voice-log.js";
@@ -34,6 +37,11 @@ export interface CallInput extends CallOverrides {
    * second); a large one (tens of MB, made as it is read) tests a downloader's bounds.
    */
   recordingBytes?: number;
+}
+
+export interface OptOutInput extends OptOutOverrides {
+  /** The webhook that receives the opt-out (a standard one). */
+  webhookId: string;
 }
 
 /** A simulated message or call, and the fate of its report. */
@@ -78,7 +86,7 @@ export const INACTIVE_RETRY_REASON =
 interface SentReport {
   webhookId: string;
   report: DeliveryPayload | CallPayload;
-  reportType: "delivery" | "call";
+  reportType: PushJob["reportType"];
   reportId: string;
 }
 
@@ -171,6 +179,17 @@ export class Dispatcher {
     return this.dispatch(webhook, sent.report, sent.reportType, sent.reportId);
   }
 
+  /**
+   * Simulates a number opting out (the `sms:unsubscription` event): the opt-out is pushed to
+   * the webhook as strict JSON, as the event page shows it.
+   */
+  optOut(input: OptOutInput): Dispatched<SandboxOptOutPayload> {
+    const webhook = this.webhookFor(input.webhookId, "unsubscribe");
+    const { webhookId: _, ...overrides } = input;
+    const report = buildOptOut(overrides, { now: new Date(), timeZone: this.timeZone });
+    return this.dispatch(webhook, report, "unsubscribe", report.id);
+  }
+
   /** Whether `reportId` is one the sandbox sent and still remembers. */
   knows(reportId: string): boolean {
     return this.sent.has(reportId);
@@ -188,13 +207,20 @@ export class Dispatcher {
     return outcome;
   }
 
-  private webhookFor(id: unknown, type: "delivery" | "call"): StoredWebhook {
+  private webhookFor(id: unknown, type: PushJob["reportType"]): StoredWebhook {
     if (typeof id !== "string" || id.trim() === "") {
       throw new FieldErrors({ webhook_id: ["The webhook id field is required."] });
     }
     const webhook = this.store.get(id.trim());
     if (webhook === undefined) {
       throw new FieldErrors({ webhook_id: ["The selected webhook id is invalid."] });
+    }
+    if (webhook.composed !== null && type === "unsubscribe") {
+      throw new FieldErrors({
+        webhook_id: [
+          "The selected webhook is a composed webhook: opt-outs go to standard webhooks (through a subscription).",
+        ],
+      });
     }
     if (webhook.composed !== null && webhook.composed.type !== type) {
       const other = webhook.composed.type === "call" ? "call reports" : "SMS delivery reports";
@@ -205,10 +231,10 @@ export class Dispatcher {
     return webhook;
   }
 
-  private dispatch<R extends DeliveryPayload | CallPayload>(
+  private dispatch<R extends DeliveryPayload | CallPayload | SandboxOptOutPayload>(
     webhook: StoredWebhook,
     report: R,
-    reportType: "delivery" | "call",
+    reportType: PushJob["reportType"],
     reportId: string,
   ): Dispatched<R> {
     this.sent.delete(reportId);
@@ -219,13 +245,15 @@ export class Dispatcher {
     // The webhook's secret as the bearer, else the sandbox's REPORTKIT_SECRET (never its token).
     const bearer = bearerOf(webhook, this.fallbackSecret)?.secret ?? null;
     const render = (): Promise<PushRequest> =>
-      webhook.composed === null
-        ? Promise.resolve(standardPush(webhook.uri, report, bearer, this.payloads))
-        : renderComposed(
-            webhook.composed,
-            composedValuesOf(reportType, report, webhook.id),
-            bearer,
-          );
+      reportType === "unsubscribe"
+        ? Promise.resolve(standardPush(webhook.uri, report, bearer, "complete"))
+        : webhook.composed === null
+          ? Promise.resolve(standardPush(webhook.uri, report, bearer, this.payloads))
+          : renderComposed(
+              webhook.composed,
+              composedValuesOf(reportType, report as DeliveryPayload | CallPayload, webhook.id),
+              bearer,
+            );
     const job = (request: PushRequest): PushJob => ({
       reportId,
       reportType,

@@ -58,6 +58,10 @@ describe("recordingExpiry", () => {
     expect(recordingExpiry("https://youraudiofilelocation/", new Date(Number.NaN))).toBeNull();
   });
 
+  it("is null for a report time so late that 2 hours after it is past any Date (found by core's property test)", () => {
+    expect(recordingExpiry("https://x.example/r.wav", new Date(8.64e15))).toBeNull();
+  });
+
   it("states the provider's two figures", () => {
     expect(RECORDING_URL_TTL_MS).toBe(7_200_000);
     expect(RECORDING_RETENTION_MS).toBe(60 * 86_400_000);

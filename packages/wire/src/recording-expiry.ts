@@ -55,8 +55,10 @@ export function recordingExpiry(url: string, reportTime: Date | null): Recording
   const signed = typeof url === "string" ? presignedExpiry(url) : undefined;
   if (signed !== undefined) return { expiresAt: new Date(signed), source: "url" };
   const base = reportTime instanceof Date ? reportTime.getTime() : Number.NaN;
-  if (Number.isNaN(base)) return null;
-  return { expiresAt: new Date(base + RECORDING_URL_TTL_MS), source: "report-time" };
+  const expiresAt = new Date(base + RECORDING_URL_TTL_MS);
+  // No time, or one so late that 2 hours after it is past any Date (8.64e15 ms).
+  if (Number.isNaN(expiresAt.getTime())) return null;
+  return { expiresAt, source: "report-time" };
 }
 
 /** The expiry a presigned URL states, in ms since the epoch; undefined when it states none. */

@@ -26,6 +26,7 @@ const EMPTY_CALL = {
   status: null,
   source: null,
   recordingUrl: null,
+  recordingExpiresAt: null,
   billing: null,
   status1: null,
   status2: null,

@@ -83,6 +83,8 @@ export const CALL_REPORT = {
   transient: false,
   source: "OBD",
   recordingUrl: "https://recordings.example.com/5f2b1a9c.mp3",
+  // No time of its own: the call's end plus the documented 2 hours.
+  recordingExpiresAt: "2021-04-09T12:58:14.000Z",
   ...NO_CLICK2CALL_FIELDS,
   warnings: [],
   raw: SAMPLE_CALL,

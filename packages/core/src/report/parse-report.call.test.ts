@@ -2,6 +2,10 @@
 import { describe, expect, it } from "vitest";
 import { failure, ok } from "../../../../test/fixtures/parsed-reports.js";
 import { SAMPLE_CALL } from "../../../../test/fixtures/samples.js";
+import type { CallReport } from "./schemas.js";
+
+/** The call report `payload` is read as. */
+const call = (payload: Record<string, unknown>) => ok(payload) as CallReport;
 
 describe("parseReport: call reports", () => {
   it("normalizes the field-notes call sample, its times read in Asia/Kolkata", () => {
@@ -38,17 +42,17 @@ describe("parseReport: call reports", () => {
   it("says when the recording URL stops working: its presigned expiry, else the report's time plus 2 hours", () => {
     const presigned =
       "https://s3.example.com/rec.wav?X-Amz-Date=20190813T124618Z&X-Amz-Expires=3600&X-Amz-Signature=abc";
-    expect(ok({ ...SAMPLE_CALL, recording_url: presigned }).recordingExpiresAt).toEqual(
+    expect(call({ ...SAMPLE_CALL, recording_url: presigned }).recordingExpiresAt).toEqual(
       new Date("2019-08-13T13:46:18Z"),
     );
     // Click2Call: its unixtime is when the report was made.
-    const c2c = ok({ ...SAMPLE_CALL, unixtime: "1653455555" });
+    const c2c = call({ ...SAMPLE_CALL, unixtime: "1653455555" });
     expect(c2c.recordingExpiresAt).toEqual(new Date((1653455555 + 7200) * 1000));
     const { end_at: _, ...started } = SAMPLE_CALL;
-    expect(ok(started).recordingExpiresAt).toEqual(new Date("2021-04-09T12:57:51Z"));
-    expect(ok({ ...SAMPLE_CALL, recording_url: null }).recordingExpiresAt).toBeNull();
+    expect(call(started).recordingExpiresAt).toEqual(new Date("2021-04-09T12:57:51Z"));
+    expect(call({ ...SAMPLE_CALL, recording_url: null }).recordingExpiresAt).toBeNull();
     const { end_at: __, start_at: ___, ...timeless } = SAMPLE_CALL;
-    expect(ok(timeless).recordingExpiresAt).toBeNull();
+    expect(call(timeless).recordingExpiresAt).toBeNull();
   });
 
   it("accepts phone numbers as strings and numbers as digits", () => {

@@ -354,8 +354,8 @@ describe("parseReport: delivery reports", () => {
     }
     expect(failure({ ...SAMPLE_DLR, status: "DELIV\u0000RD" })).toMatchObject({ field: "status" });
     // The longest kept, and any well-formed text (an emoji's surrogate pair) is an identity.
-    expect(ok({ ...SAMPLE_DLR, id: "m".repeat(255) }).id).toHaveLength(255);
-    expect(ok({ ...SAMPLE_DLR, id: "m-\u{1f600}" }).id).toBe("m-\u{1f600}");
+    expect(ok({ ...SAMPLE_DLR, id: "m".repeat(255) })).toMatchObject({ id: "m".repeat(255) });
+    expect(ok({ ...SAMPLE_DLR, id: "m-\u{1f600}" })).toMatchObject({ id: "m-\u{1f600}" });
   });
 });
 
@@ -366,6 +366,16 @@ describe("parseReport: what is not a report", () => {
       expect(failure(payload).code).toBe("unrecognized_report");
     },
   );
+
+  it("reads an event named after an Object.prototype member as an event (found by the property test)", () => {
+    for (const event of ["toString", "constructor", "__proto__", "hasOwnProperty"]) {
+      expect(ok({ event, payload: { id: "e-1" } })).toMatchObject({
+        type: "event",
+        event,
+        id: "e-1",
+      });
+    }
+  });
 
   it("is not fooled by __proto__ or constructor keys", () => {
     const payload = JSON.parse(

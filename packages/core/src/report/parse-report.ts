@@ -108,7 +108,9 @@ type Shape =
 function shapeOf(p: Payload): Shape | undefined {
   if (typeof p.event === "string" && p.event !== "" && isRecord(p.payload)) {
     const { event, payload } = p;
-    const kind = event.endsWith(":unsubscription") ? "unsubscribe" : EVENT_KINDS[event];
+    // Own keys only: an event named "toString" is an event, not Object.prototype's.
+    const own = Object.hasOwn(EVENT_KINDS, event) ? EVENT_KINDS[event] : undefined;
+    const kind = event.endsWith(":unsubscription") ? "unsubscribe" : own;
     return kind === undefined ? { kind: "event", event, payload } : { kind, payload };
   }
   if (p.receiver !== undefined) return { kind: "unsubscribe", payload: p };
