@@ -75,7 +75,9 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
   config: Config,
 ): Receiver<T, S> & { say(line: string): void } {
   const { credential, log, telemetry, template } = config;
-  const lifecycle = lifecycleOf(config);
+  /** The replies not sent yet, which `close` waits for. */
+  const inFlight = new Set<Promise<ReceiverResponse>>();
+  const lifecycle = lifecycleOf(config, inFlight);
   const handlers = { ...config.handlers };
   let onError = config.onError;
   const allowed = template?.method ?? "POST";
@@ -97,7 +99,8 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
         if (answered !== undefined) return answer(attempt, answered);
       }
       const report = parsed(attempt, payload);
-      log.warnings(report);
+      // Most reports have no warning: the log is asked only when there is one.
+      if (report.warnings.length > 0) log.warnings(report);
       attempt.dedupeKey = identify(report);
       // The span's status is a bounded label: an opt-out's text is none.
       const status = report.type === "unsubscribe" ? null : report.status;
@@ -263,7 +266,13 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
   }
 
   const receiver: Record<string, unknown> = {
-    handle: (request: ReceiverRequest) => lifecycle.track(handle(request)),
+    handle(request: ReceiverRequest): Promise<ReceiverResponse> {
+      const reply = handle(request);
+      inFlight.add(reply);
+      const settled = () => inFlight.delete(reply);
+      reply.then(settled, settled);
+      return reply;
+    },
     fetch,
     health: lifecycle.health,
     close: lifecycle.close,

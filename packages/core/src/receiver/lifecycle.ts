@@ -1,5 +1,5 @@
-// A receiver's life around its requests: what is in flight, whether it still takes reports,
-// whether its stores answer (`health`), and a graceful end (`close`).
+// A receiver's life around its requests: whether it still takes reports, whether its stores
+// answer (`health`), and a graceful end (`close`) that waits for the replies still in flight.
 import type { CloseOptions, HealthReport } from "../base/types.js";
 import { answeredWithin, within } from "../base/within.js";
 import type { Config } from "./check-options.js";
@@ -10,9 +10,12 @@ const DEFAULT_CLOSE_TIMEOUT_MS = 9000;
 
 type Pingable = { ping?(): Promise<void> };
 
-export function lifecycleOf(config: Pick<Config, "dedupe" | "journal" | "queue">) {
+/** `inFlight`: the replies the receiver has not sent yet (it keeps the set: see `handle`). */
+export function lifecycleOf(
+  config: Pick<Config, "dedupe" | "journal" | "queue">,
+  inFlight: ReadonlySet<Promise<unknown>>,
+) {
   const { dedupe, journal, queue } = config;
-  const inFlight = new Set<Promise<unknown>>();
   let closed: Promise<void> | undefined;
   const probes: [name: string, label: string, owner: Pingable][] = [];
   if (dedupe !== undefined) probes.push(["dedupe", dedupe.name ?? "dedupe store", dedupe]);
@@ -38,13 +41,6 @@ export function lifecycleOf(config: Pick<Config, "dedupe" | "journal" | "queue">
   const lifecycle = {
     /** True once `close` was called: new reports get 503 `shutting_down`. */
     closing: false,
-    /** Keeps a reply in the set `close` waits for until it settles; returns it unchanged. */
-    track<T>(reply: Promise<T>): Promise<T> {
-      inFlight.add(reply);
-      const settled = () => inFlight.delete(reply);
-      reply.then(settled, settled);
-      return reply;
-    },
     async health(): Promise<HealthReport> {
       const results = probes.map(async ([name, label, owner]) => [name, await check(label, owner)]);
       const checks: HealthReport["checks"] = Object.fromEntries(await Promise.all(results));
