@@ -7,8 +7,7 @@ import {
 } from "@reportkit/wire";
 import { isRecord } from "@reportkit/wire/internal";
 import { invalidReport, type ReportkitError } from "../reply/errors.js";
-import { boundedRaw } from "../report/bounded-raw.js";
-import { KIND_NAMES } from "../report/parse-report.js";
+import { boundedRaw, KIND_NAMES } from "../report/parse-report.js";
 import type { Report } from "../report/schemas.js";
 import type { CompiledTemplate, Source } from "./compile-template.js";
 import { MAY_BE_EMPTY_FIELDS } from "./composed-types.js";

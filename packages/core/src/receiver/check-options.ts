@@ -13,8 +13,8 @@ import { receiverLog } from "../process/receiver-log.js";
 import type { AnyHandler, KindHandlers } from "../process/run-handler.js";
 import { secretMissing } from "../reply/errors.js";
 import { defaultDedupeKey } from "../report/dedupe-key.js";
+import { wallClockReader } from "../report/read-value.js";
 import type { Report } from "../report/schemas.js";
-import { wallClockReader } from "../report/wall-clock.js";
 import {
   type Credential,
   comparerOf,

@@ -1,6 +1,6 @@
 // A pushed body to a report: its kind by its shape (every documented body is exactly one), then
 // each field by wire's field table. Refused only when it cannot be identified; any other value
-// that cannot be read becomes null with a warning, `raw` keeping it as sent.
+// that cannot be read becomes null with a warning, `raw` keeping it as sent (bounded in depth).
 import {
   CALL_FIELD_TABLE,
   classifyCallStatus,
@@ -15,8 +15,8 @@ import {
 } from "@reportkit/wire";
 import { isRecord } from "@reportkit/wire/internal";
 import { invalidReport, type ReportError, unrecognizedReport } from "../reply/errors.js";
-import { boundedRaw } from "./bounded-raw.js";
 import {
+  carriesZone,
   describe,
   quote,
   type Read,
@@ -29,9 +29,10 @@ import {
   readUnixTime,
   Unreadable,
   unixInstant,
+  type WallClockReader,
+  wallClockReader,
 } from "./read-value.js";
 import type { Report, ReportWarning } from "./schemas.js";
-import { carriesZone, type WallClockReader, wallClockReader } from "./wall-clock.js";
 
 export type ParseResult =
   | { ok: true; report: Report }
@@ -358,6 +359,45 @@ function utcOffset(ms: number): string {
   const minutes = Math.abs(ms) / 60_000;
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${ms < 0 ? "-" : "+"}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+}
+
+// ---- Raw, bounded -----------------------------------------------------------------------
+
+/**
+ * How deep `report.raw` may nest: far beyond any real payload, far below where JSON.stringify or a
+ * queue's serialiser run out of stack (a 64 KB body holds 32,000 nested arrays).
+ */
+const MAX_RAW_DEPTH = 64;
+
+/**
+ * `raw` without the fields nested deeper than MAX_RAW_DEPTH, a warning for each, so every report
+ * a handler gets can be serialised; the same object when none is (the usual case).
+ */
+export function boundedRaw(
+  raw: Record<string, unknown>,
+  warnings: ReportWarning[],
+): Record<string, unknown> {
+  let kept: Record<string, unknown> | undefined;
+  for (const key of Object.keys(raw)) {
+    const value = raw[key];
+    if (typeof value !== "object" || value === null || withinDepth(value, MAX_RAW_DEPTH)) continue;
+    // A spread copies a "__proto__" own key as an own data property, as JSON.parse made it.
+    kept ??= { ...raw };
+    delete kept[key];
+    warnings.push({
+      field: key,
+      message: `nested deeper than ${MAX_RAW_DEPTH} levels; dropped from raw so that the report can be serialised`,
+    });
+  }
+  return kept ?? raw;
+}
+
+/** Whether `value` (at the first level) nests at most `levels` levels. Recursion ≤ `levels`. */
+function withinDepth(value: object, levels: number): boolean {
+  if (levels <= 0) return false;
+  return Object.values(value).every(
+    (item) => typeof item !== "object" || item === null || withinDepth(item, levels - 1),
+  );
 }
 
 // ---- Refusals ----------------------------------------------------------------------------
