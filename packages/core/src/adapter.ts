@@ -46,7 +46,7 @@ export {
   traceOf,
   workerDispatch,
 } from "./receiver/worker-kit.js";
-export { REPORT_MEDIA_TYPES } from "./request/decode-body.js";
+export { REPORT_MEDIA_TYPES } from "./request/read-body.js";
 export {
   type ClaimResult,
   DEFAULT_DEDUPE_TTL_MS,

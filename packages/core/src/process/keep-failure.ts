@@ -7,7 +7,7 @@ import { ruleOf } from "../reply/error-table.js";
 import { journalNotKept, type ReportkitError } from "../reply/errors.js";
 import { sha256Hex } from "../report/dedupe-key.js";
 import type { Access } from "../request/authenticate.js";
-import { mediaType, otherCharset } from "../request/decode-body.js";
+import { mediaType, otherCharset } from "../request/read-body.js";
 import type { FailureJournal, JournalRecord, JournalRequest } from "../store-kit/dedupe-store.js";
 import { maskDigits, type Redaction, redactRequest } from "./redact-request.js";
 

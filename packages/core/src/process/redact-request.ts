@@ -9,7 +9,7 @@ import {
   withoutCredentials,
 } from "@reportkit/wire/internal";
 import { parseLenientJson } from "../base/parse-json.js";
-import { formFields, looksLikeJson, mediaType } from "../request/decode-body.js";
+import { formFields, looksLikeJson, mediaType } from "../request/read-body.js";
 import type { JournalRequest } from "../store-kit/dedupe-store.js";
 
 export { maskDigits, REDACTED } from "@reportkit/wire/internal";

@@ -19,9 +19,8 @@ import { closingConnection, DUPLICATE, errorResponse, QUEUED } from "../reply/re
 import { parseWith } from "../report/parse-report.js";
 import type { Report } from "../report/schemas.js";
 import { authenticate } from "../request/authenticate.js";
-import { bodyFormat, decodeBody } from "../request/decode-body.js";
 import { answerHandshake } from "../request/handshake.js";
-import { readBody } from "../request/read-body.js";
+import { bodyFormat, decodeBody, readBody } from "../request/read-body.js";
 import type { ReportSpan } from "../store-kit/telemetry.js";
 import { type Config, checkOptions } from "./check-options.js";
 import { lifecycleOf } from "./lifecycle.js";

@@ -1,9 +1,64 @@
-// A request's body, read once it is authenticated, within its time limit and under its size
-// limit: the declared length first, then the bytes as they arrive (never buffered whole).
+// A request's body, once it is authenticated: what its Content-Type says it is (a report arrives
+// as JSON or a form), its bytes within its time and size limits (the declared length first, then
+// the bytes as they arrive, never buffered whole), and those turned into its payload: JSON
+// (leniently), or a form's fields.
 import { type BodyChunk, readCapped } from "@reportkit/wire/internal";
+import { describeJsonError, parseLenientJson } from "../base/parse-json.js";
 import { type BodyStream, headerOf, type ReceiverRequest } from "../base/types.js";
 import { within } from "../base/within.js";
-import { bodyTimedOut, ReportkitError, readFailed, tooLarge } from "../reply/errors.js";
+import {
+  bodyTimedOut,
+  invalidForm,
+  invalidJson,
+  ReportkitError,
+  readFailed,
+  tooLarge,
+  unsupportedMediaType,
+} from "../reply/errors.js";
+
+// ---- What its Content-Type says --------------------------------------------------------
+
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
+
+export type BodyFormat = "json" | "urlencoded" | "multipart";
+
+// A missing Content-Type is read as JSON, and so is text/plain: PHP senders that forget the
+// header, or set the wrong one, still send the JSON report.
+const FORMATS = new Map<string, BodyFormat>([
+  ["", "json"],
+  ["application/json", "json"],
+  ["text/json", "json"],
+  ["text/plain", "json"],
+  ["application/x-www-form-urlencoded", "urlencoded"],
+  ["multipart/form-data", "multipart"],
+]);
+
+/** The media types a report arrives in (`+json` too), for an adapter's body parsers. */
+export const REPORT_MEDIA_TYPES: readonly string[] = [...FORMATS.keys()].filter((t) => t !== "");
+
+/** The media type of a Content-Type value, lowercased, parameters dropped. */
+export function mediaType(contentType: string | null | undefined): string {
+  return (contentType ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? "";
+}
+
+export function otherCharset(contentType: string | null | undefined): string | undefined {
+  const charset = CHARSET.exec(contentType ?? "")?.[1];
+  return charset === undefined || /^utf-?8$/i.test(charset) ? undefined : charset;
+}
+
+export function formatOf(type: string): BodyFormat | undefined {
+  return FORMATS.get(type) ?? (type.endsWith("+json") ? "json" : undefined);
+}
+
+/** The body's format by its Content-Type, `fallback` without one. @throws ReportkitError 415 */
+export function bodyFormat(request: ReceiverRequest, fallback: BodyFormat = "json"): BodyFormat {
+  const type = mediaType(headerOf(request.headers, "content-type"));
+  const format = type === "" ? fallback : formatOf(type);
+  if (format === undefined) throw unsupportedMediaType(type);
+  return format;
+}
+
+// ---- The bytes -------------------------------------------------------------------------
 
 const encoder = new TextEncoder();
 
@@ -67,4 +122,62 @@ async function readStream(body: BodyStream, maxBytes: number): Promise<Uint8Arra
 
 function isWebStream(body: BodyStream): body is ReadableStream<Uint8Array> {
   return typeof (body as ReadableStream<Uint8Array>).getReader === "function";
+}
+
+// ---- The payload -----------------------------------------------------------------------
+
+const utf8 = new TextDecoder();
+
+/** A body's payload: a JSON value, or a form's fields. @throws ReportkitError 400 */
+export async function decodeBody(
+  body: string | Uint8Array,
+  format: BodyFormat,
+  contentType: string | undefined,
+): Promise<unknown> {
+  if (format === "multipart") {
+    // Of repeated names the last value is kept.
+    const fields = await formFields(body, contentType ?? "").catch(() => undefined);
+    if (fields === undefined) throw invalidForm();
+    return Object.fromEntries(fields);
+  }
+  // A text body may still start with the UTF-8 byte order mark (Windows senders write one):
+  // TextDecoder drops it from bytes, a framework that decoded the text first may not.
+  const text =
+    typeof body === "string" ? body.replace(/^\uFEFF/, "") : decodeText(body, contentType);
+  // A PHP sender posting a JSON string without its own Content-Type header gets curl's default,
+  // application/x-www-form-urlencoded; the body is still the JSON report.
+  if (format === "urlencoded" && !looksLikeJson(text)) {
+    return Object.fromEntries(new URLSearchParams(text));
+  }
+  if (text.trim() === "") throw invalidJson("The body is empty.");
+  try {
+    return parseLenientJson(text);
+  } catch {
+    throw invalidJson(`The body is not valid JSON: ${describeJsonError(text)}.`);
+  }
+}
+
+/** Whether a text is a JSON object or array, by its first character past any space. */
+export function looksLikeJson(text: string): boolean {
+  return /^\s*[{[]/.test(text);
+}
+
+function decodeText(bytes: Uint8Array, contentType: string | undefined): string {
+  const charset = otherCharset(contentType);
+  if (charset === undefined) return utf8.decode(bytes);
+  try {
+    return new TextDecoder(charset).decode(bytes);
+  } catch {
+    return utf8.decode(bytes);
+  }
+}
+
+/** A multipart body's text fields, by the platform's own parser. @throws on a broken body */
+export async function formFields(
+  body: string | Uint8Array,
+  contentType: string,
+): Promise<[string, string][]> {
+  const bytes = body as string | Uint8Array<ArrayBuffer>;
+  const form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
+  return [...form].filter((field): field is [string, string] => typeof field[1] === "string");
 }
