@@ -41,9 +41,9 @@ export type {
 } from "./base/types.js";
 export { ComposedTemplateError } from "./composed/compile-template.js";
 export type { ComposedCallReport, ComposedDeliveryReport } from "./composed/composed-types.js";
-export type { ReportContext } from "./process/handler-context.js";
 export type { ReceiverLogger } from "./process/receiver-log.js";
 export { isRetryLater, RetryLater, type RetryLaterOptions } from "./process/retry-later.js";
+export type { ReportContext } from "./process/run-handler.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./receiver/check-options.js";
 export { createReceiver } from "./receiver/create-receiver.js";
 export type {

@@ -4,9 +4,8 @@ import type { ComposedTemplate } from "@reportkit/wire";
 import type { EnvRecord, ReceiverRequest, ReceiverResponse } from "../base/types.js";
 import { headerOf, webBody } from "../base/types.js";
 import { keepPromises, readComposed } from "../composed/read-composed.js";
-import { HandlerContext } from "../process/handler-context.js";
 import { type Attempt as JournalAttempt, keepFailure } from "../process/keep-failure.js";
-import { type AnyHandler, runReport } from "../process/run-handler.js";
+import { type AnyHandler, HandlerContext, runReport } from "../process/run-handler.js";
 import { ruleOf } from "../reply/error-table.js";
 import {
   asReportkitError,

@@ -9,8 +9,8 @@ import type {
   ReceiverResponse,
 } from "../base/types.js";
 import type { ComposedCallReport, ComposedDeliveryReport } from "../composed/composed-types.js";
-import type { ReportContext } from "../process/handler-context.js";
 import type { ReceiverLogger } from "../process/receiver-log.js";
+import type { ReportContext } from "../process/run-handler.js";
 import type { ReportkitError } from "../reply/errors.js";
 import type {
   CallReport,
