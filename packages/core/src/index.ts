@@ -90,10 +90,10 @@ export {
   type UnsubscribeReport,
   UnsubscribeReportSchema,
 } from "./report/schemas.js";
-export type { SecretOption } from "./request/authenticate.js";
 export type {
   ChallengeReply,
   ChallengeRequest,
   ChallengeResponder,
-} from "./request/handshake.js";
+  SecretOption,
+} from "./request/authenticate.js";
 export { type MemoryDedupeOptions, memoryDedupe } from "./store-kit/memory-dedupe.js";

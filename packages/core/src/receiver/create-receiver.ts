@@ -17,8 +17,7 @@ import {
 import { closingConnection, DUPLICATE, errorResponse, QUEUED } from "../reply/replies.js";
 import { parseWith } from "../report/parse-report.js";
 import type { Report } from "../report/schemas.js";
-import { authenticate } from "../request/authenticate.js";
-import { answerHandshake } from "../request/handshake.js";
+import { answerHandshake, authenticate } from "../request/authenticate.js";
 import { bodyFormat, decodeBody, readBody } from "../request/read-body.js";
 import type { ReportSpan } from "../store-kit/telemetry.js";
 import { type Config, checkOptions } from "./check-options.js";

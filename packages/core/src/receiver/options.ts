@@ -19,8 +19,7 @@ import type {
   Report,
   UnsubscribeReport,
 } from "../report/schemas.js";
-import type { SecretOption } from "../request/authenticate.js";
-import type { ChallengeResponder } from "../request/handshake.js";
+import type { ChallengeResponder, SecretOption } from "../request/authenticate.js";
 import type { DedupeStore, FailureJournal } from "../store-kit/dedupe-store.js";
 import type { ReportQueue } from "../store-kit/report-queue.js";
 import type { Telemetry } from "../store-kit/telemetry.js";
