@@ -78,7 +78,7 @@ export const unauthorized = (
 export const wrongValidationKey = (): ReportkitError =>
   new ReportkitError(
     "unauthorized",
-    "The verification request's validation key (its `token` query parameter or `validation_key`) is not this receiver's verificationToken.",
+    "The verification request's validation key (its `token` query parameter or `validation_key`) is not this receiver's `verification.token`.",
     { invalidToken: true, verification: true },
   );
 

@@ -9,7 +9,7 @@ import {
 export interface MemoryDedupeOptions {
   /** How long a processed report is remembered, in ms. Default 2 h (retries come for 90 min). */
   ttlMs?: number;
-  /** The most keys kept, the least recently written dropped first. Default 100,000 (~12 MB). */
+  /** The most keys kept, the least recently written dropped first. Default 100,000 (~24 MB of heap). */
   maxKeys?: number;
   /** How long a claim holds a report whose handler is still running, in ms. Default 60 s. */
   leaseMs?: number;
@@ -33,7 +33,7 @@ export function memoryDedupe(options: MemoryDedupeOptions = {}): DedupeStore {
   const maxKeys = read.wholeNumber("maxKeys", 100_000);
   const leaseMs = read.positiveMs("leaseMs", DEFAULT_LEASE_MS);
   // In the order keys were written: a processed key holds when it expires, a claimed one its
-  // owner and lease. At 100,000 keys of the provider's ids, about 12 MB (docs/performance.md).
+  // owner and lease. At 100,000 keys of the provider's ids, about 24 MB of heap (docs/performance.md).
   const keys = new Map<string, number | Held>();
 
   function write(key: string, value: number | Held): void {
