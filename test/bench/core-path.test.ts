@@ -2,6 +2,7 @@
 // in at most 12 of core's files, as `core-path.mjs` counts them by V8's precise coverage on the
 // built packages. A change that spreads the path over more files fails here with the list.
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +10,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 const MAX_CORE_FILES = 12;
 const root = join(import.meta.dirname, "../..");
 const run = promisify(execFile);
+
+/** The core files ARCHITECTURE.md's "A report's path" lists, as their built names. */
+function documentedPath(): string[] {
+  const page = readFileSync(join(root, "ARCHITECTURE.md"), "utf8");
+  const section = page.split("\n## A report's path\n")[1]?.split("\n## ")[0] ?? "";
+  const named = [
+    ...section.matchAll(
+      /`((?:base|reply|report|composed|store-kit|request|process|receiver)\/[\w-]+)\.ts`/g,
+    ),
+  ];
+  return [...new Set(named.map((match) => `${match[1]}.js`))].sort();
+}
 
 beforeAll(async () => {
   // The script counts the built files (dist/), one per source file: build first (incremental).
@@ -33,5 +46,7 @@ describe("one JSON delivery report through Express", () => {
       count,
       `core's files one JSON DLR ran code in (${count}, at most ${MAX_CORE_FILES}):\n  ${files.join("\n  ")}\n`,
     ).toBeLessThanOrEqual(MAX_CORE_FILES);
+    // The map of the path says the same.
+    expect(documentedPath(), "ARCHITECTURE.md's \"A report's path\"").toEqual(files);
   });
 });
