@@ -1,5 +1,5 @@
-// The receiver: one request read top to bottom in `handle`, each step a function of its own
-// module that returns here; every failure of any step becomes its reply in `refuse`.
+// The receiver: one request read top to bottom in `handle`, each step a function of the module
+// of its job that returns here; every failure of any step becomes its reply in `refuse`.
 import type { ComposedTemplate } from "@reportkit/wire";
 import type { EnvRecord, ReceiverRequest, ReceiverResponse } from "../base/types.js";
 import { headerOf, webBody } from "../base/types.js";
