@@ -228,7 +228,7 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
   async function fetch(request: Request, env?: EnvRecord): Promise<Response> {
     const { method, url, headers } = request;
     const body = webBody(request);
-    const reply = await handle({ method, url, headers, body, ...(env && { env }) });
+    const reply = await tracked({ method, url, headers, body, ...(env && { env }) });
     const content = NULL_BODY.has(reply.status) ? null : reply.body;
     return new Response(content, { status: reply.status, headers: reply.headers });
   }
@@ -262,14 +262,17 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
     handlers[kind] = handler as AnyHandler;
   }
 
+  /** `handle`, its reply counted in flight until sent, so that `close()` waits for it. */
+  function tracked(request: ReceiverRequest): Promise<ReceiverResponse> {
+    const reply = handle(request);
+    inFlight.add(reply);
+    const settled = () => inFlight.delete(reply);
+    reply.then(settled, settled);
+    return reply;
+  }
+
   const receiver: Record<string, unknown> = {
-    handle(request: ReceiverRequest): Promise<ReceiverResponse> {
-      const reply = handle(request);
-      inFlight.add(reply);
-      const settled = () => inFlight.delete(reply);
-      reply.then(settled, settled);
-      return reply;
-    },
+    handle: tracked,
     fetch,
     health: lifecycle.health,
     close: lifecycle.close,
