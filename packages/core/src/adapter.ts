@@ -23,9 +23,10 @@ export type { AnyHandler, KindHandlers } from "./process/run-handler.js";
 export {
   type AdapterReceiver,
   type AdapterReceiverSettings,
+  type Attachable,
   adapterReceiver,
+  attachable,
 } from "./receiver/adapter-receiver.js";
-export { type Attachable, attachable } from "./receiver/attachable.js";
 export type { RequestEnvSecret } from "./receiver/check-options.js";
 export {
   credentialsOf,
@@ -45,7 +46,7 @@ export {
   traceOf,
   workerDispatch,
 } from "./receiver/worker-kit.js";
-export { REPORT_MEDIA_TYPES } from "./request/decode-body.js";
+export { REPORT_MEDIA_TYPES } from "./request/read-body.js";
 export {
   type ClaimResult,
   DEFAULT_DEDUPE_TTL_MS,

@@ -106,7 +106,7 @@ describe("public types", () => {
   it("requires a token or an explicit secret: false, and a handler", () => {
     // @ts-expect-error: onDelivery must be a function
     createReceiver({ secret: "t", onDelivery: 1 });
-    // @ts-expect-error: auth can only be false
-    createReceiver({ auth: true, onDelivery() {} });
+    // @ts-expect-error: `auth` is no option (`auth: false` is now `secret: false`)
+    createReceiver({ auth: false, onDelivery() {} });
   });
 });

@@ -1,9 +1,5 @@
-// @reportkit/core: the user API. Adapter, store and queue authors import from
-// "@reportkit/core/adapter" (adapter.ts).
-
-// The provider's wire facts are @reportkit/wire's, shared with the sandbox: the field tables
-// the report schemas are built from, the status vocabulary and the rule that orders a
-// message's statuses, the composed-webhook grammar and variable tables.
+// @reportkit/core: the user API (adapter, store and queue authors: "@reportkit/core/adapter"),
+// the provider's wire facts from @reportkit/wire first.
 export {
   CALL_OUTCOMES,
   CALL_STATUS_TABLE,
@@ -45,9 +41,9 @@ export type {
 } from "./base/types.js";
 export { ComposedTemplateError } from "./composed/compile-template.js";
 export type { ComposedCallReport, ComposedDeliveryReport } from "./composed/composed-types.js";
-export type { ReportContext } from "./process/handler-context.js";
 export type { ReceiverLogger } from "./process/receiver-log.js";
 export { isRetryLater, RetryLater, type RetryLaterOptions } from "./process/retry-later.js";
+export type { ReportContext } from "./process/run-handler.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./receiver/check-options.js";
 export { createReceiver } from "./receiver/create-receiver.js";
 export type {
@@ -94,10 +90,10 @@ export {
   type UnsubscribeReport,
   UnsubscribeReportSchema,
 } from "./report/schemas.js";
-export type { SecretOption } from "./request/authenticate.js";
 export type {
   ChallengeReply,
   ChallengeRequest,
   ChallengeResponder,
-} from "./request/handshake.js";
+  SecretOption,
+} from "./request/authenticate.js";
 export { type MemoryDedupeOptions, memoryDedupe } from "./store-kit/memory-dedupe.js";

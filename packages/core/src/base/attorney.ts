@@ -1,74 +1,54 @@
-// The one mechanism that checks options, once, when a factory is called: the receiver's (and its
-// groups: `auth`, `verification`, `body`, `dedupe`), and every store's, queue's and worker's, so
-// that each refusal reads the same way:
-//   "<who>: `<name>` must be …, got …."
-// where <who> is the factory ("reportkit", "postgresInbox") and <name> the option's path
-// (`body.maxBytes`). A refusal shows what it got: never read with these an option that may hold
-// a secret (a URL with a password, the secret itself); those have checks of their own.
-
-/** A factory's options, as the checks read them. */
-export type StoreOptions = Readonly<Record<string, unknown>>;
+// The one mechanism that checks options, once, when a factory is called (the receiver's, every
+// store's, queue's and worker's): each refusal reads "<who>: `<name>` must be …, got …." (a
+// group's `<name>` is a path: `body.maxBytes`). A refusal shows what it got: never read with
+// these an option that may hold a secret (a URL with a password, the secret itself).
 
 /** What `readOptions` checks of the options object itself. */
 export interface OptionRules<O> {
-  /** A call that works, shown when the options are not an object, e.g. `memoryDedupe({ maxKeys: 100_000 })`. */
+  /** A call that works, shown when the options are not an object. */
   readonly example: string;
-  /** Every option's name: any other key is refused, naming these (a misspelt option is never ignored). */
-  readonly known: readonly (keyof O & string)[];
+  /** Every option's name: any other key is refused (a misspelt option is never ignored). */
+  readonly known: readonly Name<O>[];
   /** Keys an earlier version took, each with its fix; refused before the unknown ones. */
   readonly renamed?: Readonly<Record<string, string>>;
   /** Said after the list of options when a key is unknown (e.g. where a mount path goes). */
   readonly hint?: string;
 }
 
-/** Reads one option at a time, `undefined` giving the fallback. @throws TypeError naming `who` and the option. */
+type Name<O> = keyof O & string;
+type Range = { readonly min: number; readonly max: number };
+
+/** Reads one option at a time, `undefined` giving the fallback. @throws TypeError naming it */
 export interface OptionReader<O> {
   /** The factory, e.g. "postgresInbox": what every refusal starts with. */
   readonly who: string;
   /** A duration in whole milliseconds above 0: "must be a whole number of milliseconds above 0". */
-  positiveMs(name: keyof O & string, fallback: number): number;
+  positiveMs(name: Name<O>, fallback: number): number;
   /** A whole number from `range.min` to `range.max`, above 0 by default. */
-  wholeNumber(
-    name: keyof O & string,
-    fallback: number,
-    range?: { readonly min: number; readonly max: number },
-  ): number;
+  wholeNumber(name: Name<O>, fallback: number, range?: Range): number;
   /** A string, a non-empty one with `nonEmpty`. */
-  string(
-    name: keyof O & string,
-    fallback: string,
-    options?: { readonly nonEmpty?: boolean },
-  ): string;
+  string(name: Name<O>, fallback: string, options?: { readonly nonEmpty?: boolean }): string;
   /** A function (a handler, a callback), or undefined when not given. */
-  callback<K extends keyof O & string>(name: K): O[K] | undefined;
+  callback<K extends Name<O>>(name: K): O[K] | undefined;
   /** true or false. */
-  flag(name: keyof O & string, fallback: boolean): boolean;
+  flag(name: Name<O>, fallback: boolean): boolean;
   /** One of `choices`, e.g. "full" or "redacted". */
-  oneOf<C extends string>(name: keyof O & string, choices: readonly C[], fallback: C): C;
-  /** A value `accepts` says is right (a store by its methods, say), or undefined when not given. */
-  check<K extends keyof O & string>(
+  oneOf<C extends string>(name: Name<O>, choices: readonly C[], fallback: C): C;
+  /** A value `accepts` takes (a store by its methods, say), or undefined when not given. */
+  check<K extends Name<O>>(
     name: K,
     accepts: (value: unknown) => boolean,
     wanted: string,
   ): O[K] | undefined;
   /** The error for option `name`: "must be <wanted>, got <what it is>". */
-  refusal(name: keyof O & string, wanted: string): TypeError;
-  /**
-   * A group of options given as an object (`body: { maxBytes }`), read by the same rules: its
-   * refusals name `<group>.<option>`. Undefined when the group is not given.
-   */
-  group<G extends object>(
-    name: keyof O & string,
-    rules: OptionRules<G>,
-  ): OptionReader<G> | undefined;
+  refusal(name: Name<O>, wanted: string): TypeError;
+  /** A group given as an object (`body: { maxBytes }`), its refusals naming `<group>.<option>`. */
+  group<G extends object>(name: Name<O>, rules: OptionRules<G>): OptionReader<G> | undefined;
 }
 
 /**
- * Checks a factory's options object (an object; no key an earlier version took, each refused
- * with its fix; no unknown key, the nearest known one suggested) and gives a reader of its
- * options.
- * @throws TypeError e.g. "memoryDedupe: unknown option `ttl`; the options are ttlMs, maxKeys, leaseMs."
- *
+ * Checks a factory's options object (an object, no key an earlier version took, no unknown key)
+ * and gives a reader of its options.
  * @example
  * const read = readOptions("memoryDedupe", options, {
  *   example: "memoryDedupe({ maxKeys: 100_000 })",
@@ -84,6 +64,8 @@ export function readOptions<O extends object>(
   return reader(who, "", options, rules);
 }
 
+const POSITIVE_MS = "a whole number of milliseconds above 0";
+
 function reader<O extends object>(
   who: string,
   path: string,
@@ -96,7 +78,7 @@ function reader<O extends object>(
       `${who}: pass ${path === "" ? "an options object" : `${where} as an object`}, e.g. ${rules.example}, got ${shown(options)}.`,
     );
   }
-  const given = options as StoreOptions;
+  const given = options as Readonly<Record<string, unknown>>;
   for (const [name, fix] of Object.entries(rules.renamed ?? {})) {
     // By the key, not its value: an old key given an unset environment variable is still it.
     if (Object.hasOwn(given, name)) {
@@ -113,65 +95,38 @@ function reader<O extends object>(
   }
   const refusal = (name: string, wanted: string) =>
     new TypeError(`${who}: \`${path}${name}\` must be ${wanted}, got ${shown(given[name])}.`);
+  /** The option when `accepts` takes it, the fallback when it is not given, else its refusal. */
+  const read = <T>(name: string, fallback: T, accepts: (v: unknown) => boolean, wanted: string) => {
+    const value = given[name];
+    if (value === undefined) return fallback;
+    if (!accepts(value)) throw refusal(name, wanted);
+    return value as T;
+  };
 
   return {
     who,
     refusal,
-    positiveMs(name, fallback) {
-      const value = given[name];
-      if (value === undefined) return fallback;
+    positiveMs: (name, fallback) =>
       // setTimeout takes at most 2^31 - 1 ms.
-      if (!isWhole(value) || value <= 0 || value > 2_147_483_647) {
-        throw refusal(name, "a whole number of milliseconds above 0");
-      }
-      return value;
-    },
+      read(name, fallback, (v) => isWhole(v) && v > 0 && v <= 2_147_483_647, POSITIVE_MS),
     wholeNumber(name, fallback, range) {
-      const value = given[name];
-      if (value === undefined) return fallback;
       const { min, max } = range ?? { min: 1, max: Number.MAX_SAFE_INTEGER };
-      if (!isWhole(value) || value < min || value > max) {
-        throw refusal(
-          name,
-          range === undefined ? "a whole number above 0" : `a whole number from ${min} to ${max}`,
-        );
-      }
-      return value;
+      const wanted =
+        range === undefined ? "a whole number above 0" : `a whole number from ${min} to ${max}`;
+      return read(name, fallback, (v) => isWhole(v) && v >= min && v <= max, wanted);
     },
     string(name, fallback, { nonEmpty = false } = {}) {
-      const value = given[name];
-      if (value === undefined) return fallback;
-      if (typeof value !== "string" || (nonEmpty && value === "")) {
-        throw refusal(name, nonEmpty ? "a non-empty string" : "a string");
-      }
-      return value;
+      const wanted = nonEmpty ? "a non-empty string" : "a string";
+      return read(name, fallback, (v) => typeof v === "string" && !(nonEmpty && v === ""), wanted);
     },
-    callback(name) {
-      const value = given[name];
-      if (value !== undefined && typeof value !== "function") throw refusal(name, "a function");
-      return value as O[typeof name] | undefined;
-    },
-    flag(name, fallback) {
-      const value = given[name];
-      if (value === undefined) return fallback;
-      if (typeof value !== "boolean") throw refusal(name, "true or false");
-      return value;
-    },
+    callback: (name) => read(name, undefined, (v) => typeof v === "function", "a function"),
+    flag: (name, fallback) => read(name, fallback, (v) => typeof v === "boolean", "true or false"),
     oneOf(name, choices, fallback) {
-      const value = given[name];
-      if (value === undefined) return fallback;
-      if (typeof value !== "string" || !(choices as readonly string[]).includes(value)) {
-        throw refusal(name, choices.map((c) => JSON.stringify(c)).join(" or "));
-      }
-      return value as (typeof choices)[number];
+      const wanted = choices.map((c) => JSON.stringify(c)).join(" or ");
+      return read(name, fallback, (v) => (choices as readonly unknown[]).includes(v), wanted);
     },
-    check(name, accepts, wanted) {
-      const value = given[name];
-      if (value === undefined) return undefined;
-      if (!accepts(value)) throw refusal(name, wanted);
-      return value as O[typeof name];
-    },
-    group<G extends object>(name: keyof O & string, groupRules: OptionRules<G>) {
+    check: (name, accepts, wanted) => read(name, undefined, accepts, wanted),
+    group<G extends object>(name: Name<O>, groupRules: OptionRules<G>) {
       const value = given[name];
       if (value === undefined) return undefined;
       return reader(who, `${path}${name}.`, value as G, groupRules);
@@ -184,14 +139,19 @@ export function shown(value: unknown): string {
   if (typeof value === "string") {
     return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
   }
-  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") {
+  const kind = typeof value;
+  if (value == null || kind === "number" || kind === "boolean" || kind === "bigint") {
     return String(value);
   }
-  if (value === undefined || value === null) return String(value);
   if (Array.isArray(value)) return "a list";
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? "an invalid Date" : "a Date";
-  const kind = typeof value;
   return kind === "object" ? "an object" : `a ${kind}`;
+}
+
+/** Whether `value` is an object with these methods (a store, a queue, a logger). */
+export function hasMethods(value: unknown, ...names: string[]): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  return names.every((name) => typeof (value as Record<string, unknown>)[name] === "function");
 }
 
 function isWhole(value: unknown): value is number {

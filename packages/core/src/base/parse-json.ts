@@ -1,15 +1,11 @@
-// JSON as the provider's senders write it: JSON.parse, and on failure the repairs its documented
-// samples need; where a text still is not JSON, found without V8's message (which quotes the body
-// itself, control characters, newlines and all, and must not reach a reply or a log line).
+// JSON as the provider's senders write it: JSON.parse, else the repairs its documented samples
+// need; what is still not JSON described without V8's message, which quotes the body itself.
 import { hideStack, restoreStack } from "./stackless.js";
 
 /**
- * JSON.parse, plus repairs on failure that no valid JSON needs: a comma before a closing brace or
- * bracket is dropped (the provider's documented samples carry one), and a string that runs into a
- * line break ends there, a comma just before the break being the separator
- * (`"browser_version": "23.3.1,` in the smart-link visit's sample). A report lost to a stray
- * character is lost for good. Valid JSON never reaches the repairs: the hot path is JSON.parse.
- * @throws SyntaxError from the first parse when the repaired text is not JSON either.
+ * JSON.parse, then repairs no valid JSON needs: a comma before a closing bracket dropped (the
+ * provider's samples carry one), a string that runs into a line break ended there (the smart-link
+ * visit's `"browser_version": "23.3.1,`). @throws the first parse's SyntaxError
  */
 export function parseLenientJson(text: string): unknown {
   // A SyntaxError here becomes an invalid_json refusal: its stack is never read.
@@ -29,54 +25,25 @@ export function parseLenientJson(text: string): unknown {
   }
 }
 
+// Outside strings, a comma before a closing brace or bracket; a string cut off by a line break,
+// with the comma just before the break (the separator) as its group.
+const REPAIRABLE = /"(?:[^"\\\r\n]|\\[\s\S])*?(?:"|(,?)(?=[\r\n]))|,(?=[ \t\r\n]*[}\]])/g;
+
 function repair(text: string): string {
-  let out = "";
-  let inString = false;
-  let pendingComma = -1;
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-      else if (c === 0x0a || c === 0x0d) {
-        // A string cut off by its line: closed there; its trailing comma separates.
-        const comma = text.charCodeAt(i - 1) === 0x2c;
-        out += `${text.slice(from, comma ? i - 1 : i)}"${comma ? "," : ""}`;
-        from = i;
-        inString = false;
-      }
-      continue;
-    }
-    if (c === 0x22) {
-      inString = true;
-      pendingComma = -1;
-    } else if (c === 0x2c) {
-      pendingComma = i;
-    } else if (c === 0x7d || c === 0x5d) {
-      if (pendingComma >= 0) {
-        out += text.slice(from, pendingComma);
-        from = pendingComma + 1;
-      }
-      pendingComma = -1;
-    } else if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) {
-      pendingComma = -1;
-    }
-  }
-  return out + text.slice(from);
+  return text.replace(REPAIRABLE, (match: string, comma: string | undefined) => {
+    if (match === ",") return "";
+    return comma === undefined ? match : `${match.slice(0, match.length - comma.length)}"${comma}`;
+  });
 }
 
 const SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
-const HEX = /^[0-9a-fA-F]{4}$/;
+// A string's opening quote and as much of it as is JSON: what stops it is its end or the fault.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it stops at.
+const STRING_SO_FAR = /"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*/y;
 const LITERALS = ["true", "false", "null"];
 
-/**
- * The offset (in UTF-16 code units) of the first character at which `text` is not JSON,
- * `text.length` when it ends too early, or -1 when it is JSON. A comma before a closing brace
- * or bracket is accepted, as the receiver's lenient parse repairs it. Iterative: any depth.
- */
+/** Where `text` stops being JSON (a trailing comma allowed), `text.length` at its end, or -1. */
 export function jsonErrorOffset(text: string): number {
   const n = text.length;
   const open: number[] = [];
@@ -86,29 +53,15 @@ export function jsonErrorOffset(text: string): number {
   };
   /** At a `"`: past the string, or false with `i` on the offending character. */
   const string = (): boolean => {
-    i++;
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 0x22) {
-        i++;
-        return true;
-      }
-      if (c < 0x20) return false;
-      if (c === 0x5c) {
-        const e = text.charCodeAt(i + 1);
-        if (e === 0x75) {
-          if (!HEX.test(text.slice(i + 2, i + 6))) {
-            i = Math.min(i + 2, n);
-            return false;
-          }
-          i += 6;
-        } else if (ESCAPES.has(e)) i += 2;
-        else {
-          i = Math.min(i + 1, n);
-          return false;
-        }
-      } else i++;
+    STRING_SO_FAR.lastIndex = i;
+    STRING_SO_FAR.test(text);
+    i = STRING_SO_FAR.lastIndex;
+    if (text.charCodeAt(i) === 0x22) {
+      i++;
+      return true;
     }
+    // A bad escape: the character after the backslash (after `\u`, the first hex digit).
+    if (text.charCodeAt(i) === 0x5c) i = Math.min(i + (text.charCodeAt(i + 1) === 0x75 ? 2 : 1), n);
     return false;
   };
   /** A member's key and colon; false with `i` on the offending character. */
@@ -170,26 +123,18 @@ export function jsonErrorOffset(text: string): number {
   }
 }
 
-/**
- * Where and what, in words and code points only: "at line 1, column 5 (character 4): an
- * unexpected U+001B", or "the body ends before the JSON is complete".
- */
+/** Where and what, in words and code points only: "unexpected U+001B at line 1, column 5 …". */
 export function describeJsonError(text: string): string {
   const at = jsonErrorOffset(text);
   if (at < 0 || at >= text.length) return "the body ends before the JSON is complete";
-  let line = 1;
-  let lineStart = 0;
-  for (let k = 0; k < at; k++) {
-    if (text.charCodeAt(k) === 0x0a) {
-      line++;
-      lineStart = k + 1;
-    }
-  }
+  const before = text.slice(0, at);
+  const line = before.split("\n").length;
+  const column = at - before.lastIndexOf("\n");
   const code = text.codePointAt(at) ?? 0;
   // A printable ASCII character is shown as itself; anything else by its code point.
   const shown =
     code > 0x20 && code < 0x7f && code !== 0x27
       ? `'${String.fromCharCode(code)}'`
       : `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
-  return `unexpected ${shown} at line ${line}, column ${at - lineStart + 1} (character ${at + 1})`;
+  return `unexpected ${shown} at line ${line}, column ${column} (character ${at + 1})`;
 }

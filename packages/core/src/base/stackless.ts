@@ -1,19 +1,13 @@
-// Errors whose stack trace nobody reads (refusals of a sender's request, JSON.parse's
-// SyntaxError on a bad body) are built with Error.stackTraceLimit at 0 for the moment of their
-// construction: capturing the frames is most of what such an error costs, and a flood of bad
-// requests must not be a cheap way to burn a receiver's CPU. Synchronous and restored at once,
-// so no other code ever sees the limit changed.
+// Errors whose stack nobody reads (refusals, JSON.parse's SyntaxError on a bad body) are built
+// with Error.stackTraceLimit at 0: capturing the frames is most of what they cost, and a flood of
+// bad requests must not burn a receiver's CPU. Restored at once: no other code sees the change.
 
 type StackLimit = number | typeof NO_LIMIT;
 const NO_LIMIT = Symbol("no stackTraceLimit");
-
-interface ErrorConstructorWithLimit {
-  stackTraceLimit?: number;
-}
+const errorClass = Error as { stackTraceLimit?: number };
 
 /** Sets Error.stackTraceLimit to 0; returns what it was, or undefined where it cannot be set. */
 export function hideStack(): StackLimit | undefined {
-  const errorClass = Error as ErrorConstructorWithLimit;
   const limit = errorClass.stackTraceLimit;
   try {
     errorClass.stackTraceLimit = 0;
@@ -23,10 +17,8 @@ export function hideStack(): StackLimit | undefined {
   return limit ?? NO_LIMIT;
 }
 
-/** Puts back what hideStack found. */
 export function restoreStack(limit: StackLimit | undefined): void {
   if (limit === undefined) return;
-  const errorClass = Error as ErrorConstructorWithLimit;
   if (limit === NO_LIMIT) delete errorClass.stackTraceLimit;
   else errorClass.stackTraceLimit = limit;
 }

@@ -9,29 +9,17 @@ export type ReceiverHeaders =
 /** Environment variables, as `process.env` or a Workers `env` holds them. */
 export type EnvRecord = Readonly<Record<string, unknown>>;
 
-/**
- * A body still to be read, as chunks of bytes (or text): a Node request, a web ReadableStream,
- * or any async iterable. Read by core only once the request is authenticated, under the
- * receiver's size and time limits.
- */
+/** A body still to be read (a Node request, a web ReadableStream), under core's limits. */
 export type BodyStream = AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array>;
 
-/**
- * The one request an adapter hands core: method, URL and headers, and the body as a stream not
- * yet read. An adapter whose framework read the body already hands what it read, as text or
- * bytes (under the receiver's limit, checked again here); `null` for none.
- */
+/** The one request an adapter hands core, its body not yet read (or as its framework read it). */
 export interface ReceiverRequest {
   readonly method: string;
   /** Path and query ("/webhooks?x=1"), or an absolute URL. */
   readonly url: string;
   readonly headers: ReceiverHeaders;
   readonly body?: BodyStream | string | Uint8Array | null;
-  /**
-   * The environment this request runs in, for an adapter whose secret comes from it per request
-   * (Workers bindings, Hono's `c.env`; a Next.js route's process.env, read when the request
-   * comes): see `adapterReceiver`'s `requestEnv`. Leave it out otherwise.
-   */
+  /** The environment the secret comes from per request (a Worker's bindings): see `requestEnv`. */
   readonly env?: EnvRecord;
 }
 
@@ -50,34 +38,23 @@ export interface HealthReport {
 }
 
 export interface CloseOptions {
-  /**
-   * How long to wait for reports in flight before closing the stores anyway, in ms. Default
-   * 9000: just under the usual 10 s a container is given between SIGTERM and SIGKILL.
-   */
+  /** How long reports in flight are waited for, in ms. Default 9000 (SIGKILL comes at 10 s). */
   timeoutMs?: number;
 }
 
 /** Reads one header by its lowercase name, whatever case the record's keys use. */
 export function headerOf(headers: ReceiverHeaders, name: string): string | undefined {
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  let value = headers[name];
-  if (value === undefined) {
-    for (const key in headers) {
-      if (key.length === name.length && key.toLowerCase() === name) {
-        value = headers[key];
-        break;
-      }
-    }
-  }
-  if (value === undefined) return undefined;
-  return typeof value === "string" ? value : value.join(", ");
+  const key =
+    headers[name] !== undefined ? name : Object.keys(headers).find((k) => k.toLowerCase() === name);
+  const value = key === undefined ? undefined : headers[key];
+  return typeof value === "string" || value === undefined ? value : value.join(", ");
 }
 
 /**
- * A web Request's body as core reads it, untouched until core does: with a declared length, read
- * whole by the runtime's own `arrayBuffer()` (which @hono/node-server, say, serves far faster
- * than its stream) once core asks, after the length was checked against its limit; without one,
- * the stream, which core reads chunk by chunk under the limit.
+ * A web Request's body, untouched until core reads it: with a declared length (checked first),
+ * by the runtime's own `arrayBuffer()`, which @hono/node-server, say, serves far faster than its
+ * stream; without one, the stream, read chunk by chunk under the limit.
  */
 export function webBody(request: Request): BodyStream | null {
   if (request.headers.get("content-length") === null) return request.body;

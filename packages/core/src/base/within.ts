@@ -1,11 +1,7 @@
-// Every bound on a wait in the receiver (a body's arrival, the handler's deadline, the queue's
-// enqueue, a journal write, a health check, close's wait) is one `within`: a timer of the
-// request's own, cleared when the wait ends first.
+// Every bound on a wait in the receiver is one `within`: a timer of its own, cleared when the
+// wait ends first.
 
-/**
- * Settles as `promise` does, or with what `onTimeout` gives once `ms` passed first (a value, or a
- * rejection when it throws). `promise` goes on either way; its late outcome is ignored here.
- */
+/** Settles as `promise` does, or as `onTimeout` gives if `ms` pass first (`promise` goes on). */
 export function within<T, F = T>(
   promise: PromiseLike<T>,
   ms: number,

@@ -1,49 +1,38 @@
 import {
   type ComposedTemplate,
+  FIELD_TABLES,
+  type FieldRow,
   type PathSegment,
   type Placeholder,
   parseTemplate,
-  type TemplateFormat,
   type TemplateMethod,
   type TemplateProblem,
 } from "@reportkit/wire";
-import { CALL_REPORT_FIELDS, DELIVERY_REPORT_FIELDS } from "./composed-fields.js";
 
-// A composed template checked once, when the receiver is built, by @reportkit/wire's grammar
-// (the sandbox refuses the same templates with the same problems), and turned into where each
-// variable is read in a request (read-composed.ts reads it there).
+// A composed template checked once, when the receiver is built, by @reportkit/wire's grammar (as
+// the sandbox checks it), into where each variable is read in a request (read-composed.ts).
 
-/** Where a variable's value is found in a request. */
 export type Source =
   | { readonly from: "query" | "body"; readonly key: string; readonly placeholder: Placeholder }
-  | {
-      readonly from: "path";
-      /** Index into the template's path segments. */
-      readonly segment: number;
-      readonly placeholder: Placeholder;
-    };
+  | { readonly from: "path"; readonly segment: number; readonly placeholder: Placeholder };
 
 export interface CompiledTemplate {
   readonly type: "delivery" | "call";
   readonly method: TemplateMethod;
-  /** The template's body format; a request is read by its Content-Type all the same. */
-  readonly declaredFormat: TemplateFormat;
+  /** Whether a request's body is read: the template has body values, and is no GET. */
+  readonly readsBody: boolean;
+  /** How a body without a Content-Type is read: a form as urlencoded (multipart needs one). */
+  readonly format: "json" | "urlencoded";
   readonly sources: readonly Source[];
   /** Report fields the template promises. */
   readonly promised: ReadonlySet<string>;
-  /**
-   * The template's path segments, when it has a path placeholder: the request path must end
-   * with them. Without one, the path is the route's business and is not read.
-   */
+  /** The path segments the request's path must end with, when one is a placeholder. */
   readonly path: readonly PathSegment[] | undefined;
   /** The template's path as written, for error messages. */
   readonly pathText: string;
 }
 
-/**
- * A composed template refused when the receiver is built: `problems` names each, with the
- * field it is in (the sandbox refuses the same template with the same problems, as a 422).
- */
+/** A composed template refused when the receiver is built: `problems` names each, by field. */
 export class ComposedTemplateError extends TypeError {
   override readonly name = "ComposedTemplateError";
   readonly code = "invalid_template";
@@ -55,11 +44,7 @@ export class ComposedTemplateError extends TypeError {
   }
 }
 
-/**
- * Validates a template once, at construction, and records where each variable is read.
- * @throws ComposedTemplateError (a TypeError) naming every problem: unknown variable, a body
- * value that is not one {{variable}}, GET with a body, no identity, ...
- */
+/** Checks a template once, at construction. @throws ComposedTemplateError naming every problem */
 export function compileTemplate(template: ComposedTemplate): CompiledTemplate {
   const parsed = parseTemplate(template);
   if (!parsed.ok) throw new ComposedTemplateError(parsed.problems);
@@ -73,15 +58,13 @@ export function compileTemplate(template: ComposedTemplate): CompiledTemplate {
     ...query.map(({ key, placeholder }) => ({ from: "query" as const, key, placeholder })),
     ...bodyValues.map(({ key, placeholder }) => ({ from: "body" as const, key, placeholder })),
   ];
-  const reportFields: Record<string, string> =
-    type === "delivery" ? DELIVERY_REPORT_FIELDS : CALL_REPORT_FIELDS;
-  const promised = new Set(
-    sources.map((s) => reportFields[s.placeholder.field] as string).filter(Boolean),
-  );
+  const table: Readonly<Record<string, FieldRow>> = FIELD_TABLES[type];
+  const promised = new Set(sources.flatMap((s) => table[s.placeholder.field]?.field ?? []));
   return {
     type,
     method,
-    declaredFormat: format,
+    readsBody: method !== "GET" && bodyValues.length > 0,
+    format: format === "json" ? "json" : "urlencoded",
     sources,
     promised,
     path: sources.some((s) => s.from === "path") ? segments : undefined,
@@ -89,14 +72,9 @@ export function compileTemplate(template: ComposedTemplate): CompiledTemplate {
   };
 }
 
-/** The wire fields that carry a phone number. */
 const PHONE_FIELDS: ReadonlySet<string> = new Set(["mobile", "from", "to", "bridge", "receiver"]);
 
-/**
- * The keys a phone number comes under in a request: the wire's field names, and with a composed
- * template its own keys for those fields (in its query and its body). A redacting journal hides
- * their values.
- */
+/** The keys a phone number comes under (a template's own too): a redacting journal hides them. */
 export function phoneKeysOf(template: CompiledTemplate | undefined): ReadonlySet<string> {
   const keys = new Set(PHONE_FIELDS);
   for (const source of template?.sources ?? []) {

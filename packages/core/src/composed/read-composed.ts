@@ -7,71 +7,48 @@ import {
 } from "@reportkit/wire";
 import { isRecord } from "@reportkit/wire/internal";
 import { invalidReport, type ReportkitError } from "../reply/errors.js";
-import { boundedRaw } from "../report/bounded-raw.js";
+import { boundedRaw, KIND_NAMES } from "../report/parse-report.js";
 import type { Report } from "../report/schemas.js";
 import type { CompiledTemplate, Source } from "./compile-template.js";
-import { MAY_BE_EMPTY_FIELDS } from "./composed-fields.js";
+import { MAY_BE_EMPTY_FIELDS } from "./composed-types.js";
 
-// A request read by its compiled template (compile-template.ts): each variable's value taken
-// from the path, the query or the body, under the wire field it carries, so that parsing
-// (parse-report.ts) reads a composed report as it reads a standard push.
+// A request read by its compiled template: each variable's value from the path, query or body,
+// under the wire field it carries, so that parsing reads it as a standard push.
 
 // The request's path and query, without parsing the URL as a whole. Only a URL with a scheme
 // has an origin to strip: a Node request's url is its path, and one that starts with "//" (an
 // empty first placeholder) is a path there, not a scheme-relative URL.
-const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
-
-/** Path and query of a URL or a template URL, without parsing (placeholders are not URL-safe). */
-function splitUrl(url: string): { path: string; query: string } {
-  const relative = url.replace(ORIGIN, "");
-  const hash = relative.indexOf("#");
-  const rest = hash === -1 ? relative : relative.slice(0, hash);
-  const q = rest.indexOf("?");
-  return q === -1
-    ? { path: rest, query: "" }
-    : { path: rest.slice(0, q), query: rest.slice(q + 1) };
-}
+const PATH_AND_QUERY = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]*)?([^?#]*)(?:\?([^#]*))?/i;
 
 const DIGITS = /^\d+$/;
 const unixReadings: Readonly<Record<string, string>> = UNIX_READINGS;
 
 /**
- * The wire payload (provider field names) a composed request carries, and its raw values by
- * the customer's own keys.
- * @throws ReportkitError `invalid_report` naming a key the template promises and the request
- * lacks, or a value without the literal text the template puts around it
+ * The wire payload a composed request carries, and its raw values by the customer's own keys.
+ * @throws ReportkitError `invalid_report` naming a key missing, or without the template's text
  */
 export function readComposed(
   compiled: CompiledTemplate,
   url: string,
   body: unknown,
 ): { fields: Record<string, unknown>; raw: Record<string, unknown> } {
-  const { path, query } = splitUrl(url);
+  const [, path = "", query = ""] = PATH_AND_QUERY.exec(url) ?? [];
   const params = new URLSearchParams(query);
   const values: Record<string, unknown> = isRecord(body) ? body : {};
   const segments = compiled.path === undefined ? [] : matchPath(compiled, path);
   const payload: Record<string, unknown> = {};
   for (const source of compiled.sources) {
     const value = readSource(compiled, source, params, values, segments);
-    const { variable } = source.placeholder;
+    const { variable, field: wire } = source.placeholder;
     // The documentation's second meaning: {{sent_time}} filled with unix digits is sent_at.
-    const unix = Object.hasOwn(unixReadings, variable) ? unixReadings[variable] : undefined;
-    const field =
-      unix !== undefined && typeof value === "string" && DIGITS.test(value)
-        ? unix
-        : source.placeholder.field;
+    const unix = Object.hasOwn(unixReadings, variable) && typeof value === "string";
+    const field = unix && DIGITS.test(value) ? (unixReadings[variable] as string) : wire;
     if (payload[field] === undefined) payload[field] = value;
   }
-  const raw = { ...Object.fromEntries(params), ...values };
-  return { fields: payload, raw };
+  return { fields: payload, raw: { ...Object.fromEntries(params), ...values } };
 }
 
-/**
- * The request path's last segments, decoded, one for each of the template's, once every
- * literal and placeholder of the template matched them: extra or missing segments must not
- * shift values.
- * @throws ReportkitError `invalid_report` when the path is not the template's
- */
+/** The path's last segments, decoded, each matched to the template's (none may shift values). */
 function matchPath(compiled: CompiledTemplate, path: string): string[] {
   const template = compiled.path as readonly PathSegment[];
   const segments = pathSegments(path);
@@ -103,8 +80,8 @@ function matchTail(template: readonly PathSegment[], segments: string[]): string
 
 /** The value inside the template's literal text around a placeholder, if it has that text. */
 function unwrap(text: string, { prefix, suffix }: Placeholder): string | undefined {
-  if (text.length < prefix.length + suffix.length) return undefined;
-  if (!text.startsWith(prefix) || !text.endsWith(suffix)) return undefined;
+  const fits = text.length >= prefix.length + suffix.length;
+  if (!fits || !text.startsWith(prefix) || !text.endsWith(suffix)) return undefined;
   return text.slice(prefix.length, text.length - suffix.length);
 }
 
@@ -115,9 +92,7 @@ function readSource(
   fields: Record<string, unknown>,
   segments: string[],
 ): unknown {
-  if (source.from === "path") {
-    return unwrap(segments[source.segment] as string, source.placeholder);
-  }
+  if (source.from === "path") return unwrap(segments[source.segment] ?? "", source.placeholder);
   if (source.from === "body") {
     if (!Object.hasOwn(fields, source.key)) throw missing(compiled, source);
     return fields[source.key];
@@ -130,14 +105,10 @@ function readSource(
     const { prefix, variable, suffix } = source.placeholder;
     throw invalidReport(
       source.key,
-      `The composed ${kindName(compiled)}'s query parameter "${source.key}" is ${JSON.stringify(value.slice(0, 200))}, without the text the template puts around {{${variable}}}: ${JSON.stringify(`${prefix}{{${variable}}}${suffix}`)}; check the template's URL.`,
+      `The composed ${KIND_NAMES[compiled.type]}'s query parameter "${source.key}" is ${JSON.stringify(value.slice(0, 200))}, without the text the template puts around {{${variable}}}: ${JSON.stringify(`${prefix}{{${variable}}}${suffix}`)}; check the template's URL.`,
     );
   }
   return inner;
-}
-
-function kindName(compiled: CompiledTemplate): string {
-  return compiled.type === "delivery" ? "SMS delivery report" : "call report";
 }
 
 function missing(compiled: CompiledTemplate, source: Source & { key: string }): ReportkitError {
@@ -145,16 +116,11 @@ function missing(compiled: CompiledTemplate, source: Source & { key: string }): 
     source.from === "query" ? `query parameter "${source.key}"` : `body key "${source.key}"`;
   return invalidReport(
     source.key,
-    `The composed ${kindName(compiled)} is missing ${where}, which the template fills with {{${source.placeholder.variable}}}.`,
+    `The composed ${KIND_NAMES[compiled.type]} is missing ${where}, which the template fills with {{${source.placeholder.variable}}}.`,
   );
 }
 
-/**
- * Holds a composed report to its template's promise: a promised text field is never null (an
- * empty value stays ""). An empty number or time stays null, as in a standard push: the
- * provider has no such value for this event, and refusing the report would lose it. Its `raw`
- * is the request's values by the customer's own keys.
- */
+/** A promised text field is never null (empty stays ""); `raw` by the customer's own keys. */
 export function keepPromises(
   compiled: CompiledTemplate,
   parsed: Report,

@@ -1,34 +1,30 @@
-// Keeping what could not be processed: a handler that failed, timed out or parked its report, or
-// a report refused as invalid after authentication, goes to the failure journal with its request,
-// so that it can be replayed once the cause is fixed instead of being dropped after the
-// provider's retries. Which codes are kept, and as what, is their row of the error table.
+// What could not be processed goes to the failure journal with its request, to be replayed once
+// the cause is fixed rather than dropped after the provider's retries (which: the error table).
 import type { ReportKind } from "@reportkit/wire";
-import type { ReceiverRequest } from "../base/types.js";
-import { headerOf } from "../base/types.js";
+import { headerOf, type ReceiverRequest } from "../base/types.js";
 import { answeredWithin } from "../base/within.js";
 import { ruleOf } from "../reply/error-table.js";
 import { journalNotKept, type ReportkitError } from "../reply/errors.js";
+import { sha256Hex } from "../report/dedupe-key.js";
+import type { Access } from "../request/authenticate.js";
+import { mediaType, otherCharset } from "../request/read-body.js";
 import type { FailureJournal, JournalRecord, JournalRequest } from "../store-kit/dedupe-store.js";
 import { maskDigits, type Redaction, redactRequest } from "./redact-request.js";
 
-/** How long a reply waits for the journal to keep a report before it goes out anyway. */
 const RECORD_TIMEOUT_MS = 2000;
 
 /** What the journal is told of one attempt besides the error. */
 export interface Attempt {
   readonly request: ReceiverRequest;
-  /** Whether the request carried the secret: only then is anything kept. */
-  readonly authenticated: boolean;
+  /** Only a request that carried the secret is kept. */
+  access?: Access;
   /** The body as it was read (text or bytes), when it was. */
-  readonly body: string | Uint8Array | undefined;
-  readonly kind: ReportKind | undefined;
-  readonly dedupeKey: string | undefined;
+  body?: string | Uint8Array;
+  kind?: ReportKind;
+  dedupeKey?: string;
 }
 
-/**
- * Keeps the attempt when its error's row says so (and the request was authenticated): resolves
- * once the journal kept it, or could not (`onFailure` is told); never rejects.
- */
+/** Keeps an authenticated attempt when its error's row says so. Never rejects. */
 export async function keepFailure(
   journal: FailureJournal,
   error: ReportkitError,
@@ -37,14 +33,16 @@ export async function keepFailure(
   onFailure: (error: ReportkitError) => void,
 ): Promise<void> {
   const status = ruleOf(error.code).journal;
-  if (status === undefined || !attempt.authenticated) return;
+  if (status === undefined || attempt.access !== "secret") return;
   try {
     const redacted = journal.bodies === "redacted";
     const request = await redactRequest(requestOf(attempt), { ...redaction, numbers: redacted });
     const message = messageOf(error);
+    // Without a report's own key (a refusal, a report with no identity), a hash of the request as
+    // it came (a composed GET carries its values in the query): the same for each copy.
+    const asCame = `${request.method} ${request.url}\n${request.body}`;
     const entry: JournalRecord = {
-      // A refusal's key is the hash of the request as it came: the same for each copy.
-      key: attempt.dedupeKey ?? (await hashOf(request)),
+      key: attempt.dedupeKey ?? `sha256:${sha256Hex(asCame)}`,
       kind: attempt.kind ?? null,
       status,
       request,
@@ -57,11 +55,7 @@ export async function keepFailure(
   }
 }
 
-/**
- * The request as it came: method, path and query, Content-Type and body; no other header. The
- * body as text when it is UTF-8 text (what a person reads, and replays as it came), else its
- * bytes in base64 (a charset of its own, a multipart body).
- */
+/** The request as it came (no header but Content-Type); the body as text when it is UTF-8. */
 function requestOf(attempt: Attempt): JournalRequest {
   const { request, body } = attempt;
   const contentType = headerOf(request.headers, "content-type") ?? null;
@@ -79,9 +73,7 @@ function requestOf(attempt: Attempt): JournalRequest {
 
 /** Bytes as text, when their Content-Type says UTF-8 (or no charset) and they are UTF-8. */
 function utf8Text(bytes: Uint8Array, contentType: string | null): string | undefined {
-  const type = (contentType ?? "").toLowerCase();
-  const charset = /charset\s*=\s*"?([^";\s]+)/.exec(type)?.[1];
-  if (type.startsWith("multipart/") || (charset !== undefined && !/^utf-?8$/.test(charset))) {
+  if (mediaType(contentType).startsWith("multipart/") || otherCharset(contentType) !== undefined) {
     return undefined;
   }
   try {
@@ -89,18 +81,6 @@ function utf8Text(bytes: Uint8Array, contentType: string | null): string | undef
   } catch {
     return undefined;
   }
-}
-
-/**
- * Without a report's own key (a refusal, a report with no identity), a hash of the request:
- * method, path and query, and body, since a composed GET carries its values in the query.
- */
-async function hashOf(request: JournalRequest): Promise<string> {
-  const text = `${request.method} ${request.url}\n${request.body}`;
-  const digest = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  let hex = "";
-  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, "0");
-  return `sha256:${hex}`;
 }
 
 /** The reply's message, and the handler's own error after it: what the app's fix needs. */

@@ -1,12 +1,10 @@
-// What the receiver says through its logger (console by default): its errors, by each code's row
-// of the error table; the values a report could not use (its warnings); a kind of report no
-// handler takes; lines said once (an adapter's notice). Each is said once, or once a minute per
-// cause, never with a phone number or a secret, and every value from outside printable on one
-// line.
+// What the receiver says through its logger (console by default): errors as their row says,
+// warnings, a kind no handler takes, an adapter's notices. Never a phone number or a secret, and
+// every value from outside printable on one line.
 import { maskDigits, printable } from "@reportkit/wire/internal";
-import { onceAMinute } from "../base/once-a-minute.js";
 import { ruleOf } from "../reply/error-table.js";
 import type { ReportkitError } from "../reply/errors.js";
+import { KIND_NAMES } from "../report/parse-report.js";
 import type { Report } from "../report/schemas.js";
 
 /** Where a receiver says what went wrong: console, pino and most loggers fit. */
@@ -27,23 +25,33 @@ export interface ReceiverLog {
   once(line: string): void;
 }
 
-/** The fields a structured logger (pino, Fastify's) gets with each line. */
-interface LogFields {
-  code: string;
-  status: number;
-  dedupeKey?: string;
-  err?: unknown;
-}
+type LogFields = { code: string; status: number; dedupeKey?: string; err?: unknown };
 
-type StructuredLog = (fields: LogFields, message: string) => unknown;
-
-/** What each kind is called, and the handler that takes it. */
 const KINDS = {
   delivery: ["an SMS delivery report", "onDelivery"],
   call: ["a call report", "onCall"],
   unsubscribe: ["an opt-out", "onUnsubscribe"],
   event: ["an event", "onEvent"],
 } as const satisfies Record<Report["type"], readonly [string, string]>;
+
+/**
+ * The log's one rate limiter (a refusal repeats for every request of a misconfigured sender): a
+ * line a minute per cause, five causes per topic at most, since some name what a request sent.
+ */
+function onceAMinute(): (topic: string, cause: string) => boolean {
+  const windows = new Map<string, { since: number; causes: Set<string> }>();
+  return (topic, cause) => {
+    const now = Date.now();
+    let window = windows.get(topic);
+    if (window === undefined || now - window.since >= 60_000) {
+      window = { since: now, causes: new Set() };
+      windows.set(topic, window);
+    }
+    if (window.causes.has(cause) || window.causes.size >= 5) return false;
+    window.causes.add(cause);
+    return true;
+  };
+}
 
 /** A receiver's log; one that says nothing without a logger (`logger: false`). */
 export function receiverLog(logger: ReceiverLogger | undefined): ReceiverLog {
@@ -59,7 +67,7 @@ export function receiverLog(logger: ReceiverLogger | undefined): ReceiverLog {
   const say = (level: "warn" | "error", line: string, fields?: LogFields) => {
     try {
       if (fields !== undefined && structured)
-        (logger[level] as unknown as StructuredLog)(fields, line);
+        (logger[level] as unknown as (fields: LogFields, message: string) => unknown)(fields, line);
       else logger[level](line);
     } catch {}
   };
@@ -118,16 +126,11 @@ export function receiverLog(logger: ReceiverLogger | undefined): ReceiverLog {
 
 /** A report as a log line names it: by its id, never a phone number. */
 function nameOf(report: Report): string {
-  switch (report.type) {
-    case "delivery":
-      return `SMS delivery report ${printable(report.id)}`;
-    case "call":
-      return `call report ${printable(report.mid ?? report.webhookId ?? "(no mid)")}`;
-    case "unsubscribe":
-      return `opt-out ${printable(report.id)}`;
-    case "event":
-      return `event ${printable(report.event)} ${printable(report.id ?? "(no id)")}`;
+  if (report.type === "event") {
+    return `event ${printable(report.event)} ${printable(report.id ?? "(no id)")}`;
   }
+  const id = report.type === "call" ? (report.mid ?? report.webhookId ?? "(no mid)") : report.id;
+  return `${KIND_NAMES[report.type]} ${printable(id)}`;
 }
 
 function messageOf(cause: unknown): string {

@@ -1,9 +1,6 @@
-// What a failure journal is handed of a request. Always without credentials: a value under a
-// credential's name (`?token=`, a key, a signature, in the query, a form or a JSON body) and the
-// receiver's own secret wherever it appears. With `bodies: "redacted"`, also without phone
-// numbers: the fields that carry one (the wire's, or a composed template's own keys for them),
-// and every digit run as long as a phone number's (however written) anywhere else, keys
-// included. The rest of the request stays as it came, so an entry still says what failed.
+// What a failure journal is handed of a request: never a credential (under a credential's name,
+// or the receiver's own secret anywhere); with `bodies: "redacted"`, no phone number (the fields
+// that carry one, any digit run as long elsewhere). The rest stays as it came.
 import {
   isSecretKey,
   maskDigits,
@@ -12,6 +9,7 @@ import {
   withoutCredentials,
 } from "@reportkit/wire/internal";
 import { parseLenientJson } from "../base/parse-json.js";
+import { formFields, looksLikeJson, mediaType } from "../request/read-body.js";
 import type { JournalRequest } from "../store-kit/dedupe-store.js";
 
 export { maskDigits, REDACTED } from "@reportkit/wire/internal";
@@ -37,37 +35,28 @@ export async function redactRequest(
     return { ...request, url: withoutSecrets(withoutCredentials(request.url), secrets), body };
   }
   const text = (value: string) => withoutSecrets(maskDigits(value), secrets);
-  const mark = request.url.indexOf("?");
-  const url =
-    mark === -1
-      ? text(request.url)
-      : `${text(request.url.slice(0, mark))}?${withoutSecrets(redactQuery(request.url.slice(mark + 1), phoneKeys), secrets)}`;
+  const form = (query: string) => withoutSecrets(redactQuery(query, phoneKeys), secrets);
+  const [path = "", query] = request.url.split(/\?(.*)/s);
+  const url = query === undefined ? text(path) : `${text(path)}?${form(query)}`;
   const body = request.bodyEncoding === "base64" ? utf8Of(request.body) : request.body;
+  const redacted = { ...request, url, body: "", bodyEncoding: "utf8" } as const;
   // Bytes that are no UTF-8 (a charset of their own): not read here, so not kept.
-  if (body === undefined) return { ...request, url, body: "", bodyEncoding: "utf8" };
-  const type = (request.contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-  const start = body.trimStart()[0];
-  const json = start === "{" || start === "[" ? parsed(body) : undefined;
+  if (body === undefined) return redacted;
+  const json = looksLikeJson(body) ? parsed(body) : undefined;
   if (json !== undefined) {
-    const redacted = JSON.stringify(redactValue(json.value, phoneKeys, text));
-    return { ...request, url, body: redacted, bodyEncoding: "utf8" };
+    return { ...redacted, body: JSON.stringify(redactValue(json, phoneKeys, text)) };
   }
-  if (type === "application/x-www-form-urlencoded") {
-    const redacted = withoutSecrets(redactQuery(body, phoneKeys), secrets);
-    return { ...request, url, body: redacted, bodyEncoding: "utf8" };
-  }
+  const type = mediaType(request.contentType);
+  if (type === "application/x-www-form-urlencoded") return { ...redacted, body: form(body) };
   // A multipart body's fields, redacted as a urlencoded form (the boundary and the part
   // headers say nothing); any other body, its digit runs masked.
-  const fields = type === "multipart/form-data" ? await multipartFields(body, request) : undefined;
-  return fields === undefined
-    ? { ...request, url, body: text(body), bodyEncoding: "utf8" }
-    : {
-        ...request,
-        url,
-        contentType: "application/x-www-form-urlencoded",
-        body: withoutSecrets(redactQuery(fields.toString(), phoneKeys), secrets),
-        bodyEncoding: "utf8",
-      };
+  const fields =
+    type === "multipart/form-data"
+      ? await formFields(body, request.contentType ?? "").catch(() => undefined)
+      : undefined;
+  if (fields === undefined) return { ...redacted, body: text(body) };
+  const contentType = "application/x-www-form-urlencoded";
+  return { ...redacted, contentType, body: form(new URLSearchParams(fields).toString()) };
 }
 
 /** Objects walked: a phone key's or a credential's value replaced, other strings and keys masked. */
@@ -103,32 +92,17 @@ function withoutSecrets(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-function parsed(text: string): { value: unknown } | undefined {
+function parsed(text: string): unknown {
   try {
-    return { value: parseLenientJson(text) };
+    return parseLenientJson(text);
   } catch {
     return undefined;
   }
 }
 
-async function multipartFields(body: string, request: JournalRequest) {
-  try {
-    const headers = { "content-type": request.contentType ?? "" };
-    const form = await new Response(body, { headers }).formData();
-    const fields = new URLSearchParams();
-    for (const [name, value] of form) if (typeof value === "string") fields.append(name, value);
-    return fields;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Base64 bytes as UTF-8 text, or undefined when they are not UTF-8. */
 function utf8Of(base64: string): string | undefined {
   try {
-    const binary = atob(base64);
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     return undefined;

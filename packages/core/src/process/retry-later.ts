@@ -1,24 +1,21 @@
-// A handler's "not yet": the report is fine, but cannot be processed now (the message it
-// reports on is not stored yet, say). Thrown, not returned, so that it reads the same in a
-// receiver's handler and in a queue worker's, and passes through the app's own helpers.
+// A handler's "not yet" (the message a report is on is not stored yet, say): thrown, so that it
+// reads the same in a receiver's handler and a worker's, and passes through the app's helpers.
 
 /** Marks a RetryLater across copies of this package (two versions installed side by side). */
 const BRAND = Symbol.for("@reportkit/core:RetryLater");
 
 export interface RetryLaterOptions {
   /**
-   * How long to wait before the report runs again, in ms. In queue mode the worker's backoff
-   * starts from it; in synchronous mode it is the reply's Retry-After (the provider itself waits
-   * 30 minutes whatever it says). Default: the worker's parking backoff.
+   * How long to wait before it runs again, in ms: a worker's backoff starts there; else it is the
+   * reply's Retry-After (the provider waits 30 minutes anyway). Default: the parking backoff.
    */
   afterMs?: number;
 }
 
 /**
- * Thrown by a handler to park the report instead of failing it. In queue mode (BullMQ, pg-boss)
- * the report waits and runs again on a backoff without counting as a failed attempt, up to the
- * worker's parking limit, then fails like any other. In synchronous mode the provider gets 503
- * `parked` with Retry-After, and retries. Logged and counted as "parked", never as "failed".
+ * Thrown by a handler to park the report instead of failing it: a queue worker runs it again on
+ * a backoff (no failed attempt) up to its parking limit; without a queue the provider gets 503
+ * `parked` with Retry-After and retries. Logged and counted as "parked", never as "failed".
  *
  * @example
  * onDelivery: async (report, ctx) => {

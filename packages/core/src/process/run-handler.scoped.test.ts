@@ -3,20 +3,13 @@
 // rejection there is 503, never 2xx), a failure releases (rolls back), and a report without a
 // key is still claimed under one of its own.
 import { describe, expect, it } from "vitest";
+import { postJson } from "../../../../test/fixtures/receiver-requests.js";
 import { SAMPLE_DLR, TOKEN } from "../../../../test/fixtures/samples.js";
-import type { ReceiverRequest } from "../base/types.js";
 import { createReceiver } from "../receiver/create-receiver.js";
 import type { ReportkitError } from "../reply/errors.js";
 import type { ClaimResult, DedupeStore } from "../store-kit/dedupe-store.js";
 
-function dlr(id: string): ReceiverRequest {
-  return {
-    method: "POST",
-    url: "/webhooks",
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify({ ...SAMPLE_DLR, id }),
-  };
-}
+const dlr = (id: string) => postJson({ ...SAMPLE_DLR, id });
 
 interface Tx {
   owner: string;

@@ -8,7 +8,7 @@ import type { ReportkitError } from "../reply/errors.js";
 import type { DeliveryReport, Report } from "../report/schemas.js";
 import type { DedupeStore } from "../store-kit/dedupe-store.js";
 import { memoryDedupe } from "../store-kit/memory-dedupe.js";
-import type { ReportContext } from "./handler-context.js";
+import type { ReportContext } from "./run-handler.js";
 
 let sequence = 0;
 /** A DLR with an id of its own, so tests never meet each other's keys. */

@@ -1,32 +1,19 @@
 // What every adapter's `webhookReceiver(options)` does before it translates anything, written
-// once: the options guard, the credentials from the environment, the receiver.
+// once: the options guard, the credentials from the environment, the receiver, and its methods
+// on the adapter's own handler.
 import type { ComposedTemplate } from "@reportkit/wire";
 import type { EnvRecord } from "../base/types.js";
 import { checkOptions, type RequestEnvSecret } from "./check-options.js";
 import { receiverOf } from "./create-receiver.js";
 import { credentialsOf } from "./env.js";
-import type { Receiver, ReceiverOptions } from "./options.js";
+import { ATTACH_METHODS, type Receiver, type ReceiverOptions } from "./options.js";
 
 export interface AdapterReceiverSettings {
-  /**
-   * Where REPORTKIT_SECRET and REPORTKIT_VERIFICATION_TOKEN are read when the options give no
-   * `secret` and no `verification.token`: `process.env` on Node.
-   */
+  /** Where REPORTKIT_SECRET and REPORTKIT_VERIFICATION_TOKEN are read: `process.env` on Node. */
   env: EnvRecord | undefined;
-  /**
-   * For an adapter whose requests bring their own environment, passed as `ReceiverRequest.env`
-   * (Workers bindings; a route's process.env read when the request comes, so that a build needs
-   * no secret): a secret found in neither the options nor `env` is then no error at construction
-   * but read from each request's environment, and a request without one gets 500
-   * `secret_check_failed` (the provider retries), whose message says `whereToSet`. Without it, a
-   * missing secret throws here, at construction, where the app's author sees it.
-   */
+  /** For requests that bring their own environment: a secret missing here is read from theirs. */
   requestEnv?: RequestEnvSecret;
-  /**
-   * The names of the adapter's own options (where it is mounted: `path`, a framework's
-   * settings), which the adapter reads itself: left out of what the receiver checks, since it
-   * refuses names it does not know.
-   */
+  /** The adapter's own options (`path`, a framework's settings): not the receiver's to check. */
   mountOptions?: readonly string[];
 }
 
@@ -37,9 +24,7 @@ export type AdapterReceiver<
 > = Receiver<T, S> & { say(line: string): void };
 
 /**
- * Checks `options` (an object, or nothing to attach handlers later), leaves out the adapter's
- * `mountOptions`, fills `secret` and `verification.token` from the environment, and creates
- * the receiver.
+ * The receiver of an adapter's options (or none): `mountOptions` out, credentials from `env`.
  *
  * @example
  * export function webhookReceiver(options?: MyAdapterOptions) {
@@ -63,22 +48,58 @@ export function adapterReceiver<
   for (const name of settings.mountOptions ?? []) delete given[name];
   const { secret, verificationToken } = credentialsOf(settings.env);
   if (given.secret === undefined && secret !== undefined) given.secret = secret;
-  const verification = given.verification as
-    | { token?: unknown; respond?: unknown }
-    | false
-    | undefined;
+  // The environment's token, unless the options give a token, a responder or `verification: false`.
+  const verification = given.verification === undefined ? {} : given.verification;
   if (
-    verification !== false &&
     verificationToken !== undefined &&
-    (verification === undefined ||
-      (typeof verification === "object" &&
-        verification !== null &&
-        verification.token === undefined &&
-        verification.respond === undefined))
+    typeof verification === "object" &&
+    verification !== null
   ) {
-    given.verification = { ...(verification ?? {}), token: verificationToken };
+    const { token, respond } = verification as { token?: unknown; respond?: unknown };
+    if (token === undefined && respond === undefined) {
+      given.verification = { ...verification, token: verificationToken };
+    }
   }
   return receiverOf<T, S>(
     checkOptions(given as ReceiverOptions<ComposedTemplate | undefined>, settings.requestEnv),
   );
+}
+
+/** The receiver's attaching methods (chainable), `health` and `close`, on an adapter's handler. */
+export type Attachable<H, T extends ComposedTemplate | undefined, S extends object = object> = H & {
+  onDelivery(handler: Parameters<Receiver<T, S>["onDelivery"]>[0]): Attachable<H, T, S>;
+  onCall(handler: Parameters<Receiver<T, S>["onCall"]>[0]): Attachable<H, T, S>;
+  onUnsubscribe(handler: Parameters<Receiver<T, S>["onUnsubscribe"]>[0]): Attachable<H, T, S>;
+  onEvent(handler: Parameters<Receiver<T, S>["onEvent"]>[0]): Attachable<H, T, S>;
+  onError(handler: Parameters<Receiver<T, S>["onError"]>[0]): Attachable<H, T, S>;
+  health: Receiver<T, S>["health"];
+  close: Receiver<T, S>["close"];
+};
+
+/**
+ * Gives an adapter's handler (an Express middleware, a Hono handler) the receiver's `onDelivery`,
+ * …, `onError` (each returning the handler, as octokit's does), `health` and `close`.
+ *
+ * @example
+ * const handler = attachable(middleware, receiver);
+ * app.use(handler.onDelivery((report) => save(report)));
+ */
+export function attachable<
+  H extends object,
+  T extends ComposedTemplate | undefined,
+  S extends object = object,
+>(handler: H, receiver: Receiver<T, S>): Attachable<H, T, S> {
+  const result = handler as Attachable<H, T, S>;
+  for (const name of ATTACH_METHODS) {
+    Object.assign(result, {
+      [name]: (fn: unknown) => {
+        (receiver[name] as (fn: unknown) => unknown)(fn);
+        return result;
+      },
+    });
+  }
+  return Object.assign(result, {
+    health: () => receiver.health(),
+    close: (options?: Parameters<Receiver<T, S>["close"]>[0]) => receiver.close(options),
+  });
 }

@@ -1,22 +1,20 @@
-// A receiver's options, checked once at construction by the one option mechanism
-// (base/attorney.ts) and turned into its configuration. Every refusal names the option and says
-// how to fix it; options that contradict each other are refused rather than one of them dropped
-// without a word.
+// A receiver's options, checked once at construction (base/attorney.ts) into its configuration.
+// Options that contradict each other are refused rather than one of them dropped without a word.
 import { type ComposedTemplate, PROVIDER_TIME_ZONE } from "@reportkit/wire";
-import { type OptionReader, readOptions } from "../base/attorney.js";
+import { isRecord } from "@reportkit/wire/internal";
+import { hasMethods, type OptionReader, readOptions } from "../base/attorney.js";
 import type { EnvRecord } from "../base/types.js";
 import {
   type CompiledTemplate,
   compileTemplate,
   phoneKeysOf,
 } from "../composed/compile-template.js";
-import { type ReceiverLog, type ReceiverLogger, receiverLog } from "../process/receiver-log.js";
-import type { Redaction } from "../process/redact-request.js";
+import { receiverLog } from "../process/receiver-log.js";
 import type { AnyHandler, KindHandlers } from "../process/run-handler.js";
 import { secretMissing } from "../reply/errors.js";
 import { defaultDedupeKey } from "../report/dedupe-key.js";
+import { wallClockReader } from "../report/read-value.js";
 import type { Report } from "../report/schemas.js";
-import { type WallClockReader, wallClockReader } from "../report/wall-clock.js";
 import {
   type Credential,
   comparerOf,
@@ -24,18 +22,13 @@ import {
   type SecretOption,
   secretCheck,
 } from "../request/authenticate.js";
-import type { BodyFormat } from "../request/decode-body.js";
-import type { ChallengeResponder } from "../request/handshake.js";
-import type { BodyLimits } from "../request/read-body.js";
-import type { DedupeStore, FailureJournal } from "../store-kit/dedupe-store.js";
+import type { DedupeStore } from "../store-kit/dedupe-store.js";
 import { memoryDedupe } from "../store-kit/memory-dedupe.js";
 import type { ReportQueue } from "../store-kit/report-queue.js";
-import type { Telemetry } from "../store-kit/telemetry.js";
 import { credentialsOf, SECRET_ENV } from "./env.js";
 import {
   type BodyOptions,
   type DedupeOptions,
-  type ErrorHandler,
   HANDLER_OPTIONS,
   type ReceiverOptions,
   type SecretInHeader,
@@ -47,70 +40,36 @@ export const DEFAULT_MAX_BODY_BYTES = 65_536;
 const DEFAULT_DEADLINE_MS = 8000;
 const DEFAULT_BODY_TIMEOUT_MS = 5000;
 
-export type Template = CompiledTemplate & { readsBody: boolean; format: BodyFormat };
+export type Config = ReturnType<typeof checkOptions>;
 
-/** A receiver's configuration, from its options. */
-export interface Config {
-  readonly credential: Credential;
-  /** Whether the provider's verification handshake (or `verification.respond`) is answered. */
-  readonly handshake: boolean;
-  readonly respond: ChallengeResponder | undefined;
-  readonly body: BodyLimits;
-  readonly dedupe: DedupeStore | undefined;
-  readonly dedupeKey: (report: Report) => string | undefined;
-  readonly queue: ReportQueue | undefined;
-  readonly journal: FailureJournal | undefined;
-  readonly telemetry: Telemetry | undefined;
-  readonly log: ReceiverLog;
-  readonly deadlineMs: number | undefined;
-  readonly template: Template | undefined;
-  readonly readWallClock: WallClockReader;
-  /** The handlers given in the options, by kind. */
-  readonly handlers: KindHandlers;
-  readonly onError: ErrorHandler | undefined;
-  /** What the failure journal must never keep. */
-  readonly redaction: Omit<Redaction, "numbers">;
-}
-
-/**
- * For an adapter whose requests bring their own environment (Workers bindings, a route's
- * process.env read per request): a secret found in no option is read from each request's, and
- * `whereToSet` says, in the 500 a request without one gets, how to set it.
- */
+/** For an adapter whose requests bring their environment: see `AdapterReceiverSettings`. */
 export interface RequestEnvSecret {
+  /** Where to set the secret, said in the 500 a request without one gets. */
   readonly whereToSet: string;
 }
 
-const KNOWN: (keyof ReceiverOptions<ComposedTemplate | undefined>)[] = [
-  "secret",
-  "verification",
-  "body",
-  "dedupe",
-  "queue",
-  "journal",
-  "telemetry",
-  "logger",
-  "deadlineMs",
-  "composed",
-  "timeZone",
-  "onDelivery",
-  "onCall",
-  "onUnsubscribe",
-  "onEvent",
-  "onError",
-];
-
 type Options = ReceiverOptions<ComposedTemplate | undefined>;
 
-/**
- * @param requestEnv for an adapter whose requests bring their environment: a missing secret is
- * then read from each request's, not refused here
- * @throws TypeError saying which option is wrong and how to fix it
- */
-export function checkOptions(input: Options | undefined, requestEnv?: RequestEnvSecret): Config {
-  const read = readOptions<Options>("reportkit", input === undefined ? {} : input, {
+/** A receiver's options, checked. @throws TypeError saying which is wrong and how to fix it */
+export function checkOptions(input: Options | undefined, requestEnv?: RequestEnvSecret) {
+  const options = input === undefined ? {} : input;
+  const read = readOptions<Options>("reportkit", options, {
     example: "createReceiver({ secret: process.env.REPORTKIT_SECRET, onDelivery })",
-    known: KNOWN,
+    known: [
+      "secret",
+      "verification",
+      "body",
+      "dedupe",
+      "queue",
+      "journal",
+      "telemetry",
+      "logger",
+      "deadlineMs",
+      "composed",
+      "timeZone",
+      ...Object.values(HANDLER_OPTIONS),
+      "onError",
+    ],
     renamed: {
       token: "pass `secret` (the webhook's secret)",
       auth: "`auth: false` is `secret: false`",
@@ -123,7 +82,6 @@ export function checkOptions(input: Options | undefined, requestEnv?: RequestEnv
     },
     hint: "Where the receiver is mounted (a path) is its adapter's option.",
   });
-  const options = input ?? {};
   const handlers: KindHandlers = {};
   for (const [kind, name] of Object.entries(HANDLER_OPTIONS) as [Report["type"], string][]) {
     const handler = read.callback(name as keyof Options) as AnyHandler | undefined;
@@ -133,7 +91,7 @@ export function checkOptions(input: Options | undefined, requestEnv?: RequestEnv
   const template = templateOf(read, options, handlers);
   const queue = read.check(
     "queue",
-    (q) => typeof q === "object" && q !== null && typeof (q as ReportQueue).enqueue === "function",
+    (q) => hasMethods(q, "enqueue"),
     "a report queue with an `enqueue(report, key)` method, such as `bullmqQueue({ connection })` from @reportkit/bullmq",
   );
   const { store, key } = dedupeOf(read, options, queue);
@@ -144,28 +102,17 @@ export function checkOptions(input: Options | undefined, requestEnv?: RequestEnv
   }
   const journal = read.check(
     "journal",
-    (j) =>
-      j === false ||
-      (typeof j === "object" && j !== null && typeof (j as FailureJournal).record === "function"),
+    (j) => j === false || hasMethods(j, "record"),
     "a failure journal (an object with `record(entry)`), or `false` to keep nothing; by default the dedupe store's journal is used, where it has one",
   );
   const telemetry = read.check(
     "telemetry",
-    (t) =>
-      typeof t === "object" &&
-      t !== null &&
-      typeof (t as Telemetry).startReport === "function" &&
-      typeof (t as Telemetry).refused === "function",
+    (t) => hasMethods(t, "startReport", "refused"),
     "a Telemetry (`otelTelemetry()` from @reportkit/otel, or an object with `startReport` and `refused`)",
   );
   const logger = read.check(
     "logger",
-    (l) =>
-      l === false ||
-      (typeof l === "object" &&
-        l !== null &&
-        typeof (l as ReceiverLogger).warn === "function" &&
-        typeof (l as ReceiverLogger).error === "function"),
+    (l) => l === false || hasMethods(l, "warn", "error"),
     "an object with `warn` and `error` methods (console and pino have them), or `false`",
   );
   const deadlineMs =
@@ -175,7 +122,9 @@ export function checkOptions(input: Options | undefined, requestEnv?: RequestEnv
     known: ["maxBytes", "timeoutMs"],
   });
   const timeZone = read.string("timeZone", PROVIDER_TIME_ZONE, { nonEmpty: true });
-  const { credential, secrets, verification } = credentialOf(read, options, requestEnv);
+  const verification = options.verification === false ? false : verificationOf(read);
+  const token = verification === false ? undefined : verification.token;
+  const { credential, secrets } = credentialOf(read, options, token, requestEnv);
   // A composed template whose own keys are the handshake's reads those bodies as its reports.
   const templateUsesHandshake =
     template?.sources.some(
@@ -183,6 +132,7 @@ export function checkOptions(input: Options | undefined, requestEnv?: RequestEnv
     ) === true;
   return {
     credential,
+    /** Whether the provider's verification handshake (or `verification.respond`) is answered. */
     handshake:
       verification !== false && (verification.respond !== undefined || !templateUsesHandshake),
     respond: verification === false ? undefined : verification.respond,
@@ -199,8 +149,10 @@ export function checkOptions(input: Options | undefined, requestEnv?: RequestEnv
     deadlineMs,
     template,
     readWallClock: wallClockReader(timeZone),
+    /** The handlers given in the options, by kind. */
     handlers,
     onError,
+    /** What the failure journal must never keep. */
     redaction: { phoneKeys: phoneKeysOf(template), secrets },
   };
 }
@@ -210,7 +162,7 @@ function templateOf(
   read: OptionReader<Options>,
   options: Options,
   handlers: KindHandlers,
-): Template | undefined {
+): CompiledTemplate | undefined {
   if (options.composed === undefined) return undefined;
   const compiled = compileTemplate(options.composed);
   const name = compiled.type === "call" ? "onCall" : "onDelivery";
@@ -228,12 +180,7 @@ function templateOf(
       );
     }
   }
-  return {
-    ...compiled,
-    readsBody: compiled.method !== "GET" && compiled.sources.some((s) => s.from === "body"),
-    // Without a Content-Type: a form can only be read as urlencoded (multipart needs a boundary).
-    format: compiled.declaredFormat === "json" ? "json" : "urlencoded",
-  };
+  return compiled;
 }
 
 /** The dedupe store (memory by default, none in queue mode) and the key function. */
@@ -242,41 +189,36 @@ function dedupeOf(
   options: Options,
   queue: ReportQueue | undefined,
 ): { store: DedupeStore | undefined; key: ((report: Report) => string | undefined) | undefined } {
-  const given = options.dedupe;
-  const storeWanted =
-    "a dedupe store (`memoryDedupe()`, `redisDedupe()` from @reportkit/redis, `postgresInbox()` from @reportkit/postgres, or an object with leaseMs, claim, complete and release), or `false` to turn deduplication off";
   let store: DedupeStore | false | undefined;
   let key: ((report: Report) => string | undefined) | undefined;
-  if (isStore(given) || given === false) {
-    store = given;
-  } else if (given !== undefined) {
+  if (isStore(options.dedupe) || options.dedupe === false) {
+    store = options.dedupe;
+  } else {
     const group = read.group<DedupeOptions>("dedupe", {
       example: "dedupe: { store: redisDedupe({ connection }), key: (report) => …}",
       known: ["store", "key"],
     });
-    store = group?.check("store", (s) => s === false || isStore(s), storeWanted);
-    key = group?.callback("key") as typeof key;
+    store = group?.check(
+      "store",
+      (s) => s === false || isStore(s),
+      "a dedupe store (`memoryDedupe()`, `redisDedupe()` from @reportkit/redis, `postgresInbox()` from @reportkit/postgres, or an object with leaseMs, claim, complete and release), or `false` to turn deduplication off",
+    );
+    key = group?.callback("key");
   }
-  if (store !== undefined && store !== false && !isStore(store))
-    throw read.refusal("dedupe", storeWanted);
-  if (queue !== undefined) {
-    if (store !== undefined && store !== false) {
-      throw new TypeError(
-        "reportkit: in queue mode the queue deduplicates (a report's job id is its dedupe key, so a retry adds nothing), and a dedupe store would never be asked: leave `dedupe` out, or give only `dedupe: { key }`.",
-      );
-    }
-    return { store: undefined, key };
+  if (queue === undefined)
+    return { store: store === false ? undefined : (store ?? memoryDedupe()), key };
+  if (store !== undefined && store !== false) {
+    throw new TypeError(
+      "reportkit: in queue mode the queue deduplicates (a report's job id is its dedupe key, so a retry adds nothing), and a dedupe store would never be asked: leave `dedupe` out, or give only `dedupe: { key }`.",
+    );
   }
-  return { store: store === false ? undefined : (store ?? memoryDedupe()), key };
+  return { store: undefined, key };
 }
 
 function isStore(value: unknown): value is DedupeStore {
-  if (typeof value !== "object" || value === null) return false;
+  if (!hasMethods(value, "claim", "complete", "release")) return false;
   const store = value as Partial<DedupeStore>;
   return (
-    typeof store.claim === "function" &&
-    typeof store.complete === "function" &&
-    typeof store.release === "function" &&
     Number.isFinite(store.leaseMs) &&
     (store.leaseMs as number) > 0 &&
     (["scope", "ping", "close"] as const).every(
@@ -288,108 +230,75 @@ function isStore(value: unknown): value is DedupeStore {
 // ---- The credential ----------------------------------------------------------------------
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
-/** A Worker has one environment; tests may pass a few: the checks kept per secret, at most. */
-const KEPT_PER_ENV = 16;
 
-/** How requests are authenticated, the secrets never to keep, and the verification's options. */
+function verificationOf(read: OptionReader<Options>): VerificationOptions {
+  const group = read.group<VerificationOptions>("verification", {
+    example: "verification: { token: process.env.REPORTKIT_VERIFICATION_TOKEN }",
+    known: ["token", "respond"],
+  });
+  return {
+    respond: group?.callback("respond"),
+    token: group?.check(
+      "token",
+      (t) => typeof t === "string" && t !== "" && t === t.trim(),
+      `the webhook's token as the provider has it (the "validation key" its verification request carries), a string without whitespace around it`,
+    ),
+  };
+}
+
+/** How requests are authenticated, and the secrets a journal must never keep. */
 function credentialOf(
   read: OptionReader<Options>,
   options: Options,
+  token: string | undefined,
   requestEnv: RequestEnvSecret | undefined,
-): { credential: Credential; secrets: string[]; verification: VerificationOptions | false } {
-  const verification =
-    options.verification === false
-      ? false
-      : (read.group<VerificationOptions>("verification", {
-          example: "verification: { token: process.env.REPORTKIT_VERIFICATION_TOKEN }",
-          known: ["token", "respond"],
-        }) ?? undefined);
-  const respond = verification === false ? undefined : verification?.callback("respond");
-  const token =
-    verification === false
-      ? undefined
-      : verification?.check(
-          "token",
-          (t) => typeof t === "string" && t !== "" && t === t.trim(),
-          `the webhook's token as the provider has it (the "validation key" its verification request carries), a string without whitespace around it`,
-        );
+): { credential: Credential; secrets: string[] } {
   const verifier = verifierOf(token, requestEnv !== undefined);
-  const verificationOptions: VerificationOptions | false =
-    options.verification === false ? false : { token, respond };
   if (options.secret === false) {
     return {
       credential: { header: "authorization", bearer: true, check: undefined, verifier },
       secrets: [],
-      verification: verificationOptions,
     };
   }
   // `{ value, header }`: the secret in a header of its own.
-  const inHeader =
-    typeof options.secret === "object" && options.secret !== null && !Array.isArray(options.secret)
-      ? read.group<SecretInHeader>("secret", {
-          example: 'secret: { value: process.env.REPORTKIT_SECRET, header: "x-api-key" }',
-          known: ["value", "header"],
-        })
-      : undefined;
+  const inHeader = isRecord(options.secret)
+    ? read.group<SecretInHeader>("secret", {
+        example: 'secret: { value: process.env.REPORTKIT_SECRET, header: "x-api-key" }',
+        known: ["value", "header"],
+      })
+    : undefined;
+  const headerWanted = 'a header name such as "x-api-key"';
   const header = inHeader?.check(
     "header",
     (h) => typeof h === "string" && HEADER_NAME.test(h.toLowerCase()),
-    'a header name such as "x-api-key"',
+    headerWanted,
   );
   if (inHeader !== undefined && header === undefined)
-    throw inHeader.refusal("header", 'a header name such as "x-api-key"');
+    throw inHeader.refusal("header", headerWanted);
   const name = header === undefined ? "authorization" : header.toLowerCase();
   const bearer = header === undefined;
-  const secret = (
-    inHeader === undefined ? options.secret : (options.secret as SecretInHeader).value
-  ) as unknown;
-  let check: SecretCheck;
-  if (secret === undefined && requestEnv !== undefined) {
-    check = fromRequestEnv(bearer, name, requestEnv);
-  } else {
-    validateSecret(secret, bearer);
-    check = secretCheck(secret as SecretOption, bearer ? undefined : name);
-  }
+  const secret: unknown = isRecord(options.secret) ? options.secret.value : options.secret;
+  const checkOf = (value: unknown): SecretCheck => {
+    validateSecret(value, bearer);
+    return secretCheck(value as SecretOption, bearer ? undefined : name);
+  };
+  // Where requests bring their environment and no option gives the secret, each request's: none
+  // there is a configuration problem, 500, which the provider retries.
+  const check: SecretCheck =
+    secret !== undefined || requestEnv === undefined
+      ? checkOf(secret)
+      : (value, env) => {
+          const fromEnv = credentialsOf(env).secret;
+          if (fromEnv === undefined) throw secretMissing(SECRET_ENV, requestEnv.whereToSet);
+          return checkOf(fromEnv)(value, env);
+        };
   const secrets = typeof secret === "string" ? [secret] : Array.isArray(secret) ? [...secret] : [];
   if (token !== undefined && secrets.includes(token)) {
     throw new TypeError(
       "reportkit: `verification.token` is the webhook's secret: the verification request carries it in its URL (`?token=`), where logs and proxies keep it. Give the webhook's token (its validation key), which differs from the secret.",
     );
   }
-  return {
-    credential: { header: name, bearer, check, verifier },
-    secrets,
-    verification: verificationOptions,
-  };
-}
-
-/** The secret read from each request's environment, its check built once per secret. */
-function fromRequestEnv(
-  bearer: boolean,
-  header: string,
-  { whereToSet }: RequestEnvSecret,
-): SecretCheck {
-  const checks = new Map<string, SecretCheck>();
-  return (value, env) => {
-    const { secret } = credentialsOf(env);
-    // A configuration problem, the same for every request: 500, which the provider retries.
-    if (secret === undefined) throw secretMissing(SECRET_ENV, whereToSet);
-    let check = checks.get(secret);
-    if (check === undefined) {
-      try {
-        validateSecret(secret, bearer);
-        check = secretCheck(secret, bearer ? undefined : header);
-      } catch (error) {
-        // A secret no request could match (whitespace, say): say why on every report, as 500.
-        check = () => {
-          throw error;
-        };
-      }
-      if (checks.size >= KEPT_PER_ENV) checks.clear();
-      checks.set(secret, check);
-    }
-    return check(value, env);
-  };
+  return { credential: { header: name, bearer, check, verifier }, secrets };
 }
 
 /**
@@ -397,22 +306,10 @@ function fromRequestEnv(
  * bring their environment, REPORTKIT_VERIFICATION_TOKEN of that environment.
  */
 function verifierOf(token: string | undefined, perRequest: boolean): Credential["verifier"] {
-  if (token !== undefined) {
-    const equal = comparerOf(token);
-    return () => equal;
-  }
-  if (!perRequest) return () => undefined;
-  const kept = new Map<string, (key: string) => boolean>();
+  const equal = token === undefined ? undefined : comparerOf(token);
   return (env: EnvRecord | undefined) => {
-    const { verificationToken } = credentialsOf(env);
-    if (verificationToken === undefined) return undefined;
-    let equal = kept.get(verificationToken);
-    if (equal === undefined) {
-      equal = comparerOf(verificationToken);
-      if (kept.size >= KEPT_PER_ENV) kept.clear();
-      kept.set(verificationToken, equal);
-    }
-    return equal;
+    const fromEnv = perRequest ? credentialsOf(env).verificationToken : undefined;
+    return equal ?? (fromEnv === undefined ? undefined : comparerOf(fromEnv));
   };
 }
 

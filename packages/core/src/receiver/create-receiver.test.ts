@@ -14,7 +14,7 @@ import {
   TOKEN,
 } from "../../../../test/fixtures/samples.js";
 import type { ReceiverRequest } from "../base/types.js";
-import type { ReportContext } from "../process/handler-context.js";
+import type { ReportContext } from "../process/run-handler.js";
 import type { ReportkitError } from "../reply/errors.js";
 import { tooLarge } from "../reply/errors.js";
 import { createReceiver } from "./create-receiver.js";

@@ -1,13 +1,11 @@
-// The receiver: one request read top to bottom in `handle` (authenticate, read the body, answer
-// the verification handshake, parse, identify, run the handler, reply), each step a function of
-// its own module that returns here; every failure of any step becomes its reply in `refuse`.
-import type { ComposedTemplate, ReportKind } from "@reportkit/wire";
+// The receiver: one request read top to bottom in `handle`, each step a function of the module
+// of its job that returns here; every failure of any step becomes its reply in `refuse`.
+import type { ComposedTemplate } from "@reportkit/wire";
 import type { EnvRecord, ReceiverRequest, ReceiverResponse } from "../base/types.js";
 import { headerOf, webBody } from "../base/types.js";
 import { keepPromises, readComposed } from "../composed/read-composed.js";
-import { HandlerContext } from "../process/handler-context.js";
-import { keepFailure } from "../process/keep-failure.js";
-import { type AnyHandler, runReport } from "../process/run-handler.js";
+import { type Attempt as JournalAttempt, keepFailure } from "../process/keep-failure.js";
+import { type AnyHandler, HandlerContext, runReport } from "../process/run-handler.js";
 import { ruleOf } from "../reply/error-table.js";
 import {
   asReportkitError,
@@ -19,14 +17,13 @@ import {
 import { closingConnection, DUPLICATE, errorResponse, QUEUED } from "../reply/replies.js";
 import { parseWith } from "../report/parse-report.js";
 import type { Report } from "../report/schemas.js";
-import { type Access, authenticate } from "../request/authenticate.js";
-import { bodyFormat, decodeBody } from "../request/decode-body.js";
-import { answerHandshake } from "../request/handshake.js";
-import { readBody } from "../request/read-body.js";
+import { answerHandshake, authenticate } from "../request/authenticate.js";
+import { bodyFormat, decodeBody, readBody } from "../request/read-body.js";
 import type { ReportSpan } from "../store-kit/telemetry.js";
 import { type Config, checkOptions } from "./check-options.js";
 import { lifecycleOf } from "./lifecycle.js";
 import {
+  ATTACH_METHODS,
   HANDLER_OPTIONS,
   type HandlerOption,
   type Receiver,
@@ -41,29 +38,23 @@ const HANDSHAKE_BYTES = 8192;
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
 /** What the receiver knows of one request while it answers it; never shown to handlers. */
-interface Attempt {
-  readonly request: ReceiverRequest;
+interface Attempt extends JournalAttempt {
   readonly receivedAt: number;
-  access: Access | undefined;
   /** Reading the body began: a refusal from now on leaves nothing unread to drop. */
-  reading: boolean;
-  body: string | Uint8Array | undefined;
-  /** Recognised as the webhook's verification, never a report. */
-  verification: boolean;
-  kind: ReportKind | undefined;
-  dedupeKey: string | undefined;
-  span: ReportSpan | undefined;
-  ctx: HandlerContext | undefined;
+  reading?: boolean;
+  /** Recognised as the webhook's verification (a telemetry that fails on it: still one). */
+  verification?: boolean;
+  span?: ReportSpan;
+  ctx?: HandlerContext;
 }
 
 /**
- * Creates the receiver: one object whose `handle` (or `fetch`) authenticates, reads, validates
- * and dispatches one pushed report, and answers 200 only once the handler succeeded, so a
- * failure is always retried by the provider; a retry of a report already processed is answered
- * 200 `duplicate` without running the handler again (`dedupe`).
+ * Creates the receiver: its `handle` (or `fetch`) authenticates, reads, validates and dispatches
+ * one pushed report, and answers 200 only once the handler succeeded, so a failure is retried by
+ * the provider; a retry of a report already processed gets 200 `duplicate`, the handler not run.
  *
  * @example
- * const receiver = createReceiver({ auth: { secret: process.env.REPORTKIT_SECRET } })
+ * const receiver = createReceiver({ secret: process.env.REPORTKIT_SECRET })
  *   .onDelivery((report) => console.log(report.id, report.status, report.deliveredAt));
  * export default { fetch: (request: Request) => receiver.fetch(request) };
  */
@@ -81,33 +72,18 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
   config: Config,
 ): Receiver<T, S> & { say(line: string): void } {
   const { credential, log, telemetry, template } = config;
-  const lifecycle = lifecycleOf(config);
+  /** The replies not sent yet, which `close` waits for. */
+  const inFlight = new Set<Promise<ReceiverResponse>>();
+  const lifecycle = lifecycleOf(config, inFlight);
   const handlers = { ...config.handlers };
   let onError = config.onError;
   const allowed = template?.method ?? "POST";
-  const settings = {
-    dedupe: config.dedupe,
-    queue: config.queue,
-    deadlineMs: config.deadlineMs,
-    handlers,
-    unhandled: log.unhandled,
-  };
+  const settings = { ...config, handlers, unhandled: log.unhandled };
 
   /** One request, top to bottom. Never rejects: every failure is a reply. */
   async function handle(given: ReceiverRequest): Promise<ReceiverResponse> {
     const request = wellFormed(given);
-    const attempt: Attempt = {
-      request,
-      receivedAt: Date.now(),
-      access: undefined,
-      reading: false,
-      body: undefined,
-      verification: false,
-      kind: undefined,
-      dedupeKey: undefined,
-      span: undefined,
-      ctx: undefined,
-    };
+    const attempt: Attempt = { request, receivedAt: Date.now() };
     try {
       if (lifecycle.closing) throw shuttingDown();
       attempt.access = await authenticate(request, credential, allowed, config.handshake);
@@ -116,27 +92,18 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
       }
       const payload = await bodyOf(attempt);
       if (config.handshake && payload !== undefined) {
-        const answered = await answerHandshake(
-          request,
-          payload,
-          "secret",
-          credential,
-          config.respond,
-        );
+        const answered = await answerHandshake(request, payload, "secret", config);
         if (answered !== undefined) return answer(attempt, answered);
       }
       const report = parsed(attempt, payload);
-      log.warnings(report);
+      // Most reports have no warning: the log is asked only when there is one.
+      if (report.warnings.length > 0) log.warnings(report);
       attempt.dedupeKey = identify(report);
-      attempt.span = telemetry?.startReport(report.type, statusOf(report));
+      // The span's status is a bounded label: an opt-out's text is none.
+      const status = report.type === "unsubscribe" ? null : report.status;
+      attempt.span = telemetry?.startReport(report.type, status);
       const ctx = contextOf(attempt);
-      const { response, notice } = await runReport(
-        report,
-        attempt.dedupeKey,
-        ctx,
-        attempt.span,
-        settings,
-      );
+      const { response, notice } = await runReport(report, ctx, attempt.span, settings);
       if (notice !== undefined) tell(notice, attempt);
       attempt.span?.end(
         response === DUPLICATE ? "duplicate" : response === QUEUED ? "queued" : "acknowledged",
@@ -147,7 +114,6 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
     }
   }
 
-  /** The body read and decoded (undefined for a composed template that reads none). */
   async function bodyOf(attempt: Attempt): Promise<unknown> {
     if (template !== undefined && !template.readsBody) return undefined;
     const { request } = attempt;
@@ -158,13 +124,11 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
   }
 
   /**
-   * A request that may only be the verification handshake: it carried the verification token
-   * instead of the secret, or came with another method than the reports'. Its body is read as
-   * JSON under a small bound; whatever else goes wrong with it, its answer is the 401 (or 405)
-   * it would have had: nothing of the body is told, and nothing is kept.
+   * A request that may only be the verification (it carried the token, or another method than
+   * the reports'): its JSON body read under a small bound; else its 401 (or 405), nothing kept.
    */
   async function verificationOnly(attempt: Attempt): Promise<ReceiverResponse> {
-    const { request, access } = attempt;
+    const { request, access = "token" } = attempt;
     const refusal =
       request.method !== allowed
         ? methodNotAllowed(request.method, allowed)
@@ -177,13 +141,7 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
       const limits = { ...config.body, maxBytes: Math.min(config.body.maxBytes, HANDSHAKE_BYTES) };
       attempt.body = await readBody(request, limits);
       const payload = await decodeBody(attempt.body, "json", undefined);
-      answered = await answerHandshake(
-        request,
-        payload,
-        access ?? "token",
-        credential,
-        config.respond,
-      );
+      answered = await answerHandshake(request, payload, access, config);
     } catch (error) {
       // A body too large or too slow keeps its own reply: it closes the connection.
       const closes = error instanceof ReportkitError && error.headers.connection === "close";
@@ -201,7 +159,6 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
     return response;
   }
 
-  /** The report in the payload (a composed template's own keys mapped back first). */
   function parsed(attempt: Attempt, payload: unknown): Report {
     let result: ReturnType<typeof parseWith>;
     if (template === undefined) {
@@ -211,12 +168,9 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
       result = parseWith(fields, config.readWallClock, template.type);
       if (result.ok) keepPromises(template, result.report, raw);
     }
-    if (!result.ok) {
-      // Refused as it is, but known for what it is: the journal says which kind it was.
-      attempt.kind = result.kind;
-      throw result.error;
-    }
-    attempt.kind = result.report.type;
+    // Refused or not, known for what it is: the journal says which kind it was.
+    attempt.kind = result.ok ? result.report.type : result.kind;
+    if (!result.ok) throw result.error;
     return result.report;
   }
 
@@ -230,12 +184,7 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
   }
 
   function contextOf(attempt: Attempt): HandlerContext {
-    attempt.ctx ??= new HandlerContext(
-      attempt.request,
-      attempt.receivedAt,
-      credential.header,
-      attempt.dedupeKey,
-    );
+    attempt.ctx ??= new HandlerContext({ ...attempt, credentialHeader: credential.header });
     return attempt.ctx;
   }
 
@@ -250,9 +199,8 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
   }
 
   /**
-   * The error's reply, once telemetry, onError and the log were told, and once the failure
-   * journal kept the report if its code's row says so. A body left unread is dropped by the
-   * server up to 64 KiB; a larger one, or one of unknown length, closes the connection instead.
+   * The error's reply, once telemetry, onError, the log and the journal were told. A body left
+   * unread is drained by the server up to 64 KiB; past that (or unknown), the connection closes.
    */
   async function refuse(error: ReportkitError, attempt: Attempt): Promise<ReceiverResponse> {
     const rule = ruleOf(error.code);
@@ -266,38 +214,23 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
     }
     tell(error, attempt);
     if (config.journal !== undefined) {
-      await keepFailure(
-        config.journal,
-        error,
-        { ...attempt, authenticated: attempt.access === "secret" },
-        config.redaction,
-        (failure) => log.error(failure, attempt.dedupeKey),
-      );
+      const told = (failure: ReportkitError) => log.error(failure, attempt.dedupeKey);
+      await keepFailure(config.journal, error, attempt, config.redaction, told);
     }
     const response = errorResponse(error);
     const { body, headers } = attempt.request;
-    if (
-      attempt.reading ||
-      body === null ||
-      typeof body === "string" ||
-      body instanceof Uint8Array
-    ) {
-      return response;
-    }
+    const unread = !attempt.reading && body !== null && typeof body !== "string";
+    if (!unread || body instanceof Uint8Array) return response;
     const declared = Number(headerOf(headers, "content-length") ?? Number.NaN);
     return declared <= DRAIN_BYTES ? response : closingConnection(response);
   }
 
   async function fetch(request: Request, env?: EnvRecord): Promise<Response> {
-    const reply = await handle({
-      method: request.method,
-      url: request.url,
-      headers: request.headers,
-      body: webBody(request),
-      ...(env === undefined ? {} : { env }),
-    });
-    const body = NULL_BODY.has(reply.status) ? null : reply.body;
-    return new Response(body, { status: reply.status, headers: reply.headers });
+    const { method, url, headers } = request;
+    const body = webBody(request);
+    const reply = await tracked({ method, url, headers, body, ...(env && { env }) });
+    const content = NULL_BODY.has(reply.status) ? null : reply.body;
+    return new Response(content, { status: reply.status, headers: reply.headers });
   }
 
   function attach(name: HandlerOption, handler: unknown): void {
@@ -329,40 +262,32 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
     handlers[kind] = handler as AnyHandler;
   }
 
-  const receiver = {
-    handle: (request: ReceiverRequest) => lifecycle.track(handle(request)),
+  /** `handle`, its reply counted in flight until sent, so that `close()` waits for it. */
+  function tracked(request: ReceiverRequest): Promise<ReceiverResponse> {
+    const reply = handle(request);
+    inFlight.add(reply);
+    const settled = () => inFlight.delete(reply);
+    reply.then(settled, settled);
+    return reply;
+  }
+
+  const receiver: Record<string, unknown> = {
+    handle: tracked,
     fetch,
     health: lifecycle.health,
     close: lifecycle.close,
     say: log.once,
-    onDelivery(handler: unknown) {
-      attach("onDelivery", handler);
-      return receiver;
-    },
-    onCall(handler: unknown) {
-      attach("onCall", handler);
-      return receiver;
-    },
-    onUnsubscribe(handler: unknown) {
-      attach("onUnsubscribe", handler);
-      return receiver;
-    },
-    onEvent(handler: unknown) {
-      attach("onEvent", handler);
-      return receiver;
-    },
-    onError(handler: unknown) {
-      attach("onError", handler);
-      return receiver;
-    },
   };
+  for (const name of ATTACH_METHODS) {
+    receiver[name] = (handler: unknown) => {
+      attach(name, handler);
+      return receiver;
+    };
+  }
   return receiver as unknown as Receiver<T, S> & { say(line: string): void };
 }
 
-/**
- * The request as the steps read it, whatever an adapter passed: the method upper case, a URL, a
- * header record, a body or null. The same object when it already is (the usual case).
- */
+/** The request as the steps read it, whatever an adapter passed; the same object when it is. */
 function wellFormed(request: ReceiverRequest): ReceiverRequest {
   const given = (request ?? {}) as Partial<ReceiverRequest>;
   const { method, url, headers } = given;
@@ -378,11 +303,6 @@ function wellFormed(request: ReceiverRequest): ReceiverRequest {
     body: given.body ?? null,
     ...(given.env === undefined ? {} : { env: given.env }),
   };
-}
-
-/** The status a report's span carries (a bounded label: an opt-out's text is none). */
-function statusOf(report: Report): string | null {
-  return report.type === "unsubscribe" ? null : report.status;
 }
 
 function once(name: string): TypeError {

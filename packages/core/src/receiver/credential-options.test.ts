@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { errorOf, post, setup } from "../../../../test/fixtures/receiver-requests.js";
 import { SAMPLE_DLR, SAMPLE_DLR_TEXT, TOKEN } from "../../../../test/fixtures/samples.js";
-import type { ReportContext } from "../process/handler-context.js";
+import type { ReportContext } from "../process/run-handler.js";
 import type { DeliveryReport } from "../report/schemas.js";
 import { createReceiver } from "./create-receiver.js";
 

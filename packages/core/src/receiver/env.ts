@@ -1,5 +1,4 @@
-// The environment variables adapters read a receiver's credentials from, when its options give
-// none: the webhook's secret (the bearer of every push) and its verification token.
+// The environment variables adapters read the credentials from, where the options give none.
 import type { EnvRecord } from "../base/types.js";
 
 /** The webhook's secret: the bearer of every push. */
@@ -7,7 +6,6 @@ export const SECRET_ENV = "REPORTKIT_SECRET";
 /** The webhook's token (the provider's "validation key"), for its verification handshake. */
 export const VERIFICATION_TOKEN_ENV = "REPORTKIT_VERIFICATION_TOKEN";
 
-/** What an environment holds of the credentials. */
 export interface EnvCredentials {
   secret: string | undefined;
   verificationToken: string | undefined;

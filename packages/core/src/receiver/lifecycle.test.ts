@@ -50,6 +50,35 @@ describe("receiver.close()", () => {
     expect(JSON.parse(refused.body).error.code).toBe("shutting_down");
   });
 
+  it("waits for a report that came in through fetch() as for one through handle()", async () => {
+    const close = vi.fn(async () => {});
+    let finish: (() => void) | undefined;
+    const receiver = createReceiver({
+      secret: TOKEN,
+      dedupe: store({ close }),
+      onDelivery: () => new Promise<void>((resolve) => (finish = resolve)),
+      deadlineMs: false,
+    });
+    const answered = receiver.fetch(
+      new Request("http://localhost/webhooks", {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ ...SAMPLE_DLR, id: "fetched:1" }),
+      }),
+    );
+    await vi.waitFor(() => expect(finish).toBeTypeOf("function"), { timeout: 10_000 });
+    let closed = false;
+    const closing = receiver.close({ timeoutMs: 60_000 }).then(() => (closed = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The handler is still running: the store must stay open under it.
+    expect(closed).toBe(false);
+    expect(close).not.toHaveBeenCalled();
+    finish?.();
+    expect((await answered).status).toBe(200);
+    await closing;
+    expect(close).toHaveBeenCalledTimes(1);
+  });
+
   it("closes the queue in queue mode, and a store or queue that fails to close does not make it reject", async () => {
     const queue: ReportQueue = {
       enqueue: async () => {},

@@ -1,49 +1,36 @@
-// A receiver's life around its requests: what is in flight, whether it still takes reports,
-// whether its stores answer (`health`), and a graceful end (`close`).
+// A receiver's life around its requests: whether it still takes reports, whether its stores
+// answer (`health`), and a graceful end (`close`) that waits for the replies still in flight.
 import type { CloseOptions, HealthReport } from "../base/types.js";
 import { answeredWithin, within } from "../base/within.js";
 import type { Config } from "./check-options.js";
 
-/** How long one health check may take before it counts as failed. */
 const HEALTH_TIMEOUT_MS = 2000;
 /** Just under the 10 s a container usually gets between SIGTERM and SIGKILL. */
 const DEFAULT_CLOSE_TIMEOUT_MS = 9000;
 
-interface Probe {
-  name: string;
-  label: string;
-  ping: (() => Promise<void>) | undefined;
-}
+type Pingable = { ping?(): Promise<void> };
 
-export interface Lifecycle {
-  /** True once `close` was called: new reports get 503 `shutting_down`. */
-  readonly closing: boolean;
-  /** Keeps a reply in the set `close` waits for until it settles; returns it unchanged. */
-  track<T>(reply: Promise<T>): Promise<T>;
-  health(): Promise<HealthReport>;
-  close(options?: CloseOptions): Promise<void>;
-}
-
-export function lifecycleOf(config: Pick<Config, "dedupe" | "journal" | "queue">): Lifecycle {
+/** `inFlight`: the replies the receiver has not sent yet (it keeps the set: see `handle`). */
+export function lifecycleOf(
+  config: Pick<Config, "dedupe" | "journal" | "queue">,
+  inFlight: ReadonlySet<Promise<unknown>>,
+) {
   const { dedupe, journal, queue } = config;
-  const inFlight = new Set<Promise<unknown>>();
   let closed: Promise<void> | undefined;
-  const probes: Probe[] = [];
-  const probe = <O extends { ping?(): Promise<void> }>(name: string, label: string, owner: O) =>
-    probes.push({
-      name,
-      label,
-      ping: owner.ping === undefined ? undefined : () => owner.ping?.() as Promise<void>,
-    });
-  if (dedupe !== undefined) probe("dedupe", dedupe.name ?? "dedupe store", dedupe);
-  if (journal !== undefined) probe("journal", "failure journal", journal);
-  if (queue !== undefined)
-    probe("queue", queue.name === undefined ? "queue" : `queue "${queue.name}"`, queue);
+  const probes: [name: string, label: string, owner: Pingable][] = [];
+  if (dedupe !== undefined) probes.push(["dedupe", dedupe.name ?? "dedupe store", dedupe]);
+  if (journal !== undefined) probes.push(["journal", "failure journal", journal]);
+  if (queue !== undefined) {
+    probes.push(["queue", queue.name === undefined ? "queue" : `queue "${queue.name}"`, queue]);
+  }
 
-  async function check({ ping, label }: Probe): Promise<{ ok: boolean; message?: string }> {
-    if (ping === undefined) return { ok: true };
+  async function check(label: string, owner: Pingable): Promise<{ ok: boolean; message?: string }> {
+    if (owner.ping === undefined) return { ok: true };
     try {
-      await answeredWithin(Promise.resolve().then(ping), HEALTH_TIMEOUT_MS);
+      await answeredWithin(
+        Promise.resolve().then(() => owner.ping?.()),
+        HEALTH_TIMEOUT_MS,
+      );
       return { ok: true };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -51,24 +38,16 @@ export function lifecycleOf(config: Pick<Config, "dedupe" | "journal" | "queue">
     }
   }
 
-  const lifecycle: Lifecycle = {
+  const lifecycle = {
+    /** True once `close` was called: new reports get 503 `shutting_down`. */
     closing: false,
-    track(reply) {
-      inFlight.add(reply);
-      const settled = () => inFlight.delete(reply);
-      reply.then(settled, settled);
-      return reply;
-    },
-    async health() {
-      const results = await Promise.all(probes.map(check));
-      const checks: HealthReport["checks"] = {};
-      probes.forEach((p, i) => {
-        checks[p.name] = results[i] as { ok: boolean; message?: string };
-      });
+    async health(): Promise<HealthReport> {
+      const results = probes.map(async ([name, label, owner]) => [name, await check(label, owner)]);
+      const checks: HealthReport["checks"] = Object.fromEntries(await Promise.all(results));
       if (lifecycle.closing) checks.receiver = { ok: false, message: "shutting down" };
       return { ok: Object.values(checks).every((c) => c.ok), checks };
     },
-    close(options) {
+    close(options?: CloseOptions): Promise<void> {
       const timeoutMs = options?.timeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
       if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
         // The caller's mistake, said at the call: the promise close() returns never rejects.
@@ -76,7 +55,7 @@ export function lifecycleOf(config: Pick<Config, "dedupe" | "journal" | "queue">
           `reportkit: close({ timeoutMs }) takes a number of milliseconds, 0 or more (default ${DEFAULT_CLOSE_TIMEOUT_MS}), got ${String(options?.timeoutMs)}.`,
         );
       }
-      (lifecycle as { closing: boolean }).closing = true;
+      lifecycle.closing = true;
       closed ??= (async () => {
         await within(Promise.allSettled([...inFlight]), timeoutMs, () => []);
         // Each closes only what it created itself; a failure to close is no reason to throw.

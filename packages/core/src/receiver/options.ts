@@ -1,6 +1,5 @@
-// What a receiver does, as its options say it, in groups: the types only, and the receiver's
-// own. They are checked once, at construction, by check-options.ts. Where a receiver is mounted
-// (a path, a framework's own settings) is its adapter's business, never an option here.
+// A receiver's options, in groups, and the receiver's own type; check-options.ts checks them.
+// Where a receiver is mounted (a path, a framework's settings) is its adapter's business.
 import type { ComposedTemplate } from "@reportkit/wire";
 import type {
   CloseOptions,
@@ -10,8 +9,8 @@ import type {
   ReceiverResponse,
 } from "../base/types.js";
 import type { ComposedCallReport, ComposedDeliveryReport } from "../composed/composed-types.js";
-import type { ReportContext } from "../process/handler-context.js";
 import type { ReceiverLogger } from "../process/receiver-log.js";
+import type { ReportContext } from "../process/run-handler.js";
 import type { ReportkitError } from "../reply/errors.js";
 import type {
   CallReport,
@@ -20,22 +19,18 @@ import type {
   Report,
   UnsubscribeReport,
 } from "../report/schemas.js";
-import type { SecretOption } from "../request/authenticate.js";
-import type { ChallengeResponder } from "../request/handshake.js";
+import type { ChallengeResponder, SecretOption } from "../request/authenticate.js";
 import type { DedupeStore, FailureJournal } from "../store-kit/dedupe-store.js";
 import type { ReportQueue } from "../store-kit/report-queue.js";
 import type { Telemetry } from "../store-kit/telemetry.js";
 
-/**
- * A report handler: the provider gets 200 once it returns or resolves. `ctx` is the request's
- * context, plus what the dedupe store gives a claimed report (`ctx.tx` with a Postgres inbox).
- */
+/** A report handler: 200 once it returns or resolves; `ctx` has what the store adds (`tx`). */
 export type Handler<R, S extends object = object> = (report: R, ctx: ContextWith<S>) => unknown;
 
 /** `ctx`: the request's context, and what the dedupe store adds to it (nothing by default). */
 export type ContextWith<S extends object> = object extends S ? ReportContext : ReportContext & S;
 
-/** The report `onDelivery` receives: typed by the template when there is one. */
+/** The report `onDelivery` receives: typed by its template, if any. */
 export type DeliveryReportFor<T> = T extends ComposedTemplate
   ? ComposedDeliveryReport<T>
   : DeliveryReport;
@@ -60,15 +55,13 @@ export interface SecretInHeader {
 /** The webhook's verification handshake (`POST <url>?token=<token>` with a challenge). */
 export interface VerificationOptions {
   /**
-   * The webhook's token, which the provider calls its validation key: a verification request
-   * is answered when it carries this key, with or without the secret. Without it, when it
-   * carries the secret. Adapters read REPORTKIT_VERIFICATION_TOKEN when it is not given.
+   * The webhook's token (the provider's "validation key"): a verification carrying it is answered
+   * (without a token, one carrying the secret). Default: REPORTKIT_VERIFICATION_TOKEN in adapters.
    */
   token?: string;
   /**
    * A responder of your own instead of the provider's handshake: it sees every authenticated
-   * request's decoded body, and answers (`{ status, body, headers }`) or returns undefined for
-   * a report.
+   * request's decoded body, and answers (`{ status, body, headers }`) or returns undefined.
    */
   respond?: ChallengeResponder;
 }
@@ -78,44 +71,33 @@ export interface BodyOptions {
   /** Largest body accepted, in bytes. Default 65536. */
   maxBytes?: number;
   /**
-   * How long the body may take to arrive once the request is in, in ms: past it the request
-   * gets 408 `request_timeout` and its connection is closed, so a client sending a byte a second
-   * cannot hold a connection (Node's own limit, `requestTimeout`, is 300 s). Default 5000: a
-   * report is a few hundred bytes and arrives with its headers.
+   * How long the body may take to arrive, in ms: past it, 408 `request_timeout` and the
+   * connection closed, so a client sending a byte a second cannot hold one (Node's own
+   * `requestTimeout` is 300 s). Default 5000: a report is a few hundred bytes.
    */
   timeoutMs?: number;
 }
 
 /** Deduplication: where processed reports are remembered, and what a report's identity is. */
 export interface DedupeOptions<S extends object = object> {
-  /**
-   * Default: `memoryDedupe()`, this process's memory; for several instances `redisDedupe()` from
-   * @reportkit/redis, or `postgresInbox()` from @reportkit/postgres; `false` turns it off.
-   */
+  /** Default `memoryDedupe()`; for several instances `redisDedupe()` or `postgresInbox()`. */
   store?: DedupeStore<S> | false;
-  /**
-   * A report's identity (and the queue's job id). Default `defaultDedupeKey`: delivery id +
-   * status, a call's mid + callee + status + start, an opt-out's id, an event's name + id +
-   * status. Return undefined to not deduplicate the report.
-   */
+  /** A report's identity (and job id); default `defaultDedupeKey`. Undefined: not deduplicated. */
   key?(report: Report): string | undefined;
 }
 
 /**
- * A receiver's options. Options that contradict each other are refused at construction with what
- * to change (`queue` with handlers or a dedupe store, say); an option name the receiver does not
- * know is refused too, with the nearest it does.
+ * A receiver's options. Options that contradict each other (`queue` with handlers, say) and
+ * names the receiver does not know are refused at construction, saying what to change.
  */
 export interface ReceiverOptions<
   T extends ComposedTemplate | undefined = undefined,
   S extends object = object,
 > {
   /**
-   * The webhook's secret, which the provider sends as the bearer of every push (`Authorization:
-   * Bearer <secret>`): one string, several (during a rotation), or a function that decides;
-   * `{ value, header }` when a composed webhook sends it in a header of its own. Adapters read
-   * REPORTKIT_SECRET when it is not given. `false` accepts requests without any credential (not
-   * recommended).
+   * The webhook's secret, the bearer of every push: one, several (a rotation) or a function;
+   * `{ value, header }` in a header of its own. Default REPORTKIT_SECRET in adapters; `false`
+   * accepts requests without any credential (not recommended).
    */
   secret?: SecretOption | SecretInHeader | false;
   /** The webhook's verification handshake: its token, or a responder of your own; `false` for none. */
@@ -123,45 +105,35 @@ export interface ReceiverOptions<
   /** The body's size and time limits. */
   body?: BodyOptions;
   /**
-   * Remembers processed reports so a provider retry is acknowledged (200 `duplicate`) without
-   * running the handler again: a store (`redisDedupe()`, `postgresInbox()`), or `{ store, key }`,
-   * or `false` for none. In queue mode only `{ key }`: the queue deduplicates by it.
+   * Remembers processed reports, so a retry gets 200 `duplicate` without the handler: a store,
+   * `{ store, key }`, or `false`. In queue mode only `{ key }`: the queue deduplicates by it.
    */
   dedupe?: DedupeStore<S> | false | DedupeOptions<S>;
   /**
-   * Queue mode: each report is handed to this queue (`bullmqQueue` from @reportkit/bullmq,
-   * `pgBossQueue` from @reportkit/pg-boss) and answered 202 once stored; a worker runs the
-   * handlers. No handler and no dedupe store may be given to the receiver then.
+   * Queue mode: each report is handed to this queue (`bullmqQueue`, `pgBossQueue`) and answered
+   * 202 once stored; a worker runs the handlers, so the receiver takes no handler nor store.
    */
   queue?: ReportQueue;
   /**
-   * Where reports that could not be processed are kept (a handler that failed, timed out or
-   * parked its report, a report refused as invalid after authentication), for `reportkit
-   * replay`. Default: the dedupe store's own journal, where it has one; `false` keeps nothing.
+   * Where reports that could not be processed are kept for `reportkit replay`. Default: the
+   * dedupe store's journal, where it has one; `false` keeps nothing.
    */
   journal?: FailureJournal | false;
   /** Traces and metrics (`otelTelemetry()` from @reportkit/otel, or any `Telemetry`). */
   telemetry?: Telemetry;
   /**
-   * Where the receiver logs handler failures (each), refusals and warnings (at most once a
-   * minute per cause). Default `console`; `false` for silence. `onError` does not replace it.
+   * Where failures (each), refusals and warnings (once a minute a cause) go. Default `console`;
+   * `false` for none. `onError` does not replace it.
    */
   logger?: ReceiverLogger | false;
   /**
-   * How long the provider waits for an answer, less a margin: a handler still running then gets
-   * 503 `handler_timeout` (it keeps running; a retry finds its outcome). Default 8000 ms
-   * (senders give up after about 10 s); `false` waits for the handler however long it takes.
+   * How long the provider waits, less a margin (it gives up after 10 s): past it, 503
+   * `handler_timeout` while the handler runs on. Default 8000 ms; `false` waits however long.
    */
   deadlineMs?: number | false;
-  /**
-   * The composed webhook's template, pasted from the provider's panel: the receiver then reads
-   * the customer's own keys from the query, path and body, with the template's method.
-   */
+  /** The composed webhook's template, pasted from the provider's panel: its own keys are read. */
   composed?: T;
-  /**
-   * IANA zone for wall-clock times that carry none ("2021-04-09 16:27:51"). Default
-   * `PROVIDER_TIME_ZONE` ("Asia/Kolkata"). Unix fields, where a report has them, always win.
-   */
+  /** IANA zone of wall-clock times without one. Default "Asia/Kolkata"; unix fields always win. */
   timeZone?: string;
   /** Called with each SMS delivery report; the provider gets 200 once it returns/resolves. */
   onDelivery?: T extends { type: "call" } ? never : Handler<DeliveryReportFor<T>, S>;
@@ -183,7 +155,10 @@ export const HANDLER_OPTIONS = {
   event: "onEvent",
 } as const satisfies Record<Report["type"], keyof ReceiverOptions>;
 
-export type HandlerOption = (typeof HANDLER_OPTIONS)[Report["type"]] | "onError";
+/** The receiver's methods that attach a handler, as adapters' handlers carry them too. */
+export const ATTACH_METHODS = [...Object.values(HANDLER_OPTIONS), "onError"] as const;
+
+export type HandlerOption = (typeof ATTACH_METHODS)[number];
 
 /** The receiver: what adapters call, and what apps attach their handlers to. */
 export interface Receiver<
@@ -192,15 +167,11 @@ export interface Receiver<
 > {
   /** Framework-neutral: adapters hand it one request and send its reply as it is. Never rejects. */
   handle(request: ReceiverRequest): Promise<ReceiverResponse>;
-  /**
-   * Web standard: for Workers, Deno, Bun and any fetch-style server. `env`: the request's
-   * environment (a Worker's bindings), for a receiver whose secret comes from it.
-   */
+  /** Web standard, for any fetch-style server. `env`: a Worker's bindings, where the secret is. */
   fetch(request: Request, env?: EnvRecord): Promise<Response>;
   /**
-   * Attaches the SMS delivery report handler (one per receiver: a second one throws). Until a
-   * handler of any kind is attached, reports get 503 `no_handler`, so none is lost while the
-   * app starts; once one is, a kind nobody handles is acknowledged (and said once).
+   * Attaches the SMS delivery report handler (one per receiver). Until a handler of any kind is,
+   * reports get 503 `no_handler` (none lost while the app starts); then a kind none takes, 200.
    */
   onDelivery(handler: Handler<DeliveryReportFor<T>, S>): this;
   /** Attaches the call report handler (one per receiver). */
@@ -211,15 +182,11 @@ export interface Receiver<
   onEvent(handler: Handler<EventReport, S>): this;
   /** Attaches the observer of refusals and failures (one per receiver); the log goes on. */
   onError(handler: ErrorHandler): this;
-  /**
-   * Asks the dedupe store, the failure journal and the queue this receiver uses for one round
-   * trip each (at most 2 s), for a load balancer's health check. Never rejects.
-   */
+  /** One round trip (at most 2 s) to each store, journal and queue it uses. Never rejects. */
   health(): Promise<HealthReport>;
   /**
-   * Graceful shutdown: from now on reports get 503 `shutting_down` (the provider retries them
-   * later, elsewhere), the reports in flight are waited for up to `timeoutMs`, then the dedupe
-   * store and the queue are closed (each closes only what it created itself). Never rejects.
+   * Graceful shutdown: new reports get 503 `shutting_down`, those in flight are waited for up to
+   * `timeoutMs`, then the store and queue close what they created. Never rejects.
    * @throws TypeError at once for a `timeoutMs` that is not a number of milliseconds
    */
   close(options?: CloseOptions): Promise<void>;

@@ -1,6 +1,5 @@
-// What the workers of queue mode (@reportkit/bullmq, @reportkit/pg-boss) share, defined once:
-// which handler takes a report, how a parked report (RetryLater) waits, the trace context a job
-// carries, option groups of milliseconds, and one line per distinct connection error.
+// What the queue workers (@reportkit/bullmq, @reportkit/pg-boss) share: which handler takes a
+// report, how a parked report waits, a job's trace context, ms option groups, distinct lines.
 import { readOptions, shown } from "../base/attorney.js";
 import type { RetryLater } from "../process/retry-later.js";
 import type { Report } from "../report/schemas.js";
@@ -8,10 +7,8 @@ import type { TraceCarrier } from "../store-kit/telemetry.js";
 import { HANDLER_OPTIONS } from "./options.js";
 
 /**
- * The worker's handlers, read from its options by the receiver's names (`onDelivery`, `onCall`,
- * `onUnsubscribe`, `onEvent`): a function that hands a report to its kind's handler, and fails
- * (for a person to add the handler and retry the job) when the worker has none for it, with the
- * error `fail` makes (a queue's own "do not retry" error).
+ * The worker's handlers, by the receiver's names: a report to its kind's handler, or the error
+ * `fail` makes (a queue's "do not retry") when it has none, for a person to add it and retry.
  */
 export function workerDispatch<C>(
   who: string,
@@ -45,10 +42,7 @@ export function workerDispatch<C>(
 
 /** How reports whose handler threw RetryLater wait. */
 export interface ParkingOptions {
-  /**
-   * How long after the first RetryLater a report may stay parked, in ms; after that a
-   * RetryLater counts as a failed attempt. Default 3,600,000 (an hour).
-   */
+  /** How long after the first RetryLater a report may stay parked, in ms. Default an hour. */
   limitMs?: number;
   /** The first wait when RetryLater names no `afterMs`, in ms; it doubles each time. Default 1000. */
   delayMs?: number;
@@ -70,10 +64,7 @@ export interface Parked {
   readonly parks: number;
 }
 
-/**
- * The report's next wait after `retryLater` at `now` (ms since the epoch), and its parking after
- * it; past `parking.limitMs` since the first one, the error it fails with instead.
- */
+/** The next wait and parking after `retryLater` at `now`; past `limitMs`, the error instead. */
 export function parkAgain(
   parking: Readonly<Required<ParkingOptions>>,
   before: Partial<Parked>,
@@ -112,19 +103,15 @@ export function msGroup<T extends Record<string, number>>(
     example: `{ ${names.map((n) => `${n}: ${defaults[n]}`).join(", ")} }`,
     known: names,
   });
-  const result: Record<string, number> = {};
-  for (const name of names) result[name] = read.positiveMs(name, defaults[name] as number);
-  return result as T;
+  return Object.fromEntries(
+    names.map((name) => [name, read.positiveMs(name, defaults[name] as number)]),
+  ) as T;
 }
 
 /** The trace context a job carries: string values only, or none. */
 export function traceOf(trace: unknown): TraceCarrier | undefined {
   if (typeof trace !== "object" || trace === null) return undefined;
-  const carrier: TraceCarrier = {};
-  for (const [name, value] of Object.entries(trace)) {
-    if (typeof value === "string") carrier[name] = value;
-  }
-  return carrier;
+  return Object.fromEntries(Object.entries(trace).filter(([, value]) => typeof value === "string"));
 }
 
 /** A logger that prints an error once, not once per reconnection attempt or poll. */

@@ -1,39 +1,25 @@
-// Every error code's rule, in one row: the status the provider gets, the headers of the reply,
-// whether the report is kept in the failure journal, how the receiver logs it and how telemetry
-// counts it. The reply (replies.ts), the log (receiver-log.ts), the journal (failure-journal.ts)
-// and telemetry (process-report.ts) read this table and nothing else: a new code is one row here,
-// one factory in errors.ts, a row in the README's reply table and a conformance case.
-
-/** How a report whose reply carries the code ends on its span (see `ReportOutcome`). */
-export type FailureOutcome = "failed" | "timeout" | "in_progress" | "unavailable" | "parked";
+// Every error code's rule, in one row: its status, its reply's headers, whether the journal keeps
+// it, how it is logged and counted; nothing else decides these. A new code is one row here, one
+// factory in errors.ts, a row in the README's reply table and a conformance case.
 
 export interface ErrorRule {
-  /** The HTTP status: 200 and 202 are the provider's only successes, so every code retries. */
+  /** The HTTP status: not 200 or 202, the provider's only successes, so every code retries. */
   readonly status: number;
-  /** `Retry-After`, in seconds: a "not now" that a sender reading it retries after that long. */
+  /** `Retry-After`, in seconds: "not now". */
   readonly retryAfterSeconds?: number;
-  /** `Connection: close`: the rest of a refused body is not read (413, 408). */
+  /** `Connection: close`: the rest of a refused body is not read. */
   readonly closesConnection?: true;
   /** `WWW-Authenticate: Bearer realm="reportkit"` (RFC 6750): every 401 carries it. */
   readonly authenticate?: true;
   /** `Allow`, with the method the receiver takes (405). */
   readonly allow?: true;
-  /**
-   * Kept in the failure journal when the request was authenticated: `refused` (its content
-   * could not be taken; a parser bug would do that too) or `failed` (the app's code or the
-   * receiver failed). Anything else is retried by the provider or was never a report.
-   */
+  /** Kept (authenticated) as `refused` (unusable content, or a parser bug) or `failed`. */
   readonly journal?: "refused" | "failed";
-  /**
-   * How the receiver logs it when it logs: `each` time (a failure of the app's own code is
-   * worth a line every time), `per-minute` (a refusal repeats for every request of a
-   * misconfigured sender: one line a minute per cause, a few causes a minute per code; see
-   * receiver-log.ts), or `once` (the start-up "no handler yet").
-   */
+  /** Logged `each` time (the app's own failures), `per-minute` (a refusal repeats), or `once`. */
   readonly log: "each" | "per-minute" | "once";
   readonly level: "warn" | "error";
-  /** How telemetry ends a report's span with this code. */
-  readonly outcome: FailureOutcome;
+  /** How telemetry ends a report's span with this code (see `ReportOutcome`). */
+  readonly outcome: "failed" | "timeout" | "in_progress" | "unavailable" | "parked";
 }
 
 const refusal = { log: "per-minute", level: "warn", outcome: "failed" } as const;
@@ -43,11 +29,16 @@ const notNow = {
   level: "error",
   outcome: "unavailable",
 } as const;
+/** A failure of the app's code or of the receiver: worth a line each time, and kept. */
+const failure = {
+  status: 500,
+  journal: "failed",
+  log: "each",
+  level: "error",
+  outcome: "failed",
+} as const;
 
-/**
- * The stable error codes and their rules. Match on the codes, never on messages.
- * Ordered by status.
- */
+/** The stable error codes and their rules, by status. Match on the codes, never on messages. */
 export const ERROR_RULES = {
   invalid_json: { status: 400, journal: "refused", ...refusal },
   unrecognized_report: { status: 400, journal: "refused", ...refusal },
@@ -60,25 +51,12 @@ export const ERROR_RULES = {
   in_progress: { status: 409, ...notNow, level: "warn", outcome: "in_progress" },
   payload_too_large: { status: 413, closesConnection: true, ...refusal },
   unsupported_media_type: { status: 415, ...refusal },
-  handler_failed: {
-    status: 500,
-    journal: "failed",
-    log: "each",
-    level: "error",
-    outcome: "failed",
-  },
+  handler_failed: failure,
   secret_check_failed: { status: 500, log: "per-minute", level: "error", outcome: "failed" },
-  internal_error: {
-    status: 500,
-    journal: "failed",
-    log: "each",
-    level: "error",
-    outcome: "failed",
-  },
+  internal_error: failure,
   no_handler: { status: 503, ...notNow, retryAfterSeconds: 5, log: "once", level: "warn" },
   handler_timeout: { status: 503, ...notNow, journal: "failed", log: "each", outcome: "timeout" },
-  // A handler's RetryLater: not a failure, but kept, since the provider stops retrying after 90
-  // minutes; a later success resolves the entry. Retry-After says the handler's `afterMs`.
+  // A handler's RetryLater: kept, since the provider stops retrying after 90 minutes.
   parked: { status: 503, ...notNow, journal: "failed", level: "warn", outcome: "parked" },
   dedupe_unavailable: { status: 503, ...notNow },
   queue_unavailable: { status: 503, ...notNow },
@@ -96,7 +74,7 @@ export function ruleOf(code: ErrorCode): ErrorRule {
   return ERROR_RULES[code];
 }
 
-/** What a reply's headers depend on besides the code: the 401's kind, the 405's method. */
+/** What a reply's headers depend on besides the code. */
 export interface ReplyDetail {
   /** A credential was presented and matched nothing: `error="invalid_token"` (RFC 6750, 3.1). */
   readonly invalidToken?: boolean;
@@ -106,53 +84,31 @@ export interface ReplyDetail {
   readonly retryAfterSeconds?: number;
 }
 
-const JSON_TYPE = "application/json";
-const REALM = 'Bearer realm="reportkit"';
-const REALM_INVALID = 'Bearer realm="reportkit", error="invalid_token"';
+// Built once per code and detail, frozen: a flood of refusals allocates no header object. Only
+// a parked report's Retry-After and a 405's method vary, so the map stays small.
+const HEADERS = new Map<string, Readonly<Record<string, string>>>();
 
-function headersOf(
-  rule: ErrorRule,
-  invalidToken: boolean,
-  allow: string,
-  retryAfterSeconds = rule.retryAfterSeconds,
-): Readonly<Record<string, string>> {
-  const record: Record<string, string> = { "content-type": JSON_TYPE };
-  if (retryAfterSeconds !== undefined) record["retry-after"] = String(retryAfterSeconds);
-  if (rule.closesConnection === true) record.connection = "close";
-  if (rule.authenticate === true) record["www-authenticate"] = invalidToken ? REALM_INVALID : REALM;
-  if (rule.allow === true) record.allow = allow;
-  return Object.freeze(record);
-}
-
-// Built once, frozen: a flood of refusals allocates no header object. The 401 has two forms,
-// the 405 one per method the receiver takes (one, in practice).
-const BY_CODE = new Map(
-  (Object.keys(ERROR_RULES) as ErrorCode[]).map((code) => [
-    code,
-    headersOf(ruleOf(code), false, "POST"),
-  ]),
-);
-const INVALID_TOKEN = headersOf(ERROR_RULES.unauthorized, true, "");
-const BY_METHOD = new Map<string, Readonly<Record<string, string>>>();
-
-/** The headers of a reply with this code, as its row says. */
 export function replyHeaders(
   code: ErrorCode,
-  detail?: ReplyDetail,
+  detail: ReplyDetail = {},
 ): Readonly<Record<string, string>> {
-  if (detail !== undefined) {
-    if (code === "unauthorized" && detail.invalidToken === true) return INVALID_TOKEN;
-    if (detail.retryAfterSeconds !== undefined) {
-      return headersOf(ruleOf(code), false, "", detail.retryAfterSeconds);
+  const rule = ruleOf(code);
+  const retryAfter = detail.retryAfterSeconds ?? rule.retryAfterSeconds;
+  const invalidToken = rule.authenticate === true && detail.invalidToken === true;
+  const allow = rule.allow === true ? (detail.allow ?? "POST") : undefined;
+  const id = `${code} ${retryAfter} ${invalidToken} ${allow}`;
+  let headers = HEADERS.get(id);
+  if (headers === undefined) {
+    const record: Record<string, string> = { "content-type": "application/json" };
+    if (retryAfter !== undefined) record["retry-after"] = String(retryAfter);
+    if (rule.closesConnection === true) record.connection = "close";
+    if (rule.authenticate === true) {
+      const error = invalidToken ? ', error="invalid_token"' : "";
+      record["www-authenticate"] = `Bearer realm="reportkit"${error}`;
     }
-    if (code === "method_not_allowed" && detail.allow !== undefined && detail.allow !== "POST") {
-      let headers = BY_METHOD.get(detail.allow);
-      if (headers === undefined) {
-        headers = headersOf(ERROR_RULES.method_not_allowed, false, detail.allow);
-        if (BY_METHOD.size < 8) BY_METHOD.set(detail.allow, headers);
-      }
-      return headers;
-    }
+    if (allow !== undefined) record.allow = allow;
+    headers = Object.freeze(record);
+    if (HEADERS.size < 64) HEADERS.set(id, headers);
   }
-  return BY_CODE.get(code) as Readonly<Record<string, string>>;
+  return headers;
 }

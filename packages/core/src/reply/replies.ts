@@ -10,7 +10,6 @@ export const DUPLICATE = fixedReply(200, '{"ok":true,"duplicate":true}');
 /** Queue mode: the report is stored durably and will be processed by a worker. */
 export const QUEUED = fixedReply(202, '{"ok":true,"queued":true}');
 
-/** A reply that is the same every time: built once, frozen. */
 function fixedReply(status: number, body: string): ReceiverResponse {
   return Object.freeze({ status, headers: JSON_HEADERS, body });
 }
@@ -20,10 +19,7 @@ export function errorResponse(error: ReportkitError): ReceiverResponse {
   return { status: error.status, headers: error.headers, body };
 }
 
-/**
- * The reply with `Connection: close`: the server closes the connection once it is sent, so
- * what is left of a refused body is not read. Adapters send it as it is; Node's server honours it.
- */
+/** The reply with `Connection: close`: what is left of a refused body is not read. */
 export function closingConnection(response: ReceiverResponse): ReceiverResponse {
   if (response.headers.connection === "close") return response;
   return { ...response, headers: { ...response.headers, connection: "close" } };

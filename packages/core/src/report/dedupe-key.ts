@@ -3,15 +3,10 @@ import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type { Report } from "./schemas.js";
 
 /**
- * A report's identity, for deduplication and as the queue's job id: a delivery report by its
- * message id and status (the same message reports DELIVRD once, but may report ENROUTE, then
- * DELIVRD); an outbound-dial call by its campaign message id, callee, status and start; a
- * Click2Call (no `mid`) by its numbers (bridge, from, to), status and start (else its end, else
- * the report's own time); an opt-out by its id; an event by its name, its payload's id and
- * status. Numbers are in it as `calleeHash` of them, never the numbers: a key is in log lines,
- * journal entries, Redis key names and the CLI's tables. A report with nothing stable to tell it
- * by (a call without mid, numbers and times; an event without an id) has none: undefined, so
- * it is not deduplicated unless the `dedupe.key` option gives a key.
+ * A report's identity, for deduplication and as the queue's job id: a delivery report's id and
+ * status; a call's mid, callee, status and start (a Click2Call's numbers, status and time); an
+ * opt-out's id; an event's name, id and status. Numbers only as their `calleeHash` (keys are in
+ * logs). Undefined for a report with nothing stable to tell it by.
  *
  * @example
  * defaultDedupeKey(report); // "delivery:b34e35ad-fe34-4a8b-977c-b21cd76cd7d6:1:DELIVRD"
@@ -46,12 +41,14 @@ export function defaultDedupeKey(report: Report): string | undefined {
 }
 
 /**
- * How a call report's key names its callee: the first 16 hex digits (64 bits) of the SHA-256
- * of the number as the report carries it. The same in SQL:
- * `left(encode(sha256(convert_to('919876543210', 'UTF8')), 'hex'), 16)`. A hash, not a
- * secret: it keeps the number out of logs and key names, but anyone may hash every number.
+ * A call key's callee: the first 16 hex digits of the number's SHA-256, as in SQL
+ * `left(encode(sha256(convert_to(n, 'UTF8')), 'hex'), 16)`: not a secret, but no number in logs.
  * (@noble/hashes, 1.4 µs: WebCrypto's digest is asynchronous and cost 12–28 µs of CPU here.)
  */
 export function calleeHash(number: string): string {
-  return bytesToHex(sha256(utf8ToBytes(number))).slice(0, 16);
+  return sha256Hex(number).slice(0, 16);
+}
+
+export function sha256Hex(text: string): string {
+  return bytesToHex(sha256(utf8ToBytes(text)));
 }

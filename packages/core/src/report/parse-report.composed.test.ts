@@ -1,7 +1,7 @@
 // parseWith: the payload a composed template's request gives, read with the template's needs.
 import { describe, expect, it } from "vitest";
 import { parseWith } from "./parse-report.js";
-import { wallClockReader } from "./wall-clock.js";
+import { wallClockReader } from "./read-value.js";
 
 describe("parseWith: a composed template's payload", () => {
   const read = wallClockReader("Asia/Kolkata");

@@ -1,7 +1,6 @@
-// A pushed body to a report: which kind it is, by its shape (every body the provider documents is
-// exactly one kind), then each field read by wire's field table (report-fields.ts), one reader
-// per field. It is refused only when it cannot be identified; any other value that cannot be read
-// becomes null with a warning, `raw` keeping it as sent.
+// A pushed body to a report: its kind by its shape (every documented body is exactly one), then
+// each field by wire's field table. Refused only when it cannot be identified; any other value
+// that cannot be read becomes null with a warning, `raw` keeping it as sent (bounded in depth).
 import {
   CALL_FIELD_TABLE,
   CONTACT_EVENT,
@@ -18,8 +17,8 @@ import {
 } from "@reportkit/wire";
 import { isRecord } from "@reportkit/wire/internal";
 import { invalidReport, type ReportError, unrecognizedReport } from "../reply/errors.js";
-import { boundedRaw } from "./bounded-raw.js";
 import {
+  carriesZone,
   describe,
   quote,
   type Read,
@@ -32,9 +31,10 @@ import {
   readUnixTime,
   Unreadable,
   unixInstant,
+  type WallClockReader,
+  wallClockReader,
 } from "./read-value.js";
 import type { Report, ReportWarning } from "./schemas.js";
-import { carriesZone, type WallClockReader, wallClockReader } from "./wall-clock.js";
 
 export type ParseResult =
   | { ok: true; report: Report }
@@ -42,10 +42,7 @@ export type ParseResult =
   | { ok: false; error: ReportError; kind?: ReportKind };
 
 export interface ParseOptions {
-  /**
-   * IANA zone in which wall-clock strings without a zone are read. Default
-   * `PROVIDER_TIME_ZONE` ("Asia/Kolkata"), the zone the provider writes them in.
-   */
+  /** IANA zone of wall-clock strings without one. Default "Asia/Kolkata", the provider's. */
   timeZone?: string;
 }
 
@@ -53,8 +50,7 @@ type Payload = Record<string, unknown>;
 type Fielded = "delivery" | "call" | "unsubscribe";
 
 /**
- * Reads and normalizes one pushed body: an SMS delivery report, a call report, an opt-out or
- * another event. Never throws.
+ * Reads one pushed body: an SMS delivery report, a call report, an opt-out, an event. Never throws.
  *
  * @example
  * const result = parseReport(JSON.parse(body));
@@ -65,10 +61,7 @@ export function parseReport(payload: unknown, options?: ParseOptions): ParseResu
   return parseWith(payload, wallClockReader(options?.timeZone ?? PROVIDER_TIME_ZONE));
 }
 
-/**
- * parseReport with the zone already resolved (the receiver resolves it once). `composed`: the
- * payload a composed template produced, of that kind, holding only the template's fields.
- */
+/** parseReport with the zone resolved; `composed`: a composed template's payload, of that kind. */
 export function parseWith(
   payload: unknown,
   readWallClock: WallClockReader,
@@ -112,10 +105,8 @@ type Shape =
 
 /**
  * The kind a body's shape says, in an order that makes every documented body one kind: an
- * `{event, payload}` envelope; an opt-out (`receiver`); the two bare bodies that are not reports,
- * a smart-link visit (`link_id`) and a contact update (`identity`); then a delivery report
- * (`mobile`), a call report (a field only calls carry), a delivery report (any other of its own
- * fields). `id` and `status` alone say nothing: opt-outs and contact updates carry them too.
+ * envelope; an opt-out; a smart-link visit or a contact update; then a delivery report, a call
+ * report, a delivery report. `id` and `status` alone say nothing: opt-outs carry them too.
  */
 function shapeOf(p: Payload): Shape | undefined {
   if (typeof p.event === "string" && p.event !== "" && isRecord(p.payload)) {
@@ -140,13 +131,9 @@ function shapeOf(p: Payload): Shape | undefined {
 // ---- Each field by its table -------------------------------------------------------------
 
 /** A report field and how to read it: a time reads a unix field and its wall-clock twin. */
+type TimeSpec = { readonly field: string; read: "time"; unix?: string; wall?: string };
 type Spec =
-  | {
-      readonly field: string;
-      readonly read: "time";
-      readonly unix?: string;
-      readonly wall?: string;
-    }
+  | TimeSpec
   | {
       readonly field: string;
       readonly read: Exclude<FieldRow["read"], "unixTime" | "wallClock">;
@@ -156,31 +143,28 @@ type Spec =
 
 function specsOf(table: Readonly<Record<string, FieldRow>>): readonly Spec[] {
   const specs: Spec[] = [];
-  const times = new Map<string, { field: string; read: "time"; unix?: string; wall?: string }>();
   for (const [wire, row] of Object.entries(table)) {
-    if (row.read === "unixTime" || row.read === "wallClock") {
-      let time = times.get(row.field);
-      if (time === undefined) {
-        time = { field: row.field, read: "time" };
-        times.set(row.field, time);
-        specs.push(time);
-      }
-      if (row.read === "unixTime") time.unix = wire;
-      else time.wall = wire;
-    } else {
+    if (row.read !== "unixTime" && row.read !== "wallClock") {
       specs.push({ field: row.field, read: row.read, wire, required: "required" in row });
+      continue;
     }
+    let time = specs.find((spec): spec is TimeSpec => spec.field === row.field);
+    if (time === undefined) {
+      time = { field: row.field, read: "time" };
+      specs.push(time);
+    }
+    time[row.read === "unixTime" ? "unix" : "wall"] = wire;
   }
   return specs;
 }
 
-const SPECS: Readonly<Record<Fielded, readonly Spec[]>> = {
+const SPECS = {
   delivery: specsOf(DELIVERY_FIELD_TABLE),
   call: specsOf(CALL_FIELD_TABLE),
   unsubscribe: specsOf(UNSUBSCRIBE_FIELD_TABLE),
 };
 
-const NAMES: Readonly<Record<Fielded, string>> = {
+export const KIND_NAMES: Readonly<Record<Fielded, string>> = {
   delivery: "SMS delivery report",
   call: "call report",
   unsubscribe: "opt-out",
@@ -197,38 +181,40 @@ function fielded(kind: Fielded, p: Payload, readWallClock: WallClockReader): Par
   let flow: number | undefined;
   for (const spec of SPECS[kind]) {
     if (spec.read === "time") {
-      report[spec.field] = time(p, spec.unix, spec.wall, readWallClock, warnings);
+      report[spec.field] = time(spec, p, readWallClock, warnings);
       continue;
     }
     const value = p[spec.wire];
-    if (spec.read === "identity" || spec.read === "status") {
-      const read = readIdentity(value);
-      if (typeof read !== "string" && spec.required) {
-        return unidentified(kind, spec.wire, read, value);
-      }
-      report[spec.field] = warn(read, spec.wire, warnings);
-      if (spec.read === "status" && typeof read === "string") {
-        status = classified(kind, read, warnings);
-      }
-    } else if (
-      kind === "call" &&
-      spec.wire === "to" &&
-      typeof value === "string" &&
-      FLOW.test(value)
-    ) {
+    const flowTo = kind === "call" && spec.wire === "to" && typeof value === "string";
+    const flowId = flowTo ? FLOW.exec(value)?.[1] : undefined;
+    if (flowId !== undefined) {
       report.to = null;
-      flow = Number(FLOW.exec(value)?.[1]);
-    } else {
-      const reader = READERS[spec.read as keyof typeof READERS];
-      report[spec.field] = warn(reader(value, readWallClock), spec.wire, warnings);
+      flow = Number(flowId);
+      continue;
+    }
+    const read = READERS[spec.read](value, readWallClock);
+    if (typeof read !== "string" && spec.required) {
+      const detail = unusable(value, "it is required but missing", "it is empty");
+      return refused(
+        kind,
+        spec.wire,
+        `Field "${spec.wire}" of the ${KIND_NAMES[kind]} is unusable: ${detail}. It identifies the report, so the report cannot be taken without it.`,
+      );
+    }
+    report[spec.field] = warn(read, spec.wire, warnings);
+    if (spec.read === "status" && typeof read === "string") {
+      status = classified(kind, read, warnings);
     }
   }
   // The flow a Click2Call went to, where no flow_id says otherwise.
   if (flow !== undefined && report.flowId === null) report.flowId = flow;
-  if (kind === "call" && report.mid === null && report.webhookId === null) {
-    if (report.bridge === null && report.from === null && report.to === null) {
-      return unidentifiedCall(p);
-    }
+  const { mid, webhookId, bridge, from, to } = report;
+  if (kind === "call" && [mid, webhookId, bridge, from, to].every((value) => value === null)) {
+    return refused(
+      "call",
+      p.mid === undefined && p.webhook_id !== undefined ? "webhook_id" : "mid",
+      `The call report has no usable "mid" (${unusable(p.mid)}) nor "webhook_id" (${unusable(p.webhook_id)}), and none of "bridge", "from" and "to": nothing identifies the call, so the report cannot be taken.`,
+    );
   }
   if (status !== undefined) {
     report.final = status.final;
@@ -247,8 +233,9 @@ function fielded(kind: Fielded, p: Payload, readWallClock: WallClockReader): Par
   return { ok: true, report: report as Report };
 }
 
-/** The readers of the other readings, by name. */
 const READERS = {
+  identity: readIdentity,
+  status: readIdentity,
   phone: readPhone,
   text: readText,
   count: readCount,
@@ -267,7 +254,7 @@ function classified(kind: Fielded, status: string, warnings: ReportWarning[]): S
   if (!found.known) {
     warnings.push({
       field: "status",
-      message: `${quote(status)} is not a status of the ${NAMES[kind]} that reportkit knows; taken as sent, as not final with outcome "unknown"`,
+      message: `${quote(status)} is not a status of the ${KIND_NAMES[kind]} that reportkit knows; taken as sent, as not final with outcome "unknown"`,
     });
   }
   return found;
@@ -295,36 +282,43 @@ function event(name: string, payload: Payload, body: Payload): ParseResult {
 
 // ---- Values ------------------------------------------------------------------------------
 
-/** The value, or null with a warning naming the field when it could not be read. */
 function warn<T>(read: Read<T>, field: string, warnings: ReportWarning[]): T | null {
   if (!(read instanceof Unreadable)) return read;
   warnings.push({ field, message: `${read.message}; set to null, the value is kept in raw` });
   return null;
 }
 
-/**
- * The instant of a unix field and its wall-clock twin. The unix field is the authority; the
- * wall-clock string is the fallback, and when both are there they are held against each other.
- */
+/** The instant of a unix field (the authority) and its wall-clock twin, held against each other. */
 function time(
+  { unix, wall: twin }: TimeSpec,
   p: Payload,
-  unixField: string | undefined,
-  wallField: string | undefined,
   readWallClock: WallClockReader,
   warnings: ReportWarning[],
 ): Date | null {
-  const unixValue = unixField === undefined ? undefined : p[unixField];
-  const wallValue = wallField === undefined ? undefined : p[wallField];
+  const unixValue = unix === undefined ? undefined : p[unix];
+  const twinValue = twin === undefined ? undefined : p[twin];
   const exact =
-    unixValue === undefined ? null : warn(readUnixTime(unixValue), unixField as string, warnings);
-  if (wallValue === undefined) return exact;
-  const wall = warn(readWallClockValue(wallValue, readWallClock), wallField as string, warnings);
-  if (exact === null) return wall;
-  if (wall !== null && Math.floor(wall.getTime() / 1000) !== Math.floor(exact.getTime() / 1000)) {
-    warnings.push(
-      pairWarning(unixField as string, exact, wallField as string, wallValue, wall, readWallClock),
-    );
+    unixValue === undefined ? null : warn(readUnixTime(unixValue), unix as string, warnings);
+  if (twinValue === undefined) return exact;
+  const wall = warn(readWallClockValue(twinValue, readWallClock), twin as string, warnings);
+  if (exact === null || wall === null) return exact ?? wall;
+  if (Math.floor(wall.getTime() / 1000) === Math.floor(exact.getTime() / 1000)) return exact;
+  // How far apart they are, and which zone the pair implies.
+  const off = span(wall.getTime() - exact.getTime());
+  let message = `${twin} ${quote(twinValue)} is ${off} off ${unix}`;
+  const naive =
+    typeof twinValue === "string" && !carriesZone(twinValue)
+      ? wallClockReader("UTC")(twinValue)
+      : undefined;
+  if (naive instanceof Date) {
+    const implied = naive.getTime() - exact.getTime();
+    message += ` in ${readWallClock.timeZone}: ${
+      implied % 900_000 === 0 && Math.abs(implied) <= 14 * 3_600_000
+        ? `the pair implies UTC${utcOffset(implied)}`
+        : "no time zone explains the pair"
+    }`;
   }
+  warnings.push({ field: twin as string, message: `${message}; ${unix} is used` });
   return exact;
 }
 
@@ -353,45 +347,11 @@ function readWallClockValue(value: unknown, readWallClock: WallClockReader): Rea
   );
 }
 
-/** Says how far a wall-clock twin is from its unix field, and which zone the pair implies. */
-function pairWarning(
-  unixField: string,
-  exact: Date,
-  wallClockField: string,
-  wallValue: unknown,
-  wall: Date,
-  readWallClock: WallClockReader,
-): ReportWarning {
-  const off = wall.getTime() - exact.getTime();
-  const { timeZone } = readWallClock;
-  let message = `${wallClockField} ${quote(wallValue)} is ${span(off)} off ${unixField}`;
-  const naive =
-    typeof wallValue === "string" && !carriesZone(wallValue)
-      ? wallClockReader("UTC")(wallValue)
-      : undefined;
-  if (naive instanceof Date) {
-    message += ` in ${timeZone}: `;
-    const implied = naive.getTime() - exact.getTime();
-    message +=
-      implied % 900_000 === 0 && Math.abs(implied) <= 14 * 3_600_000
-        ? `the pair implies UTC${utcOffset(implied)}`
-        : "no time zone explains the pair";
-  }
-  return { field: wallClockField, message: `${message}; ${unixField} is used` };
-}
-
 /** "5 h 30 min", "3 s": a difference as people read it. */
 function span(ms: number): string {
-  let seconds = Math.round(Math.abs(ms) / 1000);
-  const hours = Math.floor(seconds / 3600);
-  seconds -= hours * 3600;
-  const minutes = Math.floor(seconds / 60);
-  seconds -= minutes * 60;
-  const parts = [];
-  if (hours > 0) parts.push(`${hours} h`);
-  if (minutes > 0) parts.push(`${minutes} min`);
-  if (seconds > 0 || parts.length === 0) parts.push(`${seconds} s`);
-  return parts.join(" ");
+  const s = Math.round(Math.abs(ms) / 1000);
+  const parts = [`${Math.floor(s / 3600)} h`, `${Math.floor(s / 60) % 60} min`, `${s % 60} s`];
+  return parts.filter((part) => !part.startsWith("0 ")).join(" ") || "0 s";
 }
 
 /** "+05:30", "-04:00", "+00:00". */
@@ -401,45 +361,55 @@ function utcOffset(ms: number): string {
   return `${ms < 0 ? "-" : "+"}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
 }
 
-// ---- Refusals ----------------------------------------------------------------------------
+// ---- Raw, bounded -----------------------------------------------------------------------
 
-/** A 400 for an identity field that is missing, empty or unreadable. */
-function unidentified(
-  kind: Fielded,
-  field: string,
-  read: Read<string>,
-  value: unknown,
-): ParseResult {
-  const detail =
-    read instanceof Unreadable
-      ? read.message
-      : value === undefined
-        ? "it is required but missing"
-        : "it is empty";
-  return {
-    ok: false,
-    kind,
-    error: invalidReport(
-      field,
-      `Field "${field}" of the ${NAMES[kind]} is unusable: ${detail}. It identifies the report, so the report cannot be taken without it.`,
-    ),
-  };
+/**
+ * How deep `report.raw` may nest: far beyond any real payload, far below where JSON.stringify or a
+ * queue's serialiser run out of stack (a 64 KB body holds 32,000 nested arrays).
+ */
+const MAX_RAW_DEPTH = 64;
+
+/**
+ * `raw` without the fields nested deeper than MAX_RAW_DEPTH, a warning for each, so every report
+ * a handler gets can be serialised; the same object when none is (the usual case).
+ */
+export function boundedRaw(
+  raw: Record<string, unknown>,
+  warnings: ReportWarning[],
+): Record<string, unknown> {
+  let kept: Record<string, unknown> | undefined;
+  for (const key of Object.keys(raw)) {
+    const value = raw[key];
+    if (typeof value !== "object" || value === null || withinDepth(value, MAX_RAW_DEPTH)) continue;
+    // A spread copies a "__proto__" own key as an own data property, as JSON.parse made it.
+    kept ??= { ...raw };
+    delete kept[key];
+    warnings.push({
+      field: key,
+      message: `nested deeper than ${MAX_RAW_DEPTH} levels; dropped from raw so that the report can be serialised`,
+    });
+  }
+  return kept ?? raw;
 }
 
-function unidentifiedCall(p: Payload): ParseResult {
-  const field = p.mid === undefined && p.webhook_id !== undefined ? "webhook_id" : "mid";
-  const detail = (key: string) => {
-    const read = readIdentity(p[key]);
-    return p[key] === undefined ? "missing" : read instanceof Unreadable ? read.message : "empty";
-  };
-  return {
-    ok: false,
-    kind: "call",
-    error: invalidReport(
-      field,
-      `The call report has no usable "mid" (${detail("mid")}) nor "webhook_id" (${detail("webhook_id")}), and none of "bridge", "from" and "to": nothing identifies the call, so the report cannot be taken.`,
-    ),
-  };
+/** Whether `value` (at the first level) nests at most `levels` levels. Recursion ≤ `levels`. */
+function withinDepth(value: object, levels: number): boolean {
+  if (levels <= 0) return false;
+  return Object.values(value).every(
+    (item) => typeof item !== "object" || item === null || withinDepth(item, levels - 1),
+  );
+}
+
+// ---- Refusals ----------------------------------------------------------------------------
+
+/** Why an identity value cannot be used: what its reader says, or that it is missing or empty. */
+function unusable(value: unknown, missing = "missing", empty = "empty"): string {
+  const read = readIdentity(value);
+  return read instanceof Unreadable ? read.message : value === undefined ? missing : empty;
+}
+
+function refused(kind: Fielded, field: string, message: string): ParseResult {
+  return { ok: false, kind, error: invalidReport(field, message) };
 }
 
 function unrecognized(message: string): ParseResult {

@@ -1,15 +1,11 @@
-// Reads wire values of any JSON type into their normalized form, one reader per FieldReading of
-// wire's field tables. Each returns the value, null for "absent" (missing, null or an empty
-// string: composed webhooks send "" for a value the provider does not have), or an Unreadable
-// saying what was expected. Nothing is thrown: a report is refused only for its identity, so the
-// caller decides what an unreadable value costs (a 400, or null + warning).
+// One reader per FieldReading of wire's field tables. Each returns the value, null for "absent"
+// (missing, null or "": composed webhooks send "" for a value the provider does not have), or an
+// Unreadable saying what was expected: the caller decides what that costs (a 400, or a warning).
+import { zoneFormatter } from "@reportkit/wire/internal";
 
 /** Why a wire value could not be read; made only when one cannot. */
 export class Unreadable {
-  readonly message: string;
-  constructor(message: string) {
-    this.message = message;
-  }
+  constructor(readonly message: string) {}
 }
 
 export type Read<T> = T | null | Unreadable;
@@ -18,18 +14,12 @@ const DIGITS = /^\d+$/;
 const UNIX = /^\d+(?:\.\d+)?$/;
 // "2", "2.", "2.0", "+2.00": a whole number however it was written.
 const WHOLE = /^\+?(\d+)(?:\.0*)?$/;
-// The provider's own form of credits, handed on untouched: "2.0000", "0.2500".
-const PROVIDER_DECIMAL = /^(?:0|[1-9]\d*)\.\d{4,}$/;
 // Any decimal a sender may write: "2", ".25", "-0.5", "+2.5", "2.", "1.5e-3".
 const ANY_DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d{1,4}))?$/i;
-// A decimal written with an exponent past this is no amount of credits.
-const MAX_EXPONENT = 400;
-// The places the provider gives credits ("2.0000"); more are kept, fewer are padded.
-const CREDIT_PLACES = 4;
-// Past this, a number is milliseconds: as seconds it would be after the year 5000.
-const MILLISECONDS_FROM = 1e11;
-// The range of a valid Date: past it, `new Date(t)` is an Invalid Date.
-const MAX_TIME = 8.64e15;
+const MAX_EXPONENT = 400; // past this, no amount of credits
+const CREDIT_PLACES = 4; // the provider's "2.0000"; more are kept, fewer padded
+const MILLISECONDS_FROM = 1e11; // as seconds, after the year 5000
+const MAX_TIME = 8.64e15; // past it, `new Date(t)` is an Invalid Date
 
 function blank(value: unknown): value is "" | null | undefined {
   return value === undefined || value === null || value === "";
@@ -44,17 +34,13 @@ export function quote(value: unknown): string {
   return describe(value);
 }
 
-/** The JSON type of a value, as a message names it. */
 export function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-/**
- * A JSON number as text. Whole numbers past 2^53 were already rounded by JSON.parse: digits
- * other than the sender's are not handed on.
- */
+/** A JSON number as text; a whole number past 2^53, rounded by JSON.parse, is not handed on. */
 function numberText(value: number): string | Unreadable {
   if (Number.isSafeInteger(value) || (Number.isFinite(value) && !Number.isInteger(value))) {
     return String(value);
@@ -66,7 +52,6 @@ function numberText(value: number): string | Unreadable {
   );
 }
 
-/** Text as sent; a number becomes its decimal string. */
 export function readText(value: unknown): Read<string> {
   if (typeof value === "string") return value === "" ? null : value;
   if (blank(value)) return null;
@@ -75,15 +60,14 @@ export function readText(value: unknown): Read<string> {
 }
 
 /** The longest identity kept: the provider's ids are about 40 characters. */
-export const MAX_IDENTITY_LENGTH = 255;
+const MAX_IDENTITY_LENGTH = 255;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
- * Text that identifies a report (id, status, mid, webhook_id): trimmed, never empty, and what
- * every store can keep as a key: well-formed Unicode (a lone surrogate would be stored as U+FFFD,
- * making two ids one), no control characters (Postgres refuses a NUL; a newline forges log and
- * terminal lines), at most 255 characters (an index's row has a size limit).
+ * Text that identifies a report, trimmed, and that every store can keep as a key: well-formed (a
+ * lone surrogate stored as U+FFFD makes two ids one), no control character (Postgres refuses a
+ * NUL; a newline forges log lines), at most 255 characters (index rows).
  */
 export function readIdentity(value: unknown): Read<string> {
   const text = readText(value);
@@ -100,24 +84,17 @@ export function readIdentity(value: unknown): Read<string> {
   return trimmed;
 }
 
-/** String#isWellFormed (Node 20 has it), by hand where a runtime does not. */
+/** String#isWellFormed: ES2024, in every runtime reportkit supports, not yet in its TS lib. */
 function isWellFormed(text: string): boolean {
-  const native = (text as { isWellFormed?: () => boolean }).isWellFormed;
-  if (native !== undefined) return native.call(text);
-  return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
 // What people write inside phone numbers: "+91 98765-43210", "(0) 98765 43210".
 const PHONE_PUNCTUATION = /[\s\-().+]/g;
 
-/**
- * A phone number as a digit string: a JSON number becomes its digits (exact to 15), a string
- * loses its "+", spaces, dashes, dots and parentheses. A string that is no number at all (a
- * caller ID such as "anonymous") is kept as sent, since it is still what the provider said.
- */
+/** A phone number as digits; a string that is no number ("anonymous") kept as the provider said. */
 export function readPhone(value: unknown): Read<string> {
   if (typeof value === "string") {
-    if (DIGITS.test(value)) return value;
     const s = value.trim();
     if (s === "") return null;
     const digits = s.replace(PHONE_PUNCTUATION, "");
@@ -142,32 +119,20 @@ export function readCount(value: unknown): Read<number> {
     return new Unreadable(`expected a whole number, got ${value}`);
   }
   if (typeof value === "string") {
-    if (DIGITS.test(value)) {
-      const n = Number(value);
-      if (Number.isSafeInteger(n)) return n;
-    } else {
-      const s = value.trim();
-      if (s === "") return null;
-      const whole = WHOLE.exec(s);
-      if (whole !== null) {
-        const n = Number(whole[1]);
-        if (Number.isSafeInteger(n)) return n;
-      }
-    }
-    return new Unreadable(`expected a whole number, got ${quote(value)}`);
+    const s = value.trim();
+    if (s === "") return null;
+    const n = Number(WHOLE.exec(s)?.[1] ?? Number.NaN);
+    return Number.isSafeInteger(n)
+      ? n
+      : new Unreadable(`expected a whole number, got ${quote(value)}`);
   }
   if (blank(value)) return null;
   return new Unreadable(`expected a whole number, got ${describe(value)}`);
 }
 
-/**
- * An exact decimal kept as a plain string, with at least the provider's 4 places: "2.0000"
- * as sent, ".25" as "0.2500", the JSON number 2 as "2.0000", 1e-7 as "0.0000001", never in
- * exponent notation.
- */
+/** An exact decimal as plain digits with at least the provider's 4 places: ".25" is "0.2500". */
 export function readDecimal(value: unknown): Read<string> {
   if (typeof value === "string") {
-    if (PROVIDER_DECIMAL.test(value)) return value;
     const s = value.trim();
     if (s === "") return null;
     return plainDecimal(s) ?? new Unreadable(`expected a decimal number, got ${quote(value)}`);
@@ -193,34 +158,22 @@ function plainDecimal(text: string): string | undefined {
     const shift = Number(exponent);
     if (Math.abs(shift) > MAX_EXPONENT) return undefined;
     point += shift;
-    if (point < 0) {
-      digits = "0".repeat(-point) + digits;
-      point = 0;
-    } else if (point > digits.length) {
-      digits += "0".repeat(point - digits.length);
-    }
+    digits = point < 0 ? digits.padStart(digits.length - point, "0") : digits.padEnd(point, "0");
+    point = Math.max(point, 0);
   }
   const integer = digits.slice(0, point).replace(/^0+/, "") || "0";
   const places = digits.slice(point);
-  const padded =
-    places.length >= CREDIT_PLACES ? places : places + "0".repeat(CREDIT_PLACES - places.length);
   const zero = /^0*$/.test(integer + places);
-  return `${sign === "-" && !zero ? "-" : ""}${integer}.${padded}`;
+  return `${sign === "-" && !zero ? "-" : ""}${integer}.${places.padEnd(CREDIT_PLACES, "0")}`;
 }
 
-/** An instant from milliseconds, or why it is none: a Date is never an Invalid Date. */
-function instant(ms: number, value: unknown): Date | Unreadable {
-  if (ms > MAX_TIME) {
-    return new Unreadable(
-      `${quote(value)} is past any date a unix timestamp in seconds or milliseconds can give`,
-    );
-  }
-  return new Date(ms);
-}
-
-/** Seconds, or milliseconds recognised by their size, to an instant. */
+/** Seconds, or milliseconds recognised by their size, to an instant (never an Invalid Date). */
 export function unixInstant(seconds: number, value: unknown): Date | Unreadable {
-  return instant(Math.round(seconds >= MILLISECONDS_FROM ? seconds : seconds * 1000), value);
+  const ms = Math.round(seconds >= MILLISECONDS_FROM ? seconds : seconds * 1000);
+  if (ms <= MAX_TIME) return new Date(ms);
+  return new Unreadable(
+    `${quote(value)} is past any date a unix timestamp in seconds or milliseconds can give`,
+  );
 }
 
 /** An ISO 8601 time with its zone ("2023-07-08T12:52:54.000000Z"); anything else is unreadable. */
@@ -237,10 +190,7 @@ export function readTimestamp(value: unknown): Read<Date> {
 }
 const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 
-/**
- * A unix timestamp in seconds (milliseconds, as some platforms send, are recognised by their
- * size); 0 means "no time" (as PHP platforms send for unset times).
- */
+/** Unix seconds (milliseconds recognised by their size); 0, as PHP sends it, is "no time". */
 export function readUnixTime(value: unknown): Read<Date> {
   let seconds: number;
   if (typeof value === "number") {
@@ -258,4 +208,100 @@ export function readUnixTime(value: unknown): Read<Date> {
     return new Unreadable(`expected a unix timestamp in seconds, got ${quote(value)}`);
   }
   return seconds === 0 ? null : unixInstant(seconds, value);
+}
+
+// ---- Wall-clock times, in a zone ---------------------------------------------------------
+
+// Wall-clock strings ("2021-04-09 16:27:51") are read in the configured IANA zone by Intl, the
+// only runtime-neutral zone database; its formatToParts costs microseconds, so a zone's offset is
+// kept per hour of UTC when it holds the whole hour (a transition's is worked out each time).
+
+const WALL_CLOCK =
+  /^(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
+const HAS_ZONE = /(?:Z|[+-]\d{2}:?\d{2})$/i;
+const ZERO_DATE = /^0{4}-0{1,2}-0{1,2}/;
+const HOUR = 3_600_000;
+const MAX_CACHED_HOURS = 4096;
+
+/** Reads a wall-clock string: a Date, null for an empty/zero date, undefined if unreadable. */
+export interface WallClockReader {
+  (value: string): Date | null | undefined;
+  /** The IANA zone it reads in, as configured. */
+  readonly timeZone: string;
+}
+
+/** Whether a wall-clock string names its own zone ("…Z", "…+05:30"). */
+export function carriesZone(value: string): boolean {
+  return HAS_ZONE.test(value.trim());
+}
+
+const readers = new Map<string, WallClockReader>();
+
+/** The reader for an IANA zone, built once. @throws RangeError naming a zone the runtime lacks */
+export function wallClockReader(timeZone: string): WallClockReader {
+  let reader = readers.get(timeZone);
+  if (reader === undefined) {
+    const offsetAt = zoneOffsets(timeZone);
+    reader = Object.assign(
+      (value: string): Date | null | undefined => {
+        const text = value.trim();
+        const m = WALL_CLOCK.exec(text);
+        if (m === null) {
+          if (text === "" || ZERO_DATE.test(text)) return null;
+          const t = HAS_ZONE.test(text) ? Date.parse(text) : Number.NaN;
+          return Number.isNaN(t) ? undefined : new Date(t);
+        }
+        const [y, mo, d, h, mi, s = 0] = m.slice(1, 7).map(Number) as number[];
+        if (y === 0 && mo === 0 && d === 0) return null;
+        const ms = m[7] === undefined ? 0 : Math.floor(Number(`0.${m[7]}`) * 1000);
+        const wall = Date.UTC(y as number, (mo as number) - 1, d, h, mi, s, ms);
+        // Date.UTC rolls 2021-02-30 over into March: a date that does not exist is unreadable.
+        const date = new Date(wall);
+        if (date.getUTCDate() !== d || date.getUTCHours() !== h || date.getUTCMinutes() !== mi) {
+          return undefined;
+        }
+        if ((y as number) < 100) date.setUTCFullYear(y as number); // Date.UTC reads 0–99 as 19xx
+        const local = date.getTime();
+        // The offset at the wall-clock time read as UTC, then at the instant that gives: the
+        // zone's offset there, also across a transition (a gap or an overlap).
+        return new Date(local - offsetAt(local - offsetAt(local)));
+      },
+      { timeZone },
+    );
+    readers.set(timeZone, reader);
+  }
+  return reader;
+}
+
+/** The zone's offset at an instant, in ms; kept per hour of UTC over which it holds. */
+function zoneOffsets(timeZone: string): (utc: number) => number {
+  let format: Intl.DateTimeFormat;
+  try {
+    format = zoneFormatter(timeZone);
+  } catch {
+    throw new RangeError(
+      `reportkit: timeZone "${timeZone}" is not an IANA time zone this runtime knows; use a name such as "UTC" or "Asia/Kolkata".`,
+    );
+  }
+  const resolved = format.resolvedOptions().timeZone;
+  if (resolved === "UTC" || resolved === "Etc/UTC" || resolved === "Etc/GMT") return () => 0;
+  // Seconds precision, as zones are defined.
+  const exact = (utc: number): number => {
+    const at = Math.floor(utc / 1000) * 1000;
+    const p: Record<string, number> = {};
+    for (const part of format.formatToParts(at)) p[part.type] = Number(part.value);
+    return Date.UTC(p.year ?? 0, (p.month ?? 1) - 1, p.day, p.hour, p.minute, p.second) - at;
+  };
+  const hours = new Map<number, number | null>();
+  return (utc) => {
+    const hour = Math.floor(utc / HOUR);
+    let offset = hours.get(hour);
+    if (offset === undefined) {
+      const start = exact(hour * HOUR);
+      offset = start === exact(hour * HOUR + HOUR - 1000) ? start : null;
+      if (hours.size >= MAX_CACHED_HOURS) hours.clear();
+      hours.set(hour, offset);
+    }
+    return offset ?? exact(utc);
+  };
 }

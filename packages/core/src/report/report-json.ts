@@ -3,39 +3,23 @@ import { isRecord } from "@reportkit/wire/internal";
 import { z } from "zod";
 import { REPORT_SCHEMAS, type Report } from "./schemas.js";
 
-// One definition of which fields are dates: the report schemas. A field whose schema is a
-// nullable date travels as an ISO string in JSON (Date#toJSON) and is revived here, so a field
-// added to a schema later is revived without touching this file.
-function dateFieldsOf(schema: z.ZodObject): readonly string[] {
-  return Object.entries(schema.shape)
-    .filter(([, field]) => field instanceof z.ZodNullable && field.unwrap() instanceof z.ZodDate)
-    .map(([name]) => name);
-}
-
-// A report queued or journaled by an earlier version has no key for a field added since
-// (custom1, location...): such a field is read as null, as the parser gives it when absent.
-function nullableFieldsOf(schema: z.ZodObject): readonly string[] {
-  return Object.entries(schema.shape)
-    .filter(([, field]) => field instanceof z.ZodNullable)
-    .map(([name]) => name);
-}
-
+// Which fields are dates (revived from JSON's ISO strings), and which are nullable (null when a
+// report queued by an earlier version lacks them), by the report schemas.
 const FORMS = Object.fromEntries(
-  Object.entries(REPORT_SCHEMAS).map(([kind, schema]) => [
-    kind,
-    { schema, dateFields: dateFieldsOf(schema), nullableFields: nullableFieldsOf(schema) },
-  ]),
+  Object.entries(REPORT_SCHEMAS).map(([kind, schema]) => {
+    const nullable = Object.entries(schema.shape).filter(([, f]) => f instanceof z.ZodNullable);
+    const dates = nullable.filter(([, f]) => (f as z.ZodNullable).unwrap() instanceof z.ZodDate);
+    const names = (fields: [string, unknown][]) => fields.map(([name]) => name);
+    return [kind, { schema, dateFields: names(dates), nullableFields: names(nullable) }];
+  }),
 ) as unknown as Record<
   Report["type"],
   { schema: z.ZodType<Report>; dateFields: readonly string[]; nullableFields: readonly string[] }
 >;
 
 /**
- * Turns the JSON form of a report (what `JSON.stringify(report)` produced, parsed again) back
- * into the typed `Report` a handler receives: date fields become `Date`s again, and the result
- * is checked against the report schema. For reports that travel through a queue or a log.
- *
- * Throws a `TypeError` saying which field is wrong when the value is not a report's JSON form.
+ * Turns the JSON form of a report (from a queue or a log) back into the typed `Report`, its dates
+ * revived, checked against the report schema. @throws TypeError naming the field that is wrong
  *
  * @example
  * const json = JSON.parse(JSON.stringify(report));

@@ -1,8 +1,5 @@
-// The zod schemas users import, built from @reportkit/wire's field tables (report-fields.ts): the
-// wire payloads as senders push them, and the reports as handlers receive them. The types of
-// every report come from here (z.infer); the receiver parses with the same tables
-// (parse-report.ts), one reader per field, so one unreadable value costs that value (null and a
-// warning), not the report.
+// The zod schemas users import, built from @reportkit/wire's field tables (as the parser reads
+// them): the wire payloads as senders push them, the reports as handlers receive them.
 import {
   CALL_FIELD_TABLE,
   CALL_OUTCOMES,
@@ -28,7 +25,7 @@ type Table = Readonly<Record<string, FieldRow>>;
 
 // ---- The wire payloads ------------------------------------------------------------------
 
-/** A value senders send as a string or a number (PHP mixes them; composed webhooks send text). */
+/** Senders send a string or a number (PHP mixes them; composed webhooks send text). */
 const stringOrNumber = z.union([z.string(), z.number()]);
 const numberOrString = z.union([z.number(), z.string()]);
 
@@ -71,29 +68,22 @@ export const UnsubscribePayloadSchema = z.looseObject(wireShape(UNSUBSCRIBE_FIEL
 
 const isNonEmptyString = (v: unknown): v is string => typeof v === "string" && v !== "";
 
-/**
- * A value the receiver could not read: the report field is null, the value is still in `raw`
- * under its wire name. `field` is the wire name ("units", "deliv_time"). Also a `status` the
- * status table does not know: kept as sent, not final, outcome `unknown`.
- */
+/** A value that could not be read (null, kept in `raw`) by its wire name, or an unknown status. */
 export const ReportWarningSchema = z.object({ field: z.string(), message: z.string() });
 export type ReportWarning = z.infer<typeof ReportWarningSchema>;
 
-// What the receiver guarantees, not only the JS type: plain decimals with at least the
-// provider's 4 places (never "1e+21"), whole numbers, valid dates (z.date() refuses an Invalid
-// Date), and identity text that is never empty.
+// What the receiver guarantees, not only the JS type: plain decimals (never "1e+21"), whole
+// numbers, valid dates, identity text that is never empty.
 const identity = z.string().min(1);
 const instant = z.date().nullable();
+const decimal = z.string().regex(/^-?\d+\.\d{4,}$/);
 const READ = {
   identity: identity.nullable(),
   status: identity,
   phone: z.string().nullable(),
   text: z.string().nullable(),
   count: z.int().min(0).nullable(),
-  decimal: z
-    .string()
-    .regex(/^-?\d+\.\d{4,}$/)
-    .nullable(),
+  decimal: decimal.nullable(),
   unixTime: instant,
   wallClock: instant,
   timestamp: instant,
@@ -119,7 +109,6 @@ function reportShape<T extends Table, Status extends z.ZodType>(
   return shape as ReportShape<T, Status>;
 }
 
-/** What every report carries besides its fields. */
 const common = {
   /** Values that could not be read (their field is null); `[]` when every value was read. */
   warnings: z.array(ReportWarningSchema),
@@ -153,10 +142,8 @@ export const CallReportSchema = z.object({
   /** Whether calling again later may get through (busy, no answer, no channel). */
   transient: z.boolean(),
   /**
-   * When `recordingUrl` stops working: its presigned expiry when it states one, else the
-   * report's time (Click2Call's `unixtime`/`date`, else the call's end, else its start) plus the
-   * documented 2 hours (`recordingExpiry` of @reportkit/wire); null without a recording or a time.
-   * Fetch the file before then, or ask the Recordings API for a fresh URL (docs/recordings.md).
+   * When `recordingUrl` stops working: its presigned expiry, else the report's time (else the
+   * call's end, else its start) plus the documented 2 hours (docs/recordings.md).
    */
   recordingExpiresAt: z.date().nullable(),
   ...common,
@@ -169,11 +156,7 @@ export const UnsubscribeReportSchema = z.object({
   ...common,
 });
 
-/**
- * Another event pushed to the webhook (a WhatsApp, RCS or Viber status, an inbound message, a
- * contact update, a smart-link visit), as `onEvent` receives it: its name and its payload as
- * sent. reportkit types only the envelope.
- */
+/** Another event (WhatsApp, RCS, Viber, inbound, contacts, links), as `onEvent` gets it. */
 export const EventReportSchema = z.object({
   type: z.literal("event"),
   /** "whatsapp:message:status", "vmn:message:in", "contacts:subscriber:subscription", "link:visit". */
@@ -193,7 +176,6 @@ export type EventReport = z.infer<typeof EventReportSchema>;
 /** Any body the receiver takes: an SMS delivery report, a call report, an opt-out or an event. */
 export type Report = DeliveryReport | CallReport | UnsubscribeReport | EventReport;
 
-/** Each kind's report schema. */
 export const REPORT_SCHEMAS = {
   delivery: DeliveryReportSchema,
   call: CallReportSchema,

@@ -1,30 +1,29 @@
-// The first step of every request: the method, then who sent it, before a byte of its body is
-// read. The provider proves itself with the webhook's secret (`Authorization: Bearer <secret>`,
-// or the whole value of a header of the user's choosing); the verification handshake alone may
-// come with the webhook's token instead, as its `?token=` query parameter. Anything else is
-// refused here, its body unread.
-import { type EnvRecord, headerOf, type ReceiverRequest } from "../base/types.js";
+// Who a request comes from, by the webhook's credentials. Before its body is read: the method,
+// then the webhook's secret (or, for the verification alone, its token as `?token=`). Once its
+// body is decoded: the webhook's verification (field-notes.md), which the provider POSTs to
+// `<uri>?token=<validation key>` with `{"validation_key", "challenge"}` and deems passed on a 200
+// whose JSON holds the challenge; never a report, it runs no handler.
+import { isRecord } from "@reportkit/wire/internal";
 import {
-  challengeUnauthorized,
+  type EnvRecord,
+  headerOf,
+  type ReceiverRequest,
+  type ReceiverResponse,
+} from "../base/types.js";
+import {
   methodNotAllowed,
-  type ReportkitError,
   secretCheckFailed,
   unauthorized,
+  wrongValidationKey,
 } from "../reply/errors.js";
 
-/**
- * What the receiver accepts as proof that the provider sent the request: the webhook's secret,
- * several during a rotation, or a function that decides.
- */
+/** The webhook's secret, several during a rotation, or a function that decides. */
 export type SecretOption =
   | string
   | readonly string[]
   | ((secret: string) => boolean | Promise<boolean>);
 
-/**
- * "missing": no credential; "not_bearer": an Authorization header that is not a Bearer
- * credential (`Authorization: secret`, `Basic …`); "invalid": a credential that matched no secret.
- */
+/** "not_bearer": an Authorization header of another form (`Authorization: secret`, `Basic …`). */
 export type SecretResult = "ok" | "missing" | "not_bearer" | "invalid";
 
 /** The check of a presented credential, which may read the secret from the request's environment. */
@@ -41,25 +40,14 @@ export interface Credential {
   readonly bearer: boolean;
   /** The check; undefined with `secret: false`. */
   readonly check: SecretCheck | undefined;
-  /**
-   * The constant-time check of the webhook's verification token, or undefined when the receiver
-   * has none (in its options, or in the request's environment).
-   */
+  /** The constant-time check of the verification token; undefined where there is none. */
   readonly verifier: (env: EnvRecord | undefined) => ((key: string) => boolean) | undefined;
 }
 
-/**
- * Who a request is: `secret` (it carries the webhook's secret, or authentication is off), or
- * `token` (no secret, but the webhook's verification token as its `?token=`: only the
- * verification handshake may go on, its body read under a small bound).
- */
+/** Who a request is: `secret`, or `token` (only its `?token=`: a verification at most). */
 export type Access = "secret" | "token";
 
-/**
- * The request's access, checked before its body is read.
- * @throws ReportkitError 405 for a method the receiver does not take; 401 without a credential
- * it accepts; 500 `secret_check_failed` when a verifier function fails
- */
+/** The request's access, before its body is read. @throws ReportkitError 405, 401 or 500 */
 export async function authenticate(
   request: ReceiverRequest,
   credential: Credential,
@@ -81,24 +69,15 @@ export async function authenticate(
   if (result === "ok") return "secret";
   const token = handshake ? tokenParameter(request.url) : undefined;
   const verify = token === undefined ? undefined : credential.verifier(request.env);
-  if (token === undefined || verify === undefined) throw unauthorized(result, where(credential));
+  if (token === undefined || verify === undefined) {
+    const { bearer } = credential;
+    throw unauthorized(
+      result,
+      bearer ? "an Authorization: Bearer <secret> header" : `the ${header} header`,
+    );
+  }
   if (verify(token)) return "token";
   throw wrongValidationKey();
-}
-
-/** The 401 of a verification whose validation key is not the receiver's token. */
-export function wrongValidationKey(): ReportkitError {
-  return challengeUnauthorized(
-    "The verification request's validation key (its `token` query parameter or `validation_key`) is not this receiver's verificationToken.",
-    "invalid",
-  );
-}
-
-/** How the credential is sent, for the 401's message. */
-function where(credential: Credential): string {
-  return credential.bearer
-    ? "an Authorization: Bearer <secret> header"
-    : `the ${credential.header} header`;
 }
 
 /** The `token` query parameter of a URL (the provider's verification request carries it). */
@@ -110,17 +89,88 @@ export function tokenParameter(url: string): string | undefined {
   return token === null || token === "" ? undefined : token;
 }
 
+// ---- The verification ----------------------------------------------------------------
+
+/** What a challenge responder of your own sees of a request (its method upper case). */
+export interface ChallengeRequest extends Pick<ReceiverRequest, "method" | "url" | "headers"> {
+  /** The body as decoded: a JSON value (lenient: trailing commas), or a form's fields. */
+  readonly body: unknown;
+  /** Whether it carried a secret; false when it carried only the verification token. */
+  readonly authenticated: boolean;
+}
+
+/** A challenge's answer; `body` defaults to "", `headers` to none. */
+export interface ChallengeReply {
+  status: number;
+  body?: string;
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** A responder of your own: a verification's answer, or undefined (the request goes on). */
+export type ChallengeResponder = (
+  request: ChallengeRequest,
+) => ChallengeReply | undefined | Promise<ChallengeReply | undefined>;
+
+const JSON_REPLY = Object.freeze({
+  "content-type": "application/json",
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
+});
+
+/**
+ * The verification's answer, or undefined when the body is none (a report, then).
+ * @throws ReportkitError 401 for a validation key that is not the receiver's token
+ */
+export async function answerHandshake(
+  request: ReceiverRequest,
+  body: unknown,
+  access: Access,
+  { credential, respond }: { credential: Credential; respond: ChallengeResponder | undefined },
+): Promise<ReceiverResponse | undefined> {
+  if (respond !== undefined) {
+    const { method, url, headers } = request;
+    const reply = await respond({ method, url, headers, body, authenticated: access === "secret" });
+    return reply === undefined ? undefined : normalize(reply);
+  }
+  // A string `challenge` with a string `validation_key`, or with a `token` query parameter.
+  if (!isRecord(body) || typeof body.challenge !== "string") return undefined;
+  const keys = [tokenParameter(request.url), body.validation_key].filter(
+    (key): key is string => typeof key === "string",
+  );
+  if (keys.length === 0) return undefined;
+  const verify = credential.verifier(request.env);
+  // Without a verification token, the request's secret is what vouches for it.
+  if (verify !== undefined) {
+    // Either key will do: the provider's own sample carries two that differ ("9012XX" in the
+    // query, "9012XXXX" in the body). Both are compared, in constant time.
+    let known = false;
+    for (const key of keys) known = verify(key) || known;
+    if (!known) throw wrongValidationKey();
+  }
+  return { status: 200, headers: JSON_REPLY, body: JSON.stringify({ challenge: body.challenge }) };
+}
+
+function normalize(reply: ChallengeReply): ReceiverResponse {
+  const { status, body, headers } = (reply ?? {}) as Partial<ChallengeReply>;
+  if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599) {
+    throw new TypeError(
+      `reportkit: the \`verification.respond\` function returned status ${String(status)}; return { status: 200–599, body?, headers? } or undefined.`,
+    );
+  }
+  return {
+    status: status as number,
+    headers: headers ?? {},
+    body: typeof body === "string" ? body : "",
+  };
+}
+
 // ---- The compare -------------------------------------------------------------------------
 
 const BEARER = /^Bearer[ \t]+([^ \t]+)[ \t]*$/i;
 /** An empty Authorization header, or the Bearer scheme with no token: credentials missing. */
 const BEARER_OR_NOTHING = /^[ \t]*(Bearer[ \t]*,?[ \t]*)?$/i;
 
-/**
- * A constant-time comparison with `expected`: its time depends on the presented text's length
- * alone (which its sender knows), never on the expected one's length or on where the two differ.
- * Every presented character is compared with one of the expected, cycling through them.
- */
+/** A constant-time comparison: its time depends on the presented text's length alone. */
 export function comparerOf(expected: string): (actual: string) => boolean {
   const codes = new Uint16Array(expected.length);
   for (let i = 0; i < expected.length; i++) codes[i] = expected.charCodeAt(i);
@@ -134,18 +184,10 @@ export function comparerOf(expected: string): (actual: string) => boolean {
   };
 }
 
-/**
- * The check of a secret option, built once. With `header` unset the credential is an
- * `Authorization: Bearer <secret>` value (scheme in any case), where a single trailing comma is
- * ignored: the provider's own documented curl sample sends one. With a custom header name the
- * whole header value is the credential.
- *
- * @example
- * const check = secretCheck(["new-secret", "old-secret"]);
- * await check("Bearer old-secret", undefined); // "ok"
- */
+/** A secret option's check: an `Authorization: Bearer` value, or a custom header's whole value. */
 export function secretCheck(secret: SecretOption, header?: string): SecretCheck {
-  const extract = header === undefined ? bearerValue : wholeValue;
+  const extract =
+    header === undefined ? bearerValue : (value?: string) => value?.trim() || undefined;
   // Without a credential: was there none, or an Authorization header of another form?
   const absent = (value: string | undefined): SecretResult =>
     header === undefined && value !== undefined && !BEARER_OR_NOTHING.test(value)
@@ -169,24 +211,7 @@ export function secretCheck(secret: SecretOption, header?: string): SecretCheck 
   };
 }
 
-function stripComma(value: string): string {
-  return value.endsWith(",") ? value.slice(0, -1) : value;
-}
-
 function bearerValue(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  // The usual "Bearer <secret>" read without a regex; anything else takes the general path.
-  if (value.startsWith("Bearer ")) {
-    const token = stripComma(value.slice(7));
-    if (token !== "" && token.indexOf(" ") === -1 && token.indexOf("\t") === -1) return token;
-  }
-  const m = BEARER.exec(stripComma(value));
-  return m === null ? undefined : m[1];
-}
-
-/** A custom header's value, whole: HTTP's own whitespace trim, nothing else. */
-function wholeValue(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const v = value.trim();
-  return v === "" ? undefined : v;
+  // One trailing comma is dropped: the provider's own documented curl sample sends one.
+  return value === undefined ? undefined : BEARER.exec(value.replace(/,$/, ""))?.[1];
 }

@@ -1,25 +1,14 @@
 import type { ReportKind } from "@reportkit/wire";
 
-/**
- * What a claim on a report's key found:
- * - "claimed": the caller now holds the key (for the store's lease) and runs the handler;
- * - "done": the report was processed before, within the store's TTL: acknowledge, do not run;
- * - "busy": another attempt holds the lease and may still be running: answer non-2xx.
- */
+/** A claim's outcome: "claimed" (run the handler), "done" (acknowledge), "busy" (not now). */
 export type ClaimResult = "claimed" | "done" | "busy";
 
 /**
- * Where a receiver remembers which reports it processed, so that a provider retry of a report
- * already handled is acknowledged without running the handler again.
- *
- * The protocol: `claim` before the handler (atomically: of two concurrent claims exactly one
- * gets "claimed"); `complete` once the handler succeeded (the key is then "done" for the
- * store's TTL, whoever holds it); `release` once it failed (only if `owner` still holds the
- * key, so an attempt whose lease ran out never frees another's claim). A lease runs out by
- * itself, so a process killed mid-handler holds nothing forever.
- *
- * Every method may return a promise. A rejection means the store is unreachable: the
- * receiver then answers 503 `dedupe_unavailable`, never 2xx.
+ * Where a receiver remembers the reports it processed, so that a retry is acknowledged without
+ * running the handler again. `claim` before the handler (atomically: of two concurrent claims one
+ * gets "claimed"); `complete` once it succeeded ("done" for the TTL, whoever holds it); `release`
+ * once it failed (only if `owner` still holds the key). A lease runs out by itself, so a process
+ * killed mid-handler holds nothing forever. A rejection: 503 `dedupe_unavailable`, never 2xx.
  */
 export interface DedupeStore<Scope extends object = object> {
   /** How long a claim holds before it runs out by itself, in milliseconds. */
@@ -28,12 +17,9 @@ export interface DedupeStore<Scope extends object = object> {
   complete(key: string, owner: string): void | Promise<void>;
   release(key: string, owner: string): void | Promise<void>;
   /**
-   * For a store whose claim opens a unit of work (a database transaction that holds the key's
-   * mark): what the claimed attempt's handler gets on `ctx` besides the request, such as
-   * `{ tx }`. Called once after "claimed", with the same owner. Such a store commits in
-   * `complete` (a rejection there means the report was not recorded: 503, and the provider
-   * retries) and rolls back in `release`. A report without a key is claimed under a key of
-   * its own, used once, so its handler gets the scope too.
+   * For a store whose claim opens a transaction: what the claimed attempt's handler gets on
+   * `ctx` (`{ tx }`), asked once after "claimed". Such a store commits in `complete` (a rejection:
+   * not recorded, 503) and rolls back in `release`; a report without a key gets a key of its own.
    */
   scope?(owner: string): Scope;
   /** What the store is, for `health()` and messages ("redis", "postgres"). */
@@ -46,26 +32,16 @@ export interface DedupeStore<Scope extends object = object> {
   readonly journal?: FailureJournal;
 }
 
-/**
- * What the receiver keeps of a report it could not get processed, so that it is never
- * silently gone: a handler that failed or timed out, or a report refused after authentication
- * (400). Unauthenticated requests are never kept.
- */
+/** Where an authenticated report that could not be processed is kept, never silently gone. */
 export interface FailureJournal {
-  /**
-   * Keeps `entry`, by its key: a new key is added (first seen = last seen = `entry.at`,
-   * attempts 1); a kept one gets last seen, attempts + 1, the last error, the request and the
-   * status. A report processed later is marked `resolved` by its store's `complete`, or by
-   * `reportkit replay`.
-   */
+  /** Keeps `entry` by its key (a kept one: attempts + 1); `complete` or replay resolve it. */
   record(entry: JournalRecord): Promise<void>;
   /** One round trip, for `receiver.health()`. */
   ping?(): Promise<void>;
   /**
-   * What the receiver hands `record` of a report: `"full"` (the default), the request as it
-   * came, what `reportkit replay` sends again; `"redacted"`, its phone numbers replaced by
-   * `[redacted]` (the fields that carry one, in the body and the query; any run of 7 or more
-   * digits elsewhere and in the error text), so none is ever stored.
+   * What `record` gets of a report: `"full"` (default), the request as it came, for `reportkit
+   * replay`; `"redacted"`, its phone numbers (fields that carry one, any run of 7 or more digits
+   * elsewhere) replaced by `[redacted]`, so none is ever stored.
    */
   readonly bodies?: JournalBodies;
 }
@@ -75,7 +51,7 @@ export type JournalBodies = "full" | "redacted";
 
 /** One failed or refused attempt, as the receiver hands it to the journal. */
 export interface JournalRecord {
-  /** The report's dedupe key, or "sha256:<hex>" of the body when it has none (a refusal). */
+  /** The report's dedupe key, or "sha256:<hex>" of the request when it has none (a refusal). */
   key: string;
   kind: ReportKind | null;
   status: "failed" | "refused";
@@ -86,7 +62,7 @@ export interface JournalRecord {
   at: Date;
 }
 
-/** A kept request: enough to send it again as the provider did. */
+/** A kept request: enough to send it again. */
 export interface JournalRequest {
   method: string;
   /** Path and query, as the request had them. */

@@ -1,6 +1,5 @@
-// The failure journal's read API, declared once for every store that keeps one (the store
-// packages' journals implement it; `reportkit journal` and `reportkit replay` use it), and the
-// one reading of a `list` filter they share.
+// The failure journal's read API, which the stores' journals implement and `reportkit journal`
+// and `reportkit replay` use, and the one reading of its options and `list` filter.
 
 import { REPORT_KINDS, type ReportKind } from "@reportkit/wire";
 import { type OptionReader, readOptions, shown } from "../base/attorney.js";
@@ -9,11 +8,7 @@ import type { FailureJournal, JournalBodies, JournalEntry, JournalRecord } from 
 export type JournalStatus = JournalEntry["status"];
 
 /** Every status an entry can have, in the order a person reads them. */
-export const JOURNAL_STATUSES: readonly JournalStatus[] = Object.keys({
-  failed: true,
-  refused: true,
-  resolved: true,
-} satisfies Record<JournalStatus, true>) as JournalStatus[];
+export const JOURNAL_STATUSES: readonly JournalStatus[] = ["failed", "refused", "resolved"];
 
 /** Which entries `list` gives: by status, by kind and by when they were last seen. */
 export interface JournalFilter {
@@ -27,11 +22,7 @@ export interface JournalFilter {
   limit?: number;
 }
 
-/**
- * A failure journal you can also read and update: what `reportkit journal` and `reportkit
- * replay` use. The store packages' journal factories return one (`postgresJournal()`), and a
- * store's built-in journal (`inbox.journal`) is one too.
- */
+/** A failure journal the CLI can read and update (`postgresJournal()`, `inbox.journal`). */
 export interface ReadableJournal extends FailureJournal {
   record(entry: JournalRecord): Promise<void>;
   ping(): Promise<void>;
@@ -46,18 +37,10 @@ export interface ReadableJournal extends FailureJournal {
 /** How many entries `list` gives when the filter names no `limit`. */
 export const DEFAULT_JOURNAL_LIMIT = 1000;
 
-/**
- * How long a journal keeps a failed or refused entry after it was last seen, by default: 14
- * days, two weekends past the provider's 90-minute retry window, for someone to notice and
- * replay; then it is deleted, with the phone numbers in it.
- */
+/** How long a journal keeps an entry past its last sighting by default: two weekends to replay. */
 export const DEFAULT_JOURNAL_RETENTION_MS = 14 * 24 * 60 * 60 * 1000;
 
-/**
- * How many entries a journal keeps at most by default, the oldest dropped first: an outage of
- * hours at tens of reports a second fits, and a sender holding the token cannot grow it
- * without bound.
- */
+/** The most entries a journal keeps by default (oldest dropped): hours of an outage fit. */
 export const DEFAULT_JOURNAL_MAX_ENTRIES = 100_000;
 
 /** How a journal keeps its entries bounded: how long, how many, and with which bodies. */
@@ -67,11 +50,7 @@ export interface JournalLimits {
   readonly bodies: JournalBodies;
 }
 
-/**
- * A journal's bounds read from its options, with the defaults every journal has: named
- * `retentionMs` / `maxEntries` / `bodies` on a journal, and with the `journal` prefix
- * (`journalRetentionMs`, …) on a dedupe store that keeps one.
- */
+/** A journal's bounds from its options (`retentionMs`…; a store's `journalRetentionMs`…). */
 export function journalLimits<O>(read: OptionReader<O>, prefix: "" | "journal"): JournalLimits {
   const name = (option: string) =>
     (prefix === "" ? option : `journal${option[0]?.toUpperCase()}${option.slice(1)}`) as keyof O &
@@ -96,7 +75,6 @@ export interface JournalQuery {
 /**
  * Reads a `list` filter once, for a journal's query.
  * @throws TypeError naming `who` (e.g. "postgresJournal.list") and the field, saying what it takes.
- *
  * @example
  * journalQuery("postgresJournal.list", { status: "failed" });
  * // { statuses: ["failed"], kinds: undefined, since: undefined, limit: 1000 }

@@ -7,28 +7,19 @@ import {
 } from "./dedupe-store.js";
 
 export interface MemoryDedupeOptions {
-  /** How long a processed report is remembered, in ms. Default 2 h: the provider's 90-minute retry window plus a margin. */
+  /** How long a processed report is remembered, in ms. Default 2 h (retries come for 90 min). */
   ttlMs?: number;
-  /** The most keys kept (reports processed or being processed); past it the least recently written go first. Default 100,000 (about 12 MB once full). */
+  /** The most keys kept, the least recently written dropped first. Default 100,000 (~24 MB of heap). */
   maxKeys?: number;
   /** How long a claim holds a report whose handler is still running, in ms. Default 60 s. */
   leaseMs?: number;
 }
 
-/** A claim in progress: who holds it, and until when. */
-interface Held {
-  readonly owner: string;
-  readonly until: number;
-}
+type Held = { readonly owner: string; readonly until: number };
 
 /**
  * The default dedupe store: this process's memory, bounded (the least recently written keys go
- * first). It protects one instance; several instances behind one URL share nothing through it:
- * use `redisDedupe` from @reportkit/redis or `postgresInbox` from @reportkit/postgres.
- *
- * A Map in the order keys were written: a processed key holds when it expires, a claimed one
- * its owner and lease. At the default 100,000 keys of the provider's ids it takes about 12 MB
- * (docs/performance.md).
+ * first). Several instances share nothing through it: use `redisDedupe` or `postgresInbox`.
  *
  * @example
  * createReceiver({ dedupe: memoryDedupe({ ttlMs: 3 * 60 * 60_000 }), onDelivery });
@@ -41,9 +32,10 @@ export function memoryDedupe(options: MemoryDedupeOptions = {}): DedupeStore {
   const ttlMs = read.positiveMs("ttlMs", DEFAULT_DEDUPE_TTL_MS);
   const maxKeys = read.wholeNumber("maxKeys", 100_000);
   const leaseMs = read.positiveMs("leaseMs", DEFAULT_LEASE_MS);
+  // In the order keys were written: a processed key holds when it expires, a claimed one its
+  // owner and lease. At 100,000 keys of the provider's ids, about 24 MB of heap (docs/performance.md).
   const keys = new Map<string, number | Held>();
 
-  /** Writes `key` as the newest, the oldest dropped past `maxKeys`. */
   function write(key: string, value: number | Held): void {
     keys.delete(key);
     if (keys.size >= maxKeys) keys.delete(keys.keys().next().value as string);
@@ -55,13 +47,8 @@ export function memoryDedupe(options: MemoryDedupeOptions = {}): DedupeStore {
     claim(key: string, owner: string): ClaimResult {
       const now = Date.now();
       const found = keys.get(key);
-      if (found !== undefined) {
-        if (typeof found === "number") {
-          if (found > now) return "done";
-        } else if (found.until > now) {
-          return "busy";
-        }
-      }
+      if (typeof found === "number" && found > now) return "done";
+      if (typeof found === "object" && found.until > now) return "busy";
       // New, or run out (a lease, or a done key past its TTL): claimed, as the newest.
       write(key, { owner, until: now + leaseMs });
       return "claimed";

@@ -1,8 +1,5 @@
-// What a store's call that failed says, in one shape for every store:
-//   "<who>: <what> failed on <where> (<reason>)."
-// e.g. "postgresJournal: listing the journal failed on Postgres at 10.0.0.5:5432 (connect
-// ECONNREFUSED 10.0.0.5:5432)." `where` comes from the store's own description of its server,
-// which names scheme, host and port only: never a user name or password.
+// A store's failed call, in one shape for every store: "<who>: <what> failed on <where>
+// (<reason>)."; `where` names scheme, host and port only, never a user name or password.
 
 /** A store call that failed: what, on which server, and why. */
 export class StoreError extends Error {

@@ -1,5 +1,4 @@
-// Instrumentation without a dependency: the receiver (and @reportkit/bullmq's worker) call this
-// small interface; @reportkit/otel implements it on OpenTelemetry, and anything else can.
+// Instrumentation without a dependency: @reportkit/otel implements this interface; anything can.
 import type { ReportKind } from "@reportkit/wire";
 import type { ErrorCode } from "../reply/errors.js";
 
@@ -18,22 +17,15 @@ export type ReportOutcome =
 export type TraceCarrier = Record<string, string>;
 
 /**
- * What the receiver tells about its reports. Give one as the `telemetry` option (for
- * OpenTelemetry: `otelTelemetry()` from @reportkit/otel). Never handed a phone number, a token
- * or a body: only the report's kind and status, outcomes, error codes and durations.
+ * What the receiver tells about its reports (the `telemetry` option; `otelTelemetry()` from
+ * @reportkit/otel): never a phone number, a token or a body.
  */
 export interface Telemetry {
-  /**
-   * A report was identified: its span starts now, a child of the active context (the
-   * framework's HTTP span). `link` is the trace context stored with a queued job, for a worker.
-   */
+  /** A report was identified: its span starts, a child of the active context (`link`: a job's). */
   startReport(kind: ReportKind, status: string | null, link?: TraceCarrier): ReportSpan;
   /** A request refused before it became a report to process (401, 400, 413, …): counted. */
   refused(code: ErrorCode, kind: ReportKind | undefined): void;
-  /**
-   * The webhook's verification request was answered (200 with its challenge) or refused (a
-   * wrong key, no secret): counted as a verification, never as a report or a refusal.
-   */
+  /** The webhook's verification was answered or refused: never counted as a report. */
   verification?(outcome: "answered" | "refused"): void;
 }
 

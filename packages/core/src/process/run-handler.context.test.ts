@@ -1,20 +1,13 @@
 // The handler's ctx is its own object: the receiver's request state is not in it, so neither a
 // store's scope nor a handler can change how the receiver replies, journals or measures.
 import { describe, expect, it } from "vitest";
+import { postJson } from "../../../../test/fixtures/receiver-requests.js";
 import { SAMPLE_DLR, TOKEN } from "../../../../test/fixtures/samples.js";
-import type { ReceiverRequest } from "../base/types.js";
 import { createReceiver } from "../receiver/create-receiver.js";
 import type { DedupeStore, JournalRecord } from "../store-kit/dedupe-store.js";
 import type { ReportSpan, Telemetry } from "../store-kit/telemetry.js";
 
-function dlr(id: string): ReceiverRequest {
-  return {
-    method: "POST",
-    url: "/webhooks",
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify({ ...SAMPLE_DLR, id }),
-  };
-}
+const dlr = (id: string) => postJson({ ...SAMPLE_DLR, id });
 
 /** A memory store whose scope returns `scope` for every claim. */
 function storeWithScope<S extends object>(scope: S): DedupeStore<S> {

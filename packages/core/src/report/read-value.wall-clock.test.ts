@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { wallClockReader } from "./wall-clock.js";
+import { wallClockReader } from "./read-value.js";
 
 /**
  * The zone's offset at an instant, from the runtime's own date formatting (Swedish locale

@@ -95,8 +95,9 @@ describe("the verification handshake, by default", () => {
         'Bearer realm="reportkit", error="invalid_token"',
       );
       expect(reply.body).not.toContain(V.challenge);
-      expect(JSON.parse(reply.body).error.message).toMatch(
-        /validation key .* not this receiver's verificationToken/,
+      // The option as it is named now (it was `verificationToken`).
+      expect(JSON.parse(reply.body).error.message).toBe(
+        "The verification request's validation key (its `token` query parameter or `validation_key`) is not this receiver's `verification.token`.",
       );
     }
     expect(counted).toEqual(["verification refused", "verification refused"]);

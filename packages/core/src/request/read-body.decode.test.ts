@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatOf, mediaType, REPORT_MEDIA_TYPES } from "./decode-body.js";
+import { formatOf, mediaType, REPORT_MEDIA_TYPES } from "./read-body.js";
 
 describe("mediaType", () => {
   it.each([
