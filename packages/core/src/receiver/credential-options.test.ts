@@ -93,6 +93,16 @@ describe("the credential", () => {
     expect(contexts[0]?.headers.get("content-type")).toBe("application/json");
   });
 
+  it("refuses an empty or blank verification.token at construction, so no request is checked against it", () => {
+    for (const token of ["", "   "]) {
+      expect(() =>
+        createReceiver({ secret: TOKEN, verification: { token }, onDelivery() {} }),
+      ).toThrow(
+        `reportkit: \`verification.token\` must be the webhook's token as the provider has it (the "validation key" its verification request carries), a string without whitespace around it, got ${JSON.stringify(token)}.`,
+      );
+    }
+  });
+
   it("finds headers in any case, in records and in Headers", async () => {
     const { receiver, deliveries } = setup();
     const body = JSON.stringify(SAMPLE_DLR);
