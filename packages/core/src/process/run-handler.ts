@@ -185,17 +185,19 @@ interface ContextOf {
   readonly request: ReceiverRequest;
   readonly receivedAt: number;
   readonly dedupeKey?: string | undefined;
-  readonly credentialHeader: string;
 }
 
 /** Read-only views of the request; the URL and the headers are redacted on first read. */
 export class HandlerContext implements ReportContext {
   readonly #of: ContextOf;
+  readonly #credentialHeader: string;
   #url: string | undefined;
   #headers: Headers | undefined;
 
-  constructor(of: ContextOf) {
+  /** `of`: the request's attempt itself, read when a field is (no copy per report). */
+  constructor(of: ContextOf, credentialHeader: string) {
     this.#of = of;
+    this.#credentialHeader = credentialHeader;
   }
 
   get receivedAt(): Date {
@@ -216,7 +218,7 @@ export class HandlerContext implements ReportContext {
   }
 
   get headers(): Headers {
-    this.#headers ??= redactedHeaders(this.#of.request.headers, this.#of.credentialHeader);
+    this.#headers ??= redactedHeaders(this.#of.request.headers, this.#credentialHeader);
     return this.#headers;
   }
 

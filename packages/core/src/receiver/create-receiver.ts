@@ -184,7 +184,7 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
   }
 
   function contextOf(attempt: Attempt): HandlerContext {
-    attempt.ctx ??= new HandlerContext({ ...attempt, credentialHeader: credential.header });
+    attempt.ctx ??= new HandlerContext(attempt, credential.header);
     return attempt.ctx;
   }
 

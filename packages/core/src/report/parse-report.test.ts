@@ -247,6 +247,11 @@ describe("parseReport: delivery reports", () => {
     [{ deliv_at: -5, deliv_time: undefined }, "deliv_at", "deliveredAt", /unix timestamp/],
     [{ deliv_time: "N/A" }, "deliv_time", "deliveredAt", /date and time/],
     [{ deliv_time: "2021-02-30 10:00:00" }, "deliv_time", "deliveredAt", /date and time/],
+    // Date.UTC rolled a 13th month into the next year; no such month is read now.
+    [{ deliv_time: "2021-13-09 10:00:00" }, "deliv_time", "deliveredAt", /date and time/],
+    [{ deliv_time: "2021-00-09 10:00:00" }, "deliv_time", "deliveredAt", /date and time/],
+    [{ deliv_time: "2021-04-09 24:00:00" }, "deliv_time", "deliveredAt", /date and time/],
+    [{ deliv_time: "2021-04-09 10:00:60" }, "deliv_time", "deliveredAt", /date and time/],
     [{ sent_time: "09/04/2021" }, "sent_time", "sentAt", /date and time/],
     [{ sent_time: 12345 }, "sent_time", "sentAt", /date and time/],
     [{ submit_time: ["2021-04-09 16:27:49"] }, "submit_time", "submittedAt", /an array/],

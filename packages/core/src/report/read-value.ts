@@ -235,6 +235,24 @@ export function carriesZone(value: string): boolean {
   return HAS_ZONE.test(value.trim());
 }
 
+// Calendar arithmetic instead of Date.UTC and its getters to check the date: those cost about
+// 380 ns a time (three times a DLR), this about 20 (measured, micro.mjs).
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function daysInMonth(y: number, mo: number): number {
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return mo === 2 && leap ? 29 : (MONTH_DAYS[mo - 1] as number);
+}
+
+/** Days from 1970-01-01 to a date of the proleptic Gregorian calendar (H. Hinnant's days_from_civil). */
+function daysFromCivil(y: number, mo: number, d: number): number {
+  const year = mo <= 2 ? y - 1 : y;
+  const era = Math.floor(year / 400);
+  const yoe = year - era * 400;
+  const doy = Math.floor((153 * (mo > 2 ? mo - 3 : mo + 9) + 2) / 5) + d - 1;
+  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
+}
+
 const readers = new Map<string, WallClockReader>();
 
 /** The reader for an IANA zone, built once. @throws RangeError naming a zone the runtime lacks */
@@ -251,17 +269,21 @@ export function wallClockReader(timeZone: string): WallClockReader {
           const t = HAS_ZONE.test(text) ? Date.parse(text) : Number.NaN;
           return Number.isNaN(t) ? undefined : new Date(t);
         }
-        const [y, mo, d, h, mi, s = 0] = m.slice(1, 7).map(Number) as number[];
+        const [y, mo, d, h, mi] = [
+          +(m[1] as string),
+          +(m[2] as string),
+          +(m[3] as string),
+          +(m[4] as string),
+          +(m[5] as string),
+        ];
+        const s = m[6] === undefined ? 0 : +m[6];
         if (y === 0 && mo === 0 && d === 0) return null;
-        const ms = m[7] === undefined ? 0 : Math.floor(Number(`0.${m[7]}`) * 1000);
-        const wall = Date.UTC(y as number, (mo as number) - 1, d, h, mi, s, ms);
-        // Date.UTC rolls 2021-02-30 over into March: a date that does not exist is unreadable.
-        const date = new Date(wall);
-        if (date.getUTCDate() !== d || date.getUTCHours() !== h || date.getUTCMinutes() !== mi) {
+        // A date or time that does not exist (2021-02-30, 24:00, 12:60) is unreadable.
+        if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 59) {
           return undefined;
         }
-        if ((y as number) < 100) date.setUTCFullYear(y as number); // Date.UTC reads 0–99 as 19xx
-        const local = date.getTime();
+        const ms = m[7] === undefined ? 0 : Math.floor(Number(`0.${m[7]}`) * 1000);
+        const local = ((daysFromCivil(y, mo, d) * 24 + h) * 60 + mi) * 60_000 + s * 1000 + ms;
         // The offset at the wall-clock time read as UTC, then at the instant that gives: the
         // zone's offset there, also across a transition (a gap or an overlap).
         return new Date(local - offsetAt(local - offsetAt(local)));

@@ -88,6 +88,39 @@ describe("memoryDedupe", () => {
     expect(store.claim("b", "p")).toBe("claimed");
   });
 
+  it("keeps exactly what a list in write order keeps, over random claims, completes and releases", () => {
+    const maxKeys = 50;
+    const store = memoryDedupe({ maxKeys });
+    // The model: keys in the order they were last written, with what each holds.
+    const model = new Map<string, "claimed" | "done">();
+    const modelWrite = (key: string, value: "claimed" | "done") => {
+      model.delete(key);
+      if (model.size >= maxKeys) model.delete(model.keys().next().value as string);
+      model.set(key, value);
+    };
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let i = 0; i < 20_000; i++) {
+      const key = `k${random(200)}`;
+      const op = random(3);
+      if (op === 0) {
+        const expected =
+          model.get(key) === undefined ? "claimed" : model.get(key) === "done" ? "done" : "busy";
+        expect(store.claim(key, "o")).toBe(expected);
+        if (expected === "claimed") modelWrite(key, "claimed");
+      } else if (op === 1) {
+        store.complete(key, "o");
+        modelWrite(key, "done");
+      } else {
+        store.release(key, "o");
+        if (model.get(key) === "claimed") model.delete(key);
+      }
+    }
+  });
+
   it.each([
     [{ ttlMs: 0 }, "memoryDedupe: `ttlMs` must be a whole number of milliseconds above 0, got 0."],
     [{ maxKeys: -1 }, "memoryDedupe: `maxKeys` must be a whole number above 0, got -1."],
