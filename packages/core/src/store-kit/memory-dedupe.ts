@@ -44,7 +44,10 @@ export function memoryDedupe(options: MemoryDedupeOptions = {}): DedupeStore {
     keys.delete(key);
     if (keys.size >= maxKeys) {
       let next = oldest.next();
-      if (next.done === true) next = (oldest = keys.keys()).next();
+      if (next.done === true) {
+        oldest = keys.keys();
+        next = oldest.next();
+      }
       keys.delete(next.value as string);
     }
     keys.set(key, value);
