@@ -1,6 +1,6 @@
 // The capped body-reading loop reportkit's packages share: core reads a Web stream or an
 // async iterable this way, the client a response, the sandbox a request. Core's Node-stream
-// path (read-stream.ts) reads by events instead, with no promise per chunk; it shares the
+// path (read-body.ts) reads by events instead, with no promise per chunk; it shares the
 // concatenation. What to do once over the limit (cancel, drain, the error) stays the caller's.
 
 const encoder = new TextEncoder();
