@@ -58,9 +58,18 @@ export function headerOf(headers: ReceiverHeaders, name: string): string | undef
  */
 export function webBody(request: Request): BodyStream | null {
   if (request.headers.get("content-length") === null) return request.body;
+  // An iterator written out, not an async generator: the generator cost about 10 µs a request
+  // on @hono/node-server (server CPU per DLR 42-44 µs against 31-34, alternating runs).
   return {
-    async *[Symbol.asyncIterator]() {
-      yield new Uint8Array(await request.arrayBuffer());
+    [Symbol.asyncIterator]: () => {
+      let read = false;
+      return {
+        next: async (): Promise<IteratorResult<Uint8Array>> => {
+          if (read) return { done: true, value: undefined };
+          read = true;
+          return { done: false, value: new Uint8Array(await request.arrayBuffer()) };
+        },
+      };
     },
   };
 }
