@@ -46,16 +46,7 @@ export interface OptionReader<O> {
   group<G extends object>(name: Name<O>, rules: OptionRules<G>): OptionReader<G> | undefined;
 }
 
-/**
- * Checks a factory's options object (an object, no key an earlier version took, no unknown key)
- * and gives a reader of its options.
- * @example
- * const read = readOptions("memoryDedupe", options, {
- *   example: "memoryDedupe({ maxKeys: 100_000 })",
- *   known: ["ttlMs", "maxKeys", "leaseMs"],
- * });
- * const ttlMs = read.positiveMs("ttlMs", DEFAULT_DEDUPE_TTL_MS);
- */
+/** Checks a factory's options object (no old, no unknown key) and gives a reader of its options. */
 export function readOptions<O extends object>(
   who: string,
   options: O,
