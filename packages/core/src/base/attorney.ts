@@ -30,7 +30,6 @@ export interface OptionReader<O> {
   string(name: Name<O>, fallback: string, options?: { readonly nonEmpty?: boolean }): string;
   /** A function (a handler, a callback), or undefined when not given. */
   callback<K extends Name<O>>(name: K): O[K] | undefined;
-  /** true or false. */
   flag(name: Name<O>, fallback: boolean): boolean;
   /** One of `choices`, e.g. "full" or "redacted". */
   oneOf<C extends string>(name: Name<O>, choices: readonly C[], fallback: C): C;

@@ -57,7 +57,6 @@ export const DEFAULT_PARKING: Readonly<Required<ParkingOptions>> = {
 export interface Parked {
   /** When the handler first said "not yet" (ms since the epoch). */
   readonly parkedSince: number;
-  /** How many times it was parked. */
   readonly parks: number;
 }
 
