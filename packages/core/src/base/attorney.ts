@@ -30,7 +30,6 @@ export interface OptionReader<O> {
   string(name: Name<O>, fallback: string, options?: { readonly nonEmpty?: boolean }): string;
   /** A function (a handler, a callback), or undefined when not given. */
   callback<K extends Name<O>>(name: K): O[K] | undefined;
-  /** true or false. */
   flag(name: Name<O>, fallback: boolean): boolean;
   /** One of `choices`, e.g. "full" or "redacted". */
   oneOf<C extends string>(name: Name<O>, choices: readonly C[], fallback: C): C;
@@ -46,16 +45,7 @@ export interface OptionReader<O> {
   group<G extends object>(name: Name<O>, rules: OptionRules<G>): OptionReader<G> | undefined;
 }
 
-/**
- * Checks a factory's options object (an object, no key an earlier version took, no unknown key)
- * and gives a reader of its options.
- * @example
- * const read = readOptions("memoryDedupe", options, {
- *   example: "memoryDedupe({ maxKeys: 100_000 })",
- *   known: ["ttlMs", "maxKeys", "leaseMs"],
- * });
- * const ttlMs = read.positiveMs("ttlMs", DEFAULT_DEDUPE_TTL_MS);
- */
+/** Checks a factory's options object (no old, no unknown key) and gives a reader of its options. */
 export function readOptions<O extends object>(
   who: string,
   options: O,

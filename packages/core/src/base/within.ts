@@ -10,23 +10,15 @@ export function within<T, F = T>(
   // One promise and one timer: Promise.race with a second promise and a finally made three
   // more promises a wait, two waits a report.
   return new Promise<T | F>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      try {
-        resolve(onTimeout());
-      } catch (error) {
-        reject(error);
-      }
-    }, ms);
-    promise.then(
-      (value) => {
+    // A throwing onTimeout rejects: the promise made here exists only once the time is up.
+    const timer = setTimeout(() => resolve(new Promise<F>((r) => r(onTimeout()))), ms);
+    const cleared =
+      <A>(settle: (a: A) => void) =>
+      (a: A) => {
         clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
+        settle(a);
+      };
+    promise.then(cleared(resolve), cleared(reject));
   });
 }
 

@@ -18,7 +18,6 @@ type ReportFieldsOf<T extends Table> = { readonly [K in keyof T]: T[K]["field"] 
 type DeliveryFields = ReportFieldsOf<typeof DELIVERY_FIELD_TABLE>;
 type CallFields = ReportFieldsOf<typeof CALL_FIELD_TABLE>;
 
-/** Readings a template may promise and still leave empty: numbers, amounts and times. */
 const EMPTY_READINGS = ["count", "decimal", "unixTime", "wallClock", "timestamp"] as const;
 
 type EmptyFieldsOf<T extends Table> = {

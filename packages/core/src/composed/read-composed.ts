@@ -23,10 +23,7 @@ const PATH_AND_QUERY = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]*)?([^?#]*)(?:\?([^#]*))
 const DIGITS = /^\d+$/;
 const unixReadings: Readonly<Record<string, string>> = UNIX_READINGS;
 
-/**
- * The wire payload a composed request carries, and its raw values by the customer's own keys.
- * @throws ReportkitError `invalid_report` naming a key missing, or without the template's text
- */
+/** A composed request's wire payload, and its raw values. @throws ReportkitError invalid_report */
 export function readComposed(
   compiled: CompiledTemplate,
   url: string,

@@ -34,10 +34,8 @@ const KINDS = {
   event: ["an event", "onEvent"],
 } as const satisfies Record<Report["type"], readonly [string, string]>;
 
-/**
- * The log's one rate limiter (a refusal repeats for every request of a misconfigured sender): a
- * line a minute per cause, five causes per topic at most, since some name what a request sent.
- */
+// The log's one rate limiter (a refusal repeats for every request of a misconfigured sender): a
+// line a minute per cause, five causes per topic at most, since some name what a request sent.
 function onceAMinute(): (topic: string, cause: string) => boolean {
   const windows = new Map<string, { since: number; causes: Set<string> }>();
   return (topic, cause) => {

@@ -1,10 +1,9 @@
 // A valid report to its outcome: queued, or claimed in the dedupe store, run by its handler within
-// the deadline and marked done (or released). The provider counts only 200/202 as delivered: a
-// 2xx only once the handler (or the queue) succeeded, else the ReportkitError to answer with.
-// The handler's `ctx` (and what a store's `scope()` adds, `ctx.tx`) is its own object: nothing a
-// handler or a scope writes changes how the receiver replies, journals or measures.
+// the deadline and marked done (or released); a 2xx (the provider's only success) only once the
+// handler or the queue succeeded, else the ReportkitError to answer with. The handler's `ctx` (and
+// a store's `scope()`, `ctx.tx`) is its own: what they write changes no reply, journal or measure.
 import { withoutCredentials } from "@reportkit/wire/internal";
-import type { ReceiverHeaders, ReceiverRequest, ReceiverResponse } from "../base/types.js";
+import type { ReceiverHeaders, ReceiverResponse } from "../base/types.js";
 import { answeredWithin, within } from "../base/within.js";
 import {
   asReportkitError,
@@ -24,6 +23,7 @@ import type { Report } from "../report/schemas.js";
 import type { DedupeStore } from "../store-kit/dedupe-store.js";
 import type { ReportQueue } from "../store-kit/report-queue.js";
 import type { ReportSpan } from "../store-kit/telemetry.js";
+import type { Attempt } from "./keep-failure.js";
 import { isRetryLater } from "./retry-later.js";
 
 /** A handler as the receiver calls it: the report of its kind, and the request's context. */
@@ -181,11 +181,7 @@ export interface ReportContext {
 /** The names a store's scope may not use: a scope that returns one is a store bug (500). */
 const CONTEXT_FIELDS = new Set(["receivedAt", "method", "url", "headers", "dedupeKey", "toJSON"]);
 
-interface ContextOf {
-  readonly request: ReceiverRequest;
-  readonly receivedAt: number;
-  readonly dedupeKey?: string | undefined;
-}
+type ContextOf = Pick<Attempt, "request" | "dedupeKey"> & { readonly receivedAt: number };
 
 /** Read-only views of the request; the URL and the headers are redacted on first read. */
 export class HandlerContext implements ReportContext {

@@ -23,15 +23,7 @@ export type AdapterReceiver<
   S extends object = object,
 > = Receiver<T, S> & { say(line: string): void };
 
-/**
- * The receiver of an adapter's options (or none): `mountOptions` out, credentials from `env`.
- *
- * @example
- * export function webhookReceiver(options?: MyAdapterOptions) {
- *   const receiver = adapterReceiver(options, { env: process.env, mountOptions: ["path"] });
- *   return (req, res) => receiver.handle(toReceiverRequest(req)).then((reply) => send(res, reply));
- * }
- */
+/** The receiver of an adapter's options (or none): `mountOptions` out, credentials from `env`. */
 export function adapterReceiver<
   const T extends ComposedTemplate | undefined = undefined,
   S extends object = object,
@@ -79,10 +71,6 @@ export type Attachable<H, T extends ComposedTemplate | undefined, S extends obje
 /**
  * Gives an adapter's handler (an Express middleware, a Hono handler) the receiver's `onDelivery`,
  * …, `onError` (each returning the handler, as octokit's does), `health` and `close`.
- *
- * @example
- * const handler = attachable(middleware, receiver);
- * app.use(handler.onDelivery((report) => save(report)));
  */
 export function attachable<
   H extends object,

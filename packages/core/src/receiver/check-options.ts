@@ -149,7 +149,6 @@ export function checkOptions(input: Options | undefined, requestEnv?: RequestEnv
     deadlineMs,
     template,
     readWallClock: wallClockReader(timeZone),
-    /** The handlers given in the options, by kind. */
     handlers,
     onError,
     /** What the failure journal must never keep. */
@@ -301,10 +300,7 @@ function credentialOf(
   return { credential: { header: name, bearer, check, verifier }, secrets };
 }
 
-/**
- * The verification token's constant-time check: the option's, or, for an adapter whose requests
- * bring their environment, REPORTKIT_VERIFICATION_TOKEN of that environment.
- */
+/** The verification token's constant-time check: the option's, else the request environment's. */
 function verifierOf(token: string | undefined, perRequest: boolean): Credential["verifier"] {
   const equal = token === undefined ? undefined : comparerOf(token);
   return (env: EnvRecord | undefined) => {

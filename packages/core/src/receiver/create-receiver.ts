@@ -123,10 +123,7 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
     return decodeBody(attempt.body, format, headerOf(request.headers, "content-type"));
   }
 
-  /**
-   * A request that may only be the verification (it carried the token, or another method than
-   * the reports'): its JSON body read under a small bound; else its 401 (or 405), nothing kept.
-   */
+  /** A request that may only be the verification: its small JSON body read, else its 401 or 405. */
   async function verificationOnly(attempt: Attempt): Promise<ReceiverResponse> {
     const { request, access = "token" } = attempt;
     const refusal =
@@ -198,10 +195,7 @@ export function receiverOf<T extends ComposedTemplate | undefined, S extends obj
     log.error(error, attempt.dedupeKey);
   }
 
-  /**
-   * The error's reply, once telemetry, onError, the log and the journal were told. A body left
-   * unread is drained by the server up to 64 KiB; past that (or unknown), the connection closes.
-   */
+  /** The error's reply, once telemetry, onError, the log and the journal were told. */
   async function refuse(error: ReportkitError, attempt: Attempt): Promise<ReceiverResponse> {
     const rule = ruleOf(error.code);
     if (attempt.span !== undefined) {

@@ -27,10 +27,8 @@ export function lifecycleOf(
   async function check(label: string, owner: Pingable): Promise<{ ok: boolean; message?: string }> {
     if (owner.ping === undefined) return { ok: true };
     try {
-      await answeredWithin(
-        Promise.resolve().then(() => owner.ping?.()),
-        HEALTH_TIMEOUT_MS,
-      );
+      const ping = Promise.resolve().then(() => owner.ping?.());
+      await answeredWithin(ping, HEALTH_TIMEOUT_MS);
       return { ok: true };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

@@ -6,10 +6,7 @@ import type { Report } from "../report/schemas.js";
 import type { TraceCarrier } from "../store-kit/telemetry.js";
 import { HANDLER_OPTIONS } from "./options.js";
 
-/**
- * The worker's handlers, by the receiver's names: a report to its kind's handler, or the error
- * `fail` makes (a queue's "do not retry") when it has none, for a person to add it and retry.
- */
+/** A report to its kind's handler, or without one the error `fail` makes (a "do not retry"). */
 export function workerDispatch<C>(
   who: string,
   options: object,
@@ -60,7 +57,6 @@ export const DEFAULT_PARKING: Readonly<Required<ParkingOptions>> = {
 export interface Parked {
   /** When the handler first said "not yet" (ms since the epoch). */
   readonly parkedSince: number;
-  /** How many times it was parked. */
   readonly parks: number;
 }
 

@@ -10,9 +10,7 @@ export type ReportErrorCode = "unrecognized_report" | "invalid_report";
 
 interface ErrorOptions extends ReplyDetail {
   cause?: unknown;
-  /** The wire field that was wrong, for `invalid_report`. */
   field?: string;
-  /** The refusal of a verification handshake (counted as one, never as a report). */
   verification?: boolean;
 }
 
@@ -26,7 +24,7 @@ export class ReportkitError extends Error {
   readonly status: number;
   /** The wire field that was wrong, for `invalid_report`. */
   readonly field: string | undefined;
-  /** Whether it refuses a verification handshake rather than a report. */
+  /** Whether it refuses a verification handshake (counted as one, never as a report). */
   readonly verification: boolean;
   /** The reply's headers, as the code's row in the error table says. */
   readonly headers: Readonly<Record<string, string>>;

@@ -216,6 +216,9 @@ export function readUnixTime(value: unknown): Read<Date> {
 // only runtime-neutral zone database; its formatToParts costs microseconds, so a zone's offset is
 // kept per hour of UTC when it holds the whole hour (a transition's is worked out each time).
 
+// The provider's own form, "2021-04-09 16:27:51", read by its characters: a match and its seven
+// strings were a third of a DLR's allocations (a capture-less test: 18 ns, a char loop's 36).
+const PLAIN_WALL_CLOCK = /^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d$/;
 const WALL_CLOCK =
   /^(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
 const HAS_ZONE = /(?:Z|[+-]\d{2}:?\d{2})$/i;
@@ -253,24 +256,6 @@ function daysFromCivil(y: number, mo: number, d: number): number {
   return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
 }
 
-/** "YYYY-MM-DD HH:MM:SS" (or a T), every digit a digit. */
-function isPlainWallClock(text: string): boolean {
-  if (text.length !== 19) return false;
-  for (let i = 0; i < 19; i++) {
-    const c = text.charCodeAt(i);
-    const ok =
-      i === 4 || i === 7
-        ? c === 45 // -
-        : i === 10
-          ? c === 32 || c === 84 // space or T
-          : i === 13 || i === 16
-            ? c === 58 // :
-            : c >= 48 && c <= 57;
-    if (!ok) return false;
-  }
-  return true;
-}
-
 /** The number the digits of text[from, to) write. */
 function digits(text: string, from: number, to: number): number {
   let n = 0;
@@ -295,9 +280,7 @@ export function wallClockReader(timeZone: string): WallClockReader {
         let mi: number;
         let s = 0;
         let ms = 0;
-        if (isPlainWallClock(text)) {
-          // The provider's own form, "2021-04-09 16:27:51", read without a regex (its match and
-          // seven strings were a third of a DLR's allocations).
+        if (PLAIN_WALL_CLOCK.test(text)) {
           y = digits(text, 0, 4);
           mo = digits(text, 5, 7);
           d = digits(text, 8, 10);
@@ -311,13 +294,11 @@ export function wallClockReader(timeZone: string): WallClockReader {
             const t = HAS_ZONE.test(text) ? Date.parse(text) : Number.NaN;
             return Number.isNaN(t) ? undefined : new Date(t);
           }
-          [y, mo, d, h, mi] = [1, 2, 3, 4, 5].map((i) => Number(m[i])) as [
-            number,
-            number,
-            number,
-            number,
-            number,
-          ];
+          y = Number(m[1]);
+          mo = Number(m[2]);
+          d = Number(m[3]);
+          h = Number(m[4]);
+          mi = Number(m[5]);
           if (m[6] !== undefined) s = Number(m[6]);
           if (m[7] !== undefined) ms = Math.floor(Number(`0.${m[7]}`) * 1000);
         }

@@ -117,10 +117,7 @@ const JSON_REPLY = Object.freeze({
   "x-content-type-options": "nosniff",
 });
 
-/**
- * The verification's answer, or undefined when the body is none (a report, then).
- * @throws ReportkitError 401 for a validation key that is not the receiver's token
- */
+/** The verification's answer, or undefined for a report. @throws ReportkitError 401 (wrong key) */
 export async function answerHandshake(
   request: ReceiverRequest,
   body: unknown,

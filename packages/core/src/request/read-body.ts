@@ -1,7 +1,5 @@
-// A request's body, once it is authenticated: what its Content-Type says it is (a report arrives
-// as JSON or a form), its bytes within its time and size limits (the declared length first, then
-// the bytes as they arrive, never buffered whole), and those turned into its payload: JSON
-// (leniently), or a form's fields.
+// A request's body, once it is authenticated: its format by its Content-Type, its bytes within the
+// time and size limits (never buffered whole), its payload: JSON (leniently) or a form's fields.
 import { type BodyChunk, concatBytes, readCapped } from "@reportkit/wire/internal";
 import { describeJsonError, parseLenientJson } from "../base/parse-json.js";
 import { type BodyStream, headerOf, type ReceiverRequest } from "../base/types.js";
@@ -62,10 +60,7 @@ export function bodyFormat(request: ReceiverRequest, fallback: BodyFormat = "jso
 
 const encoder = new TextEncoder();
 
-/**
- * The body as text (what an adapter's framework read already) or bytes (what core read).
- * @throws ReportkitError 413, 408, or 400 `body_read_failed` (fewer or more bytes than declared)
- */
+/** The body as text (as a framework read it) or bytes. @throws ReportkitError 413, 408 or 400 */
 export async function readBody(
   request: ReceiverRequest,
   limits: { readonly maxBytes: number; readonly timeoutMs: number },
@@ -107,11 +102,8 @@ function isEventStream(body: BodyStream): body is BodyStream & EventStream {
   return typeof candidate.on === "function" && typeof candidate.pause === "function";
 }
 
-/**
- * A Node stream read by its events: one promise a body where its async iterator makes several
- * a chunk (2-3 µs a request on Fastify, measured). Over the limit it is paused, not drained, so
- * the rest is never read (the reply then closes the connection).
- */
+// A Node stream read by its events: one promise a body where its async iterator makes several a
+// chunk (2-3 µs a request on Fastify). Over the limit it is paused, not drained: read no further.
 function readEvents(body: EventStream, maxBytes: number): Promise<Uint8Array> {
   if (body.readableEnded === true) return Promise.resolve(new Uint8Array(0));
   return new Promise((resolve, reject) => {

@@ -72,46 +72,38 @@ export interface JournalQuery {
   readonly limit: number;
 }
 
-/**
- * Reads a `list` filter once, for a journal's query.
- * @throws TypeError naming `who` (e.g. "postgresJournal.list") and the field, saying what it takes.
- * @example
- * journalQuery("postgresJournal.list", { status: "failed" });
- * // { statuses: ["failed"], kinds: undefined, since: undefined, limit: 1000 }
- */
-export function journalQuery(who: string, filter: JournalFilter | undefined): JournalQuery {
-  if (filter === undefined) {
-    return {
-      statuses: undefined,
-      kinds: undefined,
-      since: undefined,
-      limit: DEFAULT_JOURNAL_LIMIT,
-    };
-  }
+/** A `list` filter, checked once for a journal's query. @throws TypeError naming the field */
+export function journalQuery(who: string, given: JournalFilter | undefined): JournalQuery {
+  const filter = given ?? {};
   const read = readOptions(who, filter, {
     example: `{ status: "failed", since: new Date(Date.now() - 3_600_000) }`,
     known: ["status", "kind", "since", "limit"],
   });
-  const statuses = filter.status === undefined ? undefined : [filter.status].flat();
-  for (const status of statuses ?? []) {
-    if (!JOURNAL_STATUSES.includes(status)) {
-      throw new TypeError(
-        `${who}: \`status\` must be ${JOURNAL_STATUSES.join(", ")} or a list of them, got ${shown(status)}.`,
-      );
-    }
-  }
-  const kinds = filter.kind === undefined ? undefined : [filter.kind].flat();
-  for (const kind of kinds ?? []) {
-    if (!REPORT_KINDS.includes(kind)) {
-      throw new TypeError(
-        `${who}: \`kind\` must be ${REPORT_KINDS.join(", ")} or a list of them, got ${shown(kind)}.`,
-      );
-    }
-  }
+  const statuses = listOf(who, "status", filter.status, JOURNAL_STATUSES);
+  const kinds = listOf(who, "kind", filter.kind, REPORT_KINDS);
   const { since } = filter;
   if (since !== undefined && (!(since instanceof Date) || Number.isNaN(since.getTime()))) {
     throw new TypeError(`${who}: \`since\` must be a valid Date, got ${shown(since)}.`);
   }
   const limit = read.wholeNumber("limit", DEFAULT_JOURNAL_LIMIT);
   return { statuses, kinds, since, limit };
+}
+
+/** One value or a list of them, each one of `allowed`. */
+function listOf<T>(
+  who: string,
+  name: string,
+  given: T | readonly T[] | undefined,
+  allowed: readonly T[],
+): T[] | undefined {
+  if (given === undefined) return undefined;
+  const list = [given].flat() as T[];
+  for (const item of list) {
+    if (!allowed.includes(item)) {
+      throw new TypeError(
+        `${who}: \`${name}\` must be ${allowed.join(", ")} or a list of them, got ${shown(item)}.`,
+      );
+    }
+  }
+  return list;
 }

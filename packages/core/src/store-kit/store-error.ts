@@ -13,7 +13,6 @@ export class StoreError extends Error {
   /** Why, as the driver said it. */
   readonly reason: string;
 
-  /** `reason` defaults to the cause's own (`reasonOf(cause)`). */
   constructor(who: string, what: string, where: string, cause: unknown, reason = reasonOf(cause)) {
     super(`${who}: ${what} failed on ${where} (${reason}).`, { cause });
     this.who = who;

@@ -33,7 +33,6 @@ export interface Telemetry {
 export interface ReportSpan {
   /** Runs the handler with this span active, so spans made inside it are its children. */
   run<R>(fn: () => R): R;
-  /** The handler's duration, in seconds. */
   handlerDuration(seconds: number): void;
   /** Ends the span and counts the report; `errorType` on failures. Called once. */
   end(outcome: ReportOutcome, errorType?: string): void;
