@@ -7,6 +7,7 @@ import { post } from "../../../../test/fixtures/receiver-requests.js";
 import { SAMPLE_DLR, TOKEN } from "../../../../test/fixtures/samples.js";
 import type { ReceiverRequest } from "../base/types.js";
 import { createReceiver } from "../receiver/create-receiver.js";
+import type { ReceiverOptions } from "../receiver/options.js";
 import type { ReportkitError } from "../reply/errors.js";
 import type { FailureJournal, JournalRecord } from "../store-kit/dedupe-store.js";
 import { memoryDedupe } from "../store-kit/memory-dedupe.js";
@@ -22,13 +23,22 @@ function keptIn(): { journal: FailureJournal; kept: JournalRecord[] } {
   return { kept, journal: { record: async (entry) => void kept.push(entry) } };
 }
 
+/** A receiver with the test secret and a journal that keeps what it is told in `kept`. */
+function journaling(options: Partial<ReceiverOptions> = {}) {
+  const { journal, kept } = keptIn();
+  const receiver = createReceiver({
+    secret: TOKEN,
+    journal,
+    logger: false,
+    onDelivery: () => {},
+    ...options,
+  });
+  return { receiver, kept };
+}
+
 describe("the failure journal: what is kept", () => {
   it("keeps a failed handler's report as `failed`, by its dedupe key, with the handler's error", async () => {
-    const { journal, kept } = keptIn();
-    const receiver = createReceiver({
-      secret: TOKEN,
-      journal,
-      logger: false,
+    const { receiver, kept } = journaling({
       onDelivery: () => {
         throw new Error('relation "messages" does not exist');
       },
@@ -57,11 +67,7 @@ describe("the failure journal: what is kept", () => {
   });
 
   it("keeps a handler that timed out as `failed` (handler_timeout)", async () => {
-    const { journal, kept } = keptIn();
-    const receiver = createReceiver({
-      secret: TOKEN,
-      journal,
-      logger: false,
+    const { receiver, kept } = journaling({
       deadlineMs: 20,
       onDelivery: () => new Promise(() => {}),
     });
@@ -70,13 +76,7 @@ describe("the failure journal: what is kept", () => {
   });
 
   it("keeps a report refused after authentication as `refused`, by a hash of the request", async () => {
-    const { journal, kept } = keptIn();
-    const receiver = createReceiver({
-      secret: TOKEN,
-      journal,
-      logger: false,
-      onDelivery: () => {},
-    });
+    const { receiver, kept } = journaling();
     const { status: _status, ...noStatus } = SAMPLE_DLR;
     const reply = await receiver.handle(request(noStatus));
     expect(reply.status).toBe(400);
@@ -93,25 +93,13 @@ describe("the failure journal: what is kept", () => {
   });
 
   it("keeps a body that is not JSON as it came (invalid_json after authentication)", async () => {
-    const { journal, kept } = keptIn();
-    const receiver = createReceiver({
-      secret: TOKEN,
-      journal,
-      logger: false,
-      onDelivery: () => {},
-    });
+    const { receiver, kept } = journaling();
     expect((await receiver.handle(request("{not json"))).status).toBe(400);
     expect(kept.map((e) => [e.status, e.request.body])).toEqual([["refused", "{not json"]]);
   });
 
   it("keeps bytes in base64", async () => {
-    const { journal, kept } = keptIn();
-    const receiver = createReceiver({
-      secret: TOKEN,
-      journal,
-      logger: false,
-      onDelivery: () => {},
-    });
+    const { receiver, kept } = journaling();
     const bytes = new TextEncoder().encode('{"nothing":"here"}');
     // A charset other than UTF-8: core reads bytes, and keeps them as they came.
     const reply = await receiver.handle(
@@ -125,13 +113,7 @@ describe("the failure journal: what is kept", () => {
   });
 
   it("never keeps an unauthenticated request, a wrong method, or a report processed", async () => {
-    const { journal, kept } = keptIn();
-    const receiver = createReceiver({
-      secret: TOKEN,
-      journal,
-      logger: false,
-      onDelivery: () => {},
-    });
+    const { receiver, kept } = journaling();
     const { status: _status, ...noStatus } = SAMPLE_DLR;
     const wrongToken = await receiver.handle(request(noStatus, { authorization: "Bearer nope" }));
     const noToken = await receiver.handle({ ...request(noStatus), headers: {} });
