@@ -162,10 +162,17 @@ const SPECS = {
 
 // Each kind's report, every key null in the order written: a report starts as a copy, so V8 fills
 // one shape per kind instead of adding 20 properties one by one (a DLR's parse: 1.3 µs to 0.4).
+/** What a report takes from its status's class, by kind (a call has no reason). */
+const FROM_STATUS = {
+  delivery: ["final", "outcome", "reason", "transient"],
+  call: ["final", "outcome", "transient"],
+  unsubscribe: [],
+} as const satisfies Record<Fielded, readonly (keyof StatusClass<string>)[]>;
+
 const SHAPES = {
-  delivery: shapeKeys("delivery", ["final", "outcome", "reason", "transient"]),
-  call: shapeKeys("call", ["final", "outcome", "transient", "recordingExpiresAt"]),
-  unsubscribe: shapeKeys("unsubscribe", []),
+  delivery: shapeKeys("delivery", FROM_STATUS.delivery),
+  call: shapeKeys("call", [...FROM_STATUS.call, "recordingExpiresAt"]),
+  unsubscribe: shapeKeys("unsubscribe", FROM_STATUS.unsubscribe),
 };
 
 function shapeKeys(kind: Fielded, derived: readonly string[]): Readonly<Record<string, unknown>> {
@@ -225,12 +232,7 @@ function fielded(kind: Fielded, p: Payload, readWallClock: WallClockReader): Par
       `The call report has no usable "mid" (${unusable(p.mid)}) nor "webhook_id" (${unusable(p.webhook_id)}), and none of "bridge", "from" and "to": nothing identifies the call, so the report cannot be taken.`,
     );
   }
-  if (status !== undefined) {
-    report.final = status.final;
-    report.outcome = status.outcome;
-    if (kind === "delivery") report.reason = status.reason;
-    report.transient = status.transient;
-  }
+  if (status !== undefined) for (const key of FROM_STATUS[kind]) report[key] = status[key];
   if (kind === "call") {
     const url = report.recordingUrl as string | null;
     const base = (report.reportedAt ?? report.endedAt ?? report.startedAt) as Date | null;
