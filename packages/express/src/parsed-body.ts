@@ -13,15 +13,20 @@ import { parseLenientJson } from "@reportkit/core/adapter";
  *   was already turned into a space by the parser: lost, but harmless to digits and times.
  */
 export function fromParsedForm(parsed: Record<string, unknown>): Record<string, unknown> {
+  const form = formOf(parsed);
+  return "json" in form ? form.json : Object.fromEntries(form.fields);
+}
+
+/** A parsed form: the JSON report a form parser split up, or its fields, one string per key. */
+function formOf(
+  parsed: Record<string, unknown>,
+): { json: Record<string, unknown> } | { fields: [string, string][] } {
   const entries = Object.entries(parsed);
-  const first = entries[0]?.[0];
-  if (first !== undefined && /^\s*[{[]/.test(first)) {
-    const json = rejoinedJson(entries);
-    if (json !== undefined) return json;
-  }
+  const json = /^\s*[{[]/.test(entries[0]?.[0] ?? "") ? rejoinedJson(entries) : undefined;
+  if (json !== undefined) return { json };
   const fields: [string, string][] = [];
   for (const [key, value] of entries) flatten(key, value, fields);
-  return Object.fromEntries(fields);
+  return { fields };
 }
 
 function rejoinedJson(entries: [string, unknown][]): Record<string, unknown> | undefined {
@@ -62,17 +67,14 @@ export function parsedBody(
   contentType: string | undefined,
 ): { text: string; contentType: string } {
   const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-  const form = type === "application/x-www-form-urlencoded" || type === "multipart/form-data";
-  if (!form || Array.isArray(value)) {
+  const isForm = type === "application/x-www-form-urlencoded" || type === "multipart/form-data";
+  if (!isForm || Array.isArray(value)) {
     return { text: JSON.stringify(cut(value, 0)), contentType: contentType ?? "application/json" };
   }
-  const entries = Object.entries(value);
-  const json = /^\s*[{[]/.test(entries[0]?.[0] ?? "") ? rejoinedJson(entries) : undefined;
-  if (json !== undefined) return { text: JSON.stringify(json), contentType: "application/json" };
-  const fields: [string, string][] = [];
-  for (const [key, item] of entries) flatten(key, item, fields);
+  const form = formOf(value as Record<string, unknown>);
+  if ("json" in form) return { text: JSON.stringify(form.json), contentType: "application/json" };
   return {
-    text: new URLSearchParams(fields).toString(),
+    text: new URLSearchParams(form.fields).toString(),
     contentType: "application/x-www-form-urlencoded",
   };
 }
