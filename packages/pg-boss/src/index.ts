@@ -1,13 +1,5 @@
 export { DEFAULT_PARKING, type ParkingOptions } from "@reportkit/core/adapter";
-export {
-  type CreateWorkerOptions,
-  createWorker,
-  type ReportJobContext,
-  type ReportWorker,
-  type WorkerContext,
-  type WorkerHandler,
-  type WorkerInboxOptions,
-} from "./create-worker.js";
+export { createWorker, type ReportWorker } from "./create-worker.js";
 export { reportJobId } from "./job-id.js";
 export {
   type PgBossQueueOptions,
@@ -23,3 +15,10 @@ export {
 export { DEFAULT_QUEUE_NAME, DEFAULT_SCHEMA } from "./queue-options.js";
 export { type QueueStats, type QueueStatsOptions, queueStats } from "./queue-stats.js";
 export { DEFAULT_RETRY, type RetryOptions } from "./schedule.js";
+export type {
+  CreateWorkerOptions,
+  ReportJobContext,
+  WorkerContext,
+  WorkerHandler,
+  WorkerInboxOptions,
+} from "./worker-options.js";
