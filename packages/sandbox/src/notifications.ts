@@ -14,11 +14,11 @@ import {
   PROVIDER_EVENTS,
   type ProviderEvent,
 } from "@reportkit/wire";
-import { FieldCheck, hasControlCharacter } from "./field-errors.js";
+import { checkAt, checkText, FieldCheck } from "./field-errors.js";
 import { formatWallClock } from "./format-wall-clock.js";
 import { laravelTimestamp } from "./laravel-timestamp.js";
 import { SANDBOX_SENDER } from "./message-log.js";
-import { checkAt, type ReportClock } from "./reports.js";
+import type { ReportClock } from "./reports.js";
 
 // What the provider pushes besides delivery and call reports, as its pages show each body
 // (v2/event/index.md, v2/link/webhook.md): the opt-outs (`<channel>:unsubscription`, bare), other
@@ -168,18 +168,8 @@ export function buildNotification(
   const family = familyOf(event);
   const now = checkAt(check, overrides.at, clock.now);
   const channel = event.slice(0, event.indexOf(":"));
-  const text = (field: WireName, fallback: string, max = 255) => {
-    const value = overrides[NOTIFICATION_FIELDS[field]];
-    if (value === undefined) return fallback;
-    if (typeof value !== "string" || value.length > max || hasControlCharacter(value)) {
-      check.add(
-        field,
-        `The ${field} field must be a single-line string of at most ${max} characters.`,
-      );
-      return fallback;
-    }
-    return value;
-  };
+  const text = (field: WireName, fallback: string, max = 255) =>
+    checkText(check, field, overrides[NOTIFICATION_FIELDS[field]], max) ?? fallback;
   const digits = (field: WireName, fallback: string) => {
     const value = overrides[NOTIFICATION_FIELDS[field]];
     if (value === undefined) return fallback;

@@ -4,7 +4,14 @@ import type {
   DocumentedClick2CallPayload,
   DocumentedDeliveryPayload,
 } from "@reportkit/wire";
-import { FieldCheck, hasControlCharacter } from "./field-errors.js";
+import {
+  checkAt,
+  checkPhone,
+  checkSeconds,
+  checkStatus,
+  checkText,
+  FieldCheck,
+} from "./field-errors.js";
 import { formatWallClock, unixSeconds } from "./format-wall-clock.js";
 import { locationOf } from "./number-location.js";
 
@@ -347,78 +354,7 @@ export function buildClick2CallReport(
   return report;
 }
 
-/** A date given, checked; `now` when not given. */
-export function checkAt(check: FieldCheck, value: unknown, now: Date): Date {
-  if (value === undefined) return now;
-  if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
-    check.add("at", "The at field must be a valid date.");
-    return now;
-  }
-  return value;
-}
-
-/**
- * A whole number of seconds given (or its digits, as the HTTP API may send it), at most a week,
- * checked; `fallback` when not given.
- */
-function checkSeconds(check: FieldCheck, field: string, value: unknown, fallback: number): number {
-  const seconds = typeof value === "string" && DIGITS.test(value) ? Number(value) : value;
-  if (seconds === undefined) return fallback;
-  if (
-    typeof seconds !== "number" ||
-    !Number.isSafeInteger(seconds) ||
-    seconds < 0 ||
-    seconds > 604_800
-  ) {
-    check.add(field, `The ${field} field must be a whole number of seconds from 0 to 604800.`);
-    return fallback;
-  }
-  return seconds;
-}
-
 function partsOf(message: string | undefined): number {
   if (typeof message !== "string" || message.length <= 160) return 1;
   return Math.ceil(message.length / 153);
-}
-
-function checkStatus(
-  check: FieldCheck,
-  value: unknown,
-  fallback: string,
-  field = "status",
-): string {
-  if (value === undefined) return fallback;
-  if (typeof value !== "string" || !/^[A-Za-z_-]{1,32}$/.test(value)) {
-    check.add(field, `The ${field} field must be 1 to 32 letters, e.g. DELIVRD or ANSWER.`);
-    return fallback;
-  }
-  return value;
-}
-
-function checkText(
-  check: FieldCheck,
-  field: string,
-  value: unknown,
-  max: number,
-): string | undefined {
-  if (value === undefined) return undefined;
-  // No control characters: ids and names end up in terminals (the CLI's attempt lines).
-  if (typeof value !== "string" || value.length > max || hasControlCharacter(value)) {
-    check.add(
-      field,
-      `The ${field} field must be a single-line string of at most ${max} characters, without control characters.`,
-    );
-    return undefined;
-  }
-  return value;
-}
-
-function checkPhone(check: FieldCheck, field: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  const digits = typeof value === "number" ? String(value) : value;
-  if (typeof digits !== "string" || !/^\d{3,15}$/.test(digits)) {
-    check.add(field, `The ${field} field must be 3 to 15 digits (country code included).`);
-    return fallback;
-  }
-  return Number(digits);
 }
