@@ -12,13 +12,16 @@ export function within<T, F = T>(
   return new Promise<T | F>((resolve, reject) => {
     // A throwing onTimeout rejects: the promise made here exists only once the time is up.
     const timer = setTimeout(() => resolve(new Promise<F>((r) => r(onTimeout()))), ms);
-    const cleared =
-      <A>(settle: (a: A) => void) =>
-      (a: A) => {
+    promise.then(
+      (value) => {
         clearTimeout(timer);
-        settle(a);
-      };
-    promise.then(cleared(resolve), cleared(reject));
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
 }
 
